@@ -1,0 +1,64 @@
+# rummy500 — the two commands a newcomer needs are `make play` and `make test`.
+# Both create the virtual environment in .venv on first use (only python3 is required).
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+# Rebuilt whenever pyproject.toml changes (or .venv is deleted).
+STAMP  := $(VENV)/.installed
+
+LOCALE := src/rummy500/locale
+POT    := $(LOCALE)/rummy500.pot
+
+.DEFAULT_GOAL := help
+
+.PHONY: help venv play test lint format messages clean distclean
+
+help:
+	@echo "make play      create .venv if needed and watch a bot-vs-bot game in the terminal"
+	@echo "make test      create .venv if needed; lint, format check, type check and run all tests"
+	@echo "make lint      ruff check and ruff format --check"
+	@echo "make format    ruff format and ruff check --fix"
+	@echo "make messages  extract translatable messages into $(POT)"
+	@echo "make clean     remove caches and build outputs (make distclean also removes .venv)"
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install -e '.[dev]'
+	@touch $@
+
+play: $(STAMP)
+	$(BIN)/rummy500 demo $(ARGS)
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy src/rummy500/engine
+	$(BIN)/pytest -n auto
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg \
+		-k _ -k N_ -k ngettext:1,2 \
+		--add-comments=TRANSLATORS: \
+		--project=rummy500 --version=0.1.0 \
+		--copyright-holder="The rummy500 authors" \
+		-o $(POT) src/rummy500
+
+clean:
+	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage htmlcov
+	find . -path ./$(VENV) -prune -o \( -name __pycache__ -o -name '*.egg-info' \) -type d -print \
+		| xargs rm -rf
+
+distclean: clean
+	rm -rf $(VENV)

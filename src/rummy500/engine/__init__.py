@@ -1,0 +1,58 @@
+"""The rules of Rummy 500, pure: no I/O, no front end.
+
+The core object is :class:`Game`; moves are :class:`Move` values that print in notation;
+:class:`Rules` holds every rule option; :func:`observe` / :meth:`Game.observation` give what one
+seat may know, and :func:`sample_state` a full game consistent with it.
+"""
+
+from rummy500.engine.cards import JOKER, card_str, parse_card, parse_played, played_str
+from rummy500.engine.errors import (
+    IllegalMove,
+    InvalidDeal,
+    InvalidRules,
+    NotationError,
+    Rummy500Error,
+)
+from rummy500.engine.moves import Move, parse_seat, seat_str
+from rummy500.engine.observation import MeldView, Observation, observe, sample_state
+from rummy500.engine.rules import PRESETS, Rules
+from rummy500.engine.state import (
+    CALL,
+    DRAW,
+    GAME_OVER,
+    HAND_OVER,
+    PLAY,
+    Deal,
+    Game,
+    HandResult,
+)
+
+__all__ = [
+    "CALL",
+    "DRAW",
+    "GAME_OVER",
+    "HAND_OVER",
+    "JOKER",
+    "PLAY",
+    "PRESETS",
+    "Deal",
+    "Game",
+    "HandResult",
+    "IllegalMove",
+    "InvalidDeal",
+    "InvalidRules",
+    "MeldView",
+    "Move",
+    "NotationError",
+    "Observation",
+    "Rules",
+    "Rummy500Error",
+    "card_str",
+    "observe",
+    "parse_card",
+    "parse_played",
+    "parse_seat",
+    "played_str",
+    "sample_state",
+    "seat_str",
+]

@@ -1,0 +1,373 @@
+"""Melds: validity, joker declarations, values, and the melds a hand can make.
+
+Hands are *count vectors*: ``counts[card]`` copies of each card code (``counts[JOKER]`` jokers),
+which makes two decks and interchangeable copies free. Everything here is pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, RANKS, SUITS, card_str
+from rummy500.engine.errors import IllegalMove
+from rummy500.i18n import _
+
+__all__ = [
+    "TableMeld",
+    "analyze_meld",
+    "card_value",
+    "hand_value",
+    "melds_in_hand",
+    "played_value",
+]
+
+ACE_LOW_VALUE = {"standard": 1, "5-10-15": 5}
+_VALUES = {
+    "standard": [15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10],
+    "5-10-15": [15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10],
+}
+# Card code -> value in a hand (or anywhere but the low end of a run).
+CARD_VALUES = {name: [v for _s in range(4) for v in vals] + [15] for name, vals in _VALUES.items()}
+
+
+def card_value(card: int, values: str = "standard") -> int:
+    """Value of a card in a hand, in a group or at the high end of a run (a joker: 15)."""
+    return CARD_VALUES[values][card]
+
+
+def hand_value(counts: Sequence[int], values: str = "standard") -> int:
+    table = CARD_VALUES[values]
+    return sum(table[c] * n for c, n in enumerate(counts) if n)
+
+
+def played_value(played: int, position: int, values: str = "standard") -> int:
+    """Value of a card on the table: a natural ace at position 0 (low end of a run) is low."""
+    if played >= JOKER_AS:
+        return 15
+    if position == 0:
+        return ACE_LOW_VALUE[values]
+    return CARD_VALUES[values][played]
+
+
+def pos_card(suit: int, position: int) -> int:
+    """The card at a run position (0 and 13 are both the ace)."""
+    return suit * 13 + (0 if position == 13 else position)
+
+
+class TableMeld:
+    """A meld on the table, with the seat that played each card.
+
+    ``cards`` are cards as played (see :mod:`rummy500.engine.cards`), in run order for runs.
+    For a run ``key`` is the suit and ``lo``/``hi`` its end positions; for a group ``key`` is the
+    rank and ``suits`` a bit mask of the natural suits in it.
+    """
+
+    __slots__ = ("cards", "hi", "is_run", "key", "lo", "number", "owners", "suits")
+
+    def __init__(
+        self,
+        number: int,
+        is_run: bool,
+        key: int,
+        cards: list[int],
+        owners: list[int],
+        lo: int = 0,
+        hi: int = 0,
+        suits: int = 0,
+    ) -> None:
+        self.number = number
+        self.is_run = is_run
+        self.key = key
+        self.cards = cards
+        self.owners = owners
+        self.lo = lo
+        self.hi = hi
+        self.suits = suits
+
+    def copy(self) -> TableMeld:
+        return TableMeld(
+            self.number,
+            self.is_run,
+            self.key,
+            self.cards[:],
+            self.owners[:],
+            self.lo,
+            self.hi,
+            self.suits,
+        )
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TableMeld):
+            return NotImplemented
+        return (self.number, self.cards, self.owners, self.is_run, self.key) == (
+            other.number,
+            other.cards,
+            other.owners,
+            other.is_run,
+            other.key,
+        )
+
+    def __repr__(self) -> str:
+        return f"TableMeld({self.number}, {' '.join(_played(c) for c in self.cards)})"
+
+    def positions(self) -> list[int]:
+        """Run position of each card (groups: -1)."""
+        if self.is_run:
+            return list(range(self.lo, self.hi + 1))
+        return [-1] * len(self.cards)
+
+    def layoff_spots(self, card: int) -> list[tuple[int, int]]:
+        """Where ``card`` (a natural, or JOKER) could go: ``[(played, position)]``.
+
+        Position -1 is "in the group"; for runs it is the end position it would fill.
+        """
+        if self.is_run:
+            if self.hi - self.lo >= 12:
+                return []
+            spots = []
+            suit = self.key
+            for p in (self.lo - 1, self.hi + 1):
+                if 0 <= p <= 13:
+                    want = pos_card(suit, p)
+                    if card == JOKER:
+                        spots.append((JOKER_AS + want, p))
+                    elif card == want:
+                        spots.append((card, p))
+            return spots
+        if len(self.cards) >= 4:
+            return []
+        if card == JOKER:
+            return [(JOKER_RANK + self.key, -1)]
+        if card < 52 and card % 13 == self.key and not self.suits >> (card // 13) & 1:
+            return [(card, -1)]
+        return []
+
+
+def _played(c: int) -> str:
+    if c < JOKER_AS:
+        return card_str(c)
+    if c < JOKER_RANK:
+        return "JK=" + card_str(c - JOKER_AS)
+    return "JK=" + RANKS[c - JOKER_RANK]
+
+
+def analyze_meld(played: Sequence[int]) -> tuple[bool, int, int, int, tuple[int, ...]]:
+    """Check a new meld; return ``(is_run, key, lo, hi, cards in canonical order)``.
+
+    Raises :class:`IllegalMove` naming what is wrong. A joker declared as an exact card in a group
+    of that rank is accepted and written as a rank.
+    """
+    if len(played) < 3:
+        raise IllegalMove(_("a meld needs at least 3 cards"))
+    naturals = [c for c in played if c < 52]
+    jokers = [c for c in played if c >= JOKER_AS]
+    if any(c == JOKER for c in played):
+        raise IllegalMove(_("say what each joker stands for: JK=8H in a run, JK=9 in a group"))
+    if not naturals:
+        raise IllegalMove(_("a new meld must contain at least one card that is not a joker"))
+    ranks = {c % 13 for c in naturals}
+    as_group = len(ranks) == 1 and all(
+        (j - JOKER_RANK if j >= JOKER_RANK else (j - JOKER_AS) % 13) in ranks for j in jokers
+    )
+    if any(j >= JOKER_RANK for j in jokers) and not as_group:
+        raise IllegalMove(_("a joker declared as a rank only belongs in a group of that rank"))
+    if as_group and (len(naturals) > 1 or any(j >= JOKER_RANK for j in jokers)):
+        return _analyze_group(naturals, len(jokers))
+    try:
+        return _analyze_run(naturals, [j - JOKER_AS for j in jokers])
+    except IllegalMove:
+        if as_group:
+            return _analyze_group(naturals, len(jokers))
+        raise
+
+
+def _analyze_group(naturals: list[int], jokers: int) -> tuple[bool, int, int, int, tuple[int, ...]]:
+    rank = naturals[0] % 13
+    suits = [c // 13 for c in naturals]
+    if len(set(suits)) != len(suits):
+        raise IllegalMove(_("the cards of a group must all be of different suits"))
+    if len(naturals) + jokers > 4:
+        raise IllegalMove(_("a group has at most 4 cards, one of each suit"))
+    mask = 0
+    for s in suits:
+        mask |= 1 << s
+    cards = tuple(sorted(naturals)) + (JOKER_RANK + rank,) * jokers
+    return False, rank, 0, mask, cards
+
+
+def _analyze_run(
+    naturals: list[int], joker_cards: list[int]
+) -> tuple[bool, int, int, int, tuple[int, ...]]:
+    everything = naturals + joker_cards
+    suits = {c // 13 for c in everything}
+    if len(suits) != 1:
+        raise IllegalMove(
+            _("a run is of one suit and a group of one rank: {cards} is neither").format(
+                cards=" ".join(card_str(c) for c in naturals)
+            )
+        )
+    suit = suits.pop()
+    others = [c % 13 for c in everything if c % 13]
+    aces = len(everything) - len(others)
+    if aces > 1:
+        raise IllegalMove(_("a run cannot hold two aces"))
+    # Natural ranks keep their position; an ace goes low or high, whichever joins the run.
+    best: list[int] | None = None
+    for ace_pos in (0, 13) if aces else (None,):
+        positions = sorted(others + ([ace_pos] if ace_pos is not None else []))
+        if len(set(positions)) != len(positions):
+            raise IllegalMove(_("a run cannot hold the same card twice"))
+        if positions[-1] - positions[0] == len(positions) - 1:
+            best = positions
+            break
+    if best is None:
+        raise IllegalMove(
+            _("the cards of a run must follow each other without a gap (K-A-2 does not wrap)")
+        )
+    lo, hi = best[0], best[-1]
+    by_pos: dict[int, int] = {}
+    for c in naturals:
+        r = c % 13
+        p = r if r else (lo if lo == 0 else hi)
+        by_pos[p] = c
+    for j in joker_cards:
+        r = j % 13
+        p = r if r else (lo if lo == 0 else hi)
+        if p in by_pos:
+            raise IllegalMove(_("a run cannot hold the same card twice"))
+        by_pos[p] = JOKER_AS + j
+    cards = tuple(by_pos[p] for p in range(lo, hi + 1))
+    return True, suit, lo, hi, cards
+
+
+# --- the melds a hand can make --------------------------------------------------------------
+
+_SUIT_SUBSETS = {n: {k: list(combinations(range(n), k)) for k in range(1, 5)} for n in range(0, 5)}
+
+
+def melds_in_hand(counts: Sequence[int], must: int = -1) -> list[tuple[int, ...]]:
+    """Every distinct new meld that can be made from ``counts``, canonical order.
+
+    With ``must`` (a natural card code or JOKER) only melds that use that card are listed.
+    Every meaningful joker declaration is a separate meld: in a run a joker may also stand for a
+    card the hand holds (keeping that card back).
+    """
+    jokers = counts[JOKER] if len(counts) > JOKER else 0
+    out: list[tuple[int, ...]] = []
+    must_rank = must % 13 if 0 <= must < 52 else -1
+    must_suit = must // 13 if 0 <= must < 52 else -1
+    # groups
+    for rank in range(13) if must_rank < 0 else (must_rank,):
+        present = [rank + 13 * s for s in range(4) if counts[rank + 13 * s]]
+        n = len(present)
+        if n + jokers < 3 or n == 0:
+            continue
+        jr = JOKER_RANK + rank
+        for k in range(1, n + 1):
+            for idx in _SUIT_SUBSETS[n][k]:
+                chosen = tuple(present[i] for i in idx)
+                if must_rank >= 0 and must not in chosen:
+                    continue
+                for j in range(max(0, 3 - k), min(jokers, 4 - k) + 1):
+                    if must == JOKER and j == 0:
+                        continue
+                    out.append(chosen + (jr,) * j)
+    # runs
+    for suit in range(4) if must_suit < 0 else (must_suit,):
+        base = suit * 13
+        have = [counts[base + (0 if p == 13 else p)] > 0 for p in range(14)]
+        if not any(have):
+            continue
+        for lo in range(12):
+            missing = 0
+            naturals = 0
+            for hi in range(lo, min(lo + 12, 13) + 1):
+                if have[hi]:
+                    naturals += 1
+                else:
+                    missing += 1
+                    if missing > jokers:
+                        break
+                if hi - lo < 2 or naturals == 0:
+                    continue
+                if must_suit >= 0:
+                    mp = must % 13
+                    if not (lo <= mp <= hi or (mp == 0 and hi == 13)):
+                        continue
+                    must_pos = mp if lo <= mp <= hi and not (mp == 0 and lo > 0) else 13
+                else:
+                    must_pos = -1
+                _runs_in_window(out, base, have, lo, hi, jokers - missing, must_pos, must == JOKER)
+    return out
+
+
+def _runs_in_window(
+    out: list[tuple[int, ...]],
+    base: int,
+    have: list[bool],
+    lo: int,
+    hi: int,
+    spare: int,
+    must_pos: int,
+    need_joker: bool,
+) -> None:
+    """Add the runs over positions lo..hi: gaps are jokers; ``spare`` more jokers may replace
+    naturals (keeping at least one natural, and the natural at ``must_pos``)."""
+    gaps = [p for p in range(lo, hi + 1) if not have[p]]
+    if not gaps and spare == 0:
+        if not need_joker:
+            out.append(tuple(base + (0 if p == 13 else p) for p in range(lo, hi + 1)))
+        return
+    present = [p for p in range(lo, hi + 1) if have[p] and p != must_pos]
+    n_nat = hi - lo + 1 - len(gaps)
+    for extra in range(0, min(spare, len(present)) + 1):
+        if n_nat - extra < 1:
+            break
+        if need_joker and not gaps and extra == 0:
+            continue
+        for replaced in combinations(present, extra):
+            jok = set(gaps).union(replaced)
+            out.append(
+                tuple(
+                    (JOKER_AS if p in jok else 0) + base + (0 if p == 13 else p)
+                    for p in range(lo, hi + 1)
+                )
+            )
+
+
+def can_meld_with(card: int, counts: Sequence[int]) -> bool:
+    """Whether ``card`` (in ``counts``) can be part of some new meld made only from ``counts``."""
+    jokers = counts[JOKER]
+    if card == JOKER:
+        # a joker can join any meld built around a natural card
+        return any(counts[c] and _natural_melds(c, counts, jokers) for c in range(52))
+    return _natural_melds(card, counts, jokers)
+
+
+def _natural_melds(card: int, counts: Sequence[int], jokers: int) -> bool:
+    rank, suit = card % 13, card // 13
+    if sum(1 for s in range(4) if counts[rank + 13 * s]) + jokers >= 3:
+        return True
+    base = suit * 13
+    for p in (0, 13) if rank == 0 else (rank,):
+        for lo in (p - 2, p - 1, p):
+            if lo < 0 or lo + 2 > 13:
+                continue
+            missing = sum(
+                1 for q in range(lo, lo + 3) if q != p and not counts[base + (0 if q == 13 else q)]
+            )
+            if missing <= jokers:
+                return True
+    return False
+
+
+def group_str(rank: int) -> str:
+    return RANKS[rank]
+
+
+def suit_str(suit: int) -> str:
+    return SUITS[suit]

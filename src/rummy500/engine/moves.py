@@ -1,0 +1,108 @@
+"""Moves: small immutable values that print as NOTATION.md moves."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rummy500.engine.cards import card_str, parse_card, parse_played, played_str
+from rummy500.engine.errors import NotationError
+from rummy500.i18n import _
+
+__all__ = ["VERBS", "Move", "parse_seat", "seat_str"]
+
+VERBS = ("draw", "take", "meld", "layoff", "discard", "rummy", "end", "pass")
+
+
+def seat_str(seat: int) -> str:
+    """``0`` -> ``"P1"``."""
+    return f"P{seat + 1}"
+
+
+def parse_seat(text: str) -> int:
+    """``"P1"`` -> ``0``."""
+    t = text.strip().upper()
+    if len(t) < 2 or t[0] != "P" or not t[1:].isdigit() or int(t[1:]) < 1:
+        raise NotationError(_("{seat!r} is not a seat (P1, P2, …)").format(seat=text))
+    return int(t[1:]) - 1
+
+
+class Move(NamedTuple):
+    """One move of one seat. ``str(move)`` is its notation; :meth:`parse` reads it.
+
+    - ``seat``: 0-based (``P1`` is 0);
+    - ``verb``: one of :data:`VERBS`;
+    - ``cards``: the cards as played (meld), the card laid off or discarded;
+    - ``number``: how many cards for ``take``/``rummy``, the meld number for ``layoff``;
+    - ``end``: ``"low"``/``"high"`` for a lay-off that could go at either end of a run.
+    """
+
+    seat: int
+    verb: str
+    cards: tuple[int, ...] = ()
+    number: int = 0
+    end: str = ""
+
+    def __str__(self) -> str:
+        head = f"P{self.seat + 1} {self.verb}"
+        verb = self.verb
+        if verb in ("draw", "end", "pass"):
+            return head
+        if verb in ("take", "rummy"):
+            return f"{head} {self.number}"
+        if verb == "meld":
+            return head + " " + " ".join(played_str(c) for c in self.cards)
+        if verb == "layoff":
+            tail = f" {self.end}" if self.end else ""
+            return f"{head} {played_str(self.cards[0])} {self.number}{tail}"
+        return f"{head} {card_str(self.cards[0])}"
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a move in notation: ``Move.parse("P2 take 3")``."""
+        words = text.split()
+        if len(words) < 2:
+            raise NotationError(
+                _("{text!r} is not a move: expected a seat and a verb, like 'P2 draw'").format(
+                    text=text.strip()
+                )
+            )
+        seat = parse_seat(words[0])
+        verb = words[1].lower()
+        args = words[2:]
+        if verb in ("draw", "end", "pass"):
+            if args:
+                raise NotationError(_("'{verb}' takes no arguments").format(verb=verb))
+            return cls(seat, verb)
+        if verb in ("take", "rummy"):
+            if len(args) != 1 or not args[0].isdigit() or int(args[0]) < 1:
+                raise NotationError(
+                    _("'{verb}' needs a number of cards, like '{verb} 2'").format(verb=verb)
+                )
+            return cls(seat, verb, number=int(args[0]))
+        if verb == "meld":
+            if not args:
+                raise NotationError(_("'meld' needs cards, like 'meld 4H 5H 6H'"))
+            return cls(seat, verb, tuple(parse_played(a) for a in args))
+        if verb == "layoff":
+            if len(args) not in (2, 3) or not args[1].isdigit():
+                raise NotationError(
+                    _("'layoff' needs a card and a meld number, like 'layoff 8H 1'")
+                )
+            end = args[2].lower() if len(args) == 3 else ""
+            if end not in ("", "low", "high"):
+                raise NotationError(
+                    _("a lay-off ends with 'low' or 'high', not {word!r}").format(word=args[2])
+                )
+            return cls(seat, verb, (parse_played(args[0]),), int(args[1]), end)
+        if verb == "discard":
+            if len(args) != 1:
+                raise NotationError(_("'discard' needs one card, like 'discard 2C'"))
+            return cls(seat, verb, (parse_card(args[0]),))
+        raise NotationError(
+            _("unknown verb {verb!r} (draw, take, meld, layoff, discard, rummy, end, pass)").format(
+                verb=words[1]
+            )
+        )

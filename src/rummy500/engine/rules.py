@@ -1,0 +1,170 @@
+"""Rule options (RULES.md §9) as one immutable value, with named presets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import ClassVar
+
+from rummy500.engine.errors import InvalidRules
+from rummy500.i18n import _
+
+__all__ = ["OPTION_HELP", "PRESETS", "PRESET_HELP", "Rules"]
+
+# name -> allowed values (the first is the default), as written in a record's ``rules:`` line.
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "jokers": ("on", "off"),
+    "values": ("standard", "5-10-15"),
+    "pickup": ("top-free", "must-meld", "new-meld"),
+    "rummy": ("pile", "last-discard", "off"),
+    "going-out": ("any", "discard", "float", "unplayable"),
+    "win": ("highest", "must-go-out"),
+}
+
+_ATTR = {
+    "jokers": "jokers",
+    "values": "values",
+    "pickup": "pickup",
+    "rummy": "rummy",
+    "going-out": "going_out",
+    "win": "win",
+    "target": "target",
+}
+
+OPTION_HELP: dict[str, str] = {
+    "jokers": "on: two jokers per deck, wild; off: the original game without jokers.",
+    "values": "standard: 2-9 at face value, ace 15 (1 at the low end of a run); "
+    "5-10-15: 2-9 count 5 each, a low ace 5.",
+    "pickup": "top-free: the top discard may be taken freely; must-meld: the deepest card taken "
+    "from the discard pile must be melded at once, even the top card alone; new-meld: it must go "
+    "into a new meld, a lay-off is not enough.",
+    "rummy": "pile: after a discard anyone may call Rummy! on any card of the pile that could be "
+    "melded; last-discard: only on the latest discard, when it can be laid off; off: no calls.",
+    "going-out": "any: go out by melding everything or discarding your last card; discard: you "
+    "must keep a card to discard; float: melding everything leaves you floating with no cards; "
+    "unplayable: floating, and your going-out discard must be a card that could not be melded.",
+    "win": "highest: the highest total at or above the target wins; must-go-out: only the player "
+    "who goes out can win, with a total at or above the target.",
+    "target": "the total that ends the game (500 by default).",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every rule option of RULES.md §9. Immutable; validated on construction.
+
+    >>> Rules(pickup="must-meld").pickup
+    'must-meld'
+    """
+
+    jokers: str = "on"
+    values: str = "standard"
+    pickup: str = "top-free"
+    rummy: str = "pile"
+    going_out: str = "any"
+    win: str = "highest"
+    target: int = 500
+
+    OPTIONS: ClassVar[tuple[str, ...]] = tuple(_ATTR)
+
+    def __post_init__(self) -> None:
+        for name, choices in _CHOICES.items():
+            value = getattr(self, _ATTR[name])
+            if value not in choices:
+                raise InvalidRules(
+                    _("unknown value {value!r} for rule {name!r} (choose from {choices})").format(
+                        value=value, name=name, choices=", ".join(choices)
+                    )
+                )
+        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target <= 0:
+            raise InvalidRules(
+                _("target must be a positive whole number, not {value!r}").format(value=self.target)
+            )
+
+    @property
+    def with_jokers(self) -> bool:
+        return self.jokers == "on"
+
+    @property
+    def floating(self) -> bool:
+        """Whether melding all your cards leaves you floating instead of ending the hand."""
+        return self.going_out in ("float", "unplayable")
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The named preset: ``standard``, ``hoyle``, ``5-10-15``, ``quick`` or ``no-jokers``."""
+        try:
+            return PRESETS[name]
+        except KeyError:
+            raise InvalidRules(
+                _("unknown preset {name!r} (choose from {choices})").format(
+                    name=name, choices=", ".join(PRESETS)
+                )
+            ) from None
+
+    def with_options(self, options: dict[str, str]) -> Rules:
+        """A copy with options named as in a record: ``{"going-out": "float", "target": "300"}``."""
+        changes: dict[str, object] = {}
+        for name, value in options.items():
+            if name not in _ATTR:
+                raise InvalidRules(
+                    _("unknown rule option {name!r} (options: {choices})").format(
+                        name=name, choices=", ".join(_ATTR)
+                    )
+                )
+            if name == "target":
+                try:
+                    changes["target"] = int(value)
+                except ValueError:
+                    raise InvalidRules(
+                        _("target must be a positive whole number, not {value!r}").format(
+                            value=value
+                        )
+                    ) from None
+            else:
+                changes[_ATTR[name]] = value
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    @classmethod
+    def parse(cls, text: str) -> Rules:
+        """Read ``"jokers=on values=standard … target=500"``; options left out are defaults."""
+        options: dict[str, str] = {}
+        for item in text.split():
+            name, sep, value = item.partition("=")
+            if not sep or not value:
+                raise InvalidRules(_("{item!r} is not name=value").format(item=item))
+            if name in options:
+                raise InvalidRules(_("rule option {name!r} given twice").format(name=name))
+            options[name] = value
+        return cls().with_options(options)
+
+    def as_dict(self) -> dict[str, str | int]:
+        return {name: getattr(self, _ATTR[name]) for name in _ATTR}
+
+    def __str__(self) -> str:
+        return " ".join(f"{name}={value}" for name, value in self.as_dict().items())
+
+
+assert [f.name for f in fields(Rules)] == list(_ATTR.values())
+
+PRESETS: dict[str, Rules] = {
+    "standard": Rules(),
+    "hoyle": Rules(pickup="must-meld"),
+    "5-10-15": Rules(values="5-10-15"),
+    "quick": Rules(target=200),
+    "no-jokers": Rules(jokers="off"),
+}
+
+PRESET_HELP: dict[str, str] = {
+    "standard": "every option at its default: jokers, standard values, top discard free, "
+    "Rummy! on the whole pile, go out any way, highest total wins at 500.",
+    "hoyle": "as the card-game books have it: whatever you take from the discard pile, "
+    "even the top card, you must meld at once.",
+    "5-10-15": "cards 2-9 count 5 each, tens and faces 10, aces and jokers 15 (a low ace 5).",
+    "quick": "a shorter game: the target is 200.",
+    "no-jokers": "the original game, without jokers.",
+}
+
+
+def option_choices(name: str) -> tuple[str, ...]:
+    """The allowed values of a rule option, the default first."""
+    return _CHOICES[name]

@@ -1,0 +1,1068 @@
+"""The game: deals, turns, the Rummy call window, end of hand, scoring, end of game.
+
+:class:`Game` is the one core object. Whoever must act is :attr:`Game.to_act`;
+:meth:`Game.legal_moves` lists what they may do; :meth:`Game.play` checks and applies a move, or
+raises :class:`IllegalMove` and leaves the game exactly as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from rummy500.engine.cards import (
+    JOKER,
+    JOKER_AS,
+    JOKER_RANK,
+    NUM_CODES,
+    card_str,
+    deck,
+    parse_card,
+    parse_played,
+    played_str,
+)
+from rummy500.engine.errors import IllegalMove, InvalidDeal
+from rummy500.engine.melds import (
+    CARD_VALUES,
+    TableMeld,
+    analyze_meld,
+    can_meld_with,
+    melds_in_hand,
+    played_value,
+)
+from rummy500.engine.moves import Move, seat_str
+from rummy500.engine.rules import Rules
+from rummy500.i18n import _
+
+__all__ = ["DRAW", "PLAY", "CALL", "HAND_OVER", "GAME_OVER", "Deal", "Game", "HandResult"]
+
+DRAW = "draw"
+PLAY = "play"
+CALL = "call"
+HAND_OVER = "hand_over"
+GAME_OVER = "game_over"
+
+# What a card taken from the discard pile obliges: meld or lay off / new meld only / lay off only.
+MUST_ANY, MUST_NEW, MUST_LAYOFF = 0, 1, 2
+
+
+def decks_for(players: int) -> int:
+    """One deck for 2–4 players, two for 5–8 (RULES.md §1)."""
+    return 2 if players >= 5 else 1
+
+
+def hand_size_for(players: int) -> int:
+    """13 cards each with 2 players, 7 with 3 or more."""
+    return 13 if players == 2 else 7
+
+
+class Deal(NamedTuple):
+    """The cards of one hand before the first move: each seat's hand, the turned-up discard, and
+    the stock top first."""
+
+    hands: tuple[tuple[int, ...], ...]
+    discard: int
+    stock: tuple[int, ...]
+
+    @classmethod
+    def shuffled(cls, players: int, rules: Rules, seed: int | str, dealer: int = 0) -> Deal:
+        """The project's own shuffle: ``random.Random(seed)`` shuffles the deck in canonical
+        order; cards are dealt one at a time clockwise from the left of the dealer."""
+        cards = deck(decks_for(players), rules.with_jokers)
+        random.Random(seed).shuffle(cards)
+        size = hand_size_for(players)
+        hands: list[list[int]] = [[] for _ in range(players)]
+        i = 0
+        for _round in range(size):
+            for k in range(players):
+                hands[(dealer + 1 + k) % players].append(cards[i])
+                i += 1
+        return cls(tuple(tuple(sorted(h)) for h in hands), cards[i], tuple(cards[i + 1 :]))
+
+    def validate(self, players: int, rules: Rules) -> None:
+        """Raise :class:`InvalidDeal` unless this deal is exactly the deck for ``players``."""
+        if len(self.hands) != players:
+            raise InvalidDeal(
+                _("the deal has {n} hands for {players} players").format(
+                    n=len(self.hands), players=players
+                )
+            )
+        size = hand_size_for(players)
+        for seat, hand in enumerate(self.hands):
+            if len(hand) != size:
+                raise InvalidDeal(
+                    _("{seat} has {n} cards; with {players} players each gets {size}").format(
+                        seat=seat_str(seat), n=len(hand), players=players, size=size
+                    )
+                )
+        check_cards_fit(
+            [c for h in self.hands for c in h] + [self.discard] + list(self.stock), players, rules
+        )
+        if len(self.hands) * size + 1 + len(self.stock) != len(
+            deck(decks_for(players), rules.with_jokers)
+        ):
+            raise InvalidDeal(_("the deal is missing cards of the deck"))
+
+
+def check_cards_fit(cards: Iterable[int], players: int, rules: Rules) -> None:
+    """Raise :class:`InvalidDeal` if ``cards`` hold more copies of a card than the deck has."""
+    decks = decks_for(players)
+    counts = [0] * NUM_CODES
+    for c in cards:
+        counts[c] += 1
+        if c == JOKER:
+            if not rules.with_jokers:
+                raise InvalidDeal(_("there are no jokers when jokers are off"))
+            if counts[c] > 2 * decks:
+                raise InvalidDeal(_("too many jokers: the deck has {n}").format(n=2 * decks))
+        elif counts[c] > decks:
+            raise InvalidDeal(
+                _("too many copies of {card}: the deck has {n}").format(card=card_str(c), n=decks)
+            )
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a hand ended and what each seat scored."""
+
+    scores: tuple[int, ...]
+    ended_by: str  # "out" or "stock"
+    out: int | None  # the seat that went out
+    capped: bool = False  # ended by the move cap of automatic play, scored as if the stock ran out
+    melded: tuple[int, ...] = ()  # points melded and laid off
+    left: tuple[int, ...] = ()  # points left in hand
+
+
+@dataclass
+class _Hand:
+    """The record of one hand: its deal and its moves (for writing records)."""
+
+    number: int
+    dealer: int
+    deal: Deal | None
+    moves: list[Move] = field(default_factory=list)
+
+
+class Game:
+    """A game of Rummy 500, from the first deal to the winner.
+
+    >>> game = Game.new(players=2, seed=7)
+    >>> game.to_act, game.phase
+    (1, 'draw')
+    >>> game.play("P2 draw")
+    """
+
+    __slots__ = (
+        "_legal",
+        "dealer",
+        "discard",
+        "hand_number",
+        "hand_results",
+        "hand_sizes",
+        "hands",
+        "known",
+        "max_moves_per_hand",
+        "melds",
+        "moves",
+        "must_mode",
+        "must_use",
+        "no_discard",
+        "phase",
+        "players",
+        "points",
+        "record",
+        "resume",
+        "rules",
+        "seed",
+        "stock",
+        "totals",
+        "turn",
+        "window",
+        "winner",
+    )
+
+    def __init__(
+        self,
+        players: int = 2,
+        rules: Rules | None = None,
+        *,
+        seed: int | None = None,
+        max_moves_per_hand: int | None = None,
+        totals: Sequence[int] | None = None,
+    ) -> None:
+        """An empty game: call :meth:`deal` (or use :meth:`new`) to start a hand."""
+        if not isinstance(players, int) or not 2 <= players <= 8:
+            raise ValueError(_("Rummy 500 is played by 2 to 8 players, not {n}").format(n=players))
+        self.rules = rules or Rules()
+        self.players = players
+        self.seed = random.randrange(2**63) if seed is None else seed
+        self.max_moves_per_hand = max_moves_per_hand
+        self.totals = list(totals) if totals is not None else [0] * players
+        if len(self.totals) != players:
+            raise ValueError(_("totals must give one number per player"))
+        self.hand_number = 0
+        self.dealer = players - 1  # so that P1 deals the first hand
+        self.hand_results: list[HandResult] = []
+        self.record: list[_Hand] = []
+        self.winner: int | None = None
+        self.phase = HAND_OVER
+        self.hands: list[list[int]] = []
+        self.hand_sizes: list[int] = []
+        self.known: list[list[int]] = []
+        self.stock: list[int] = []
+        self.discard: list[int] = []
+        self.melds: list[TableMeld] = []
+        self.points: list[int] = []
+        self.moves: list[Move] = []
+        self.turn = 0
+        self.window: list[int] = []
+        self.must_use = -1
+        self.must_mode = MUST_ANY
+        self.no_discard = -1
+        self.resume = -1
+        self._legal: list[Move] | None = None
+
+    # --- starting hands ---------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        players: int = 2,
+        rules: Rules | None = None,
+        *,
+        seed: int | None = None,
+        max_moves_per_hand: int | None = None,
+    ) -> Game:
+        """A new game with its first hand dealt by the seeded shuffle (P1 deals)."""
+        game = cls(players, rules, seed=seed, max_moves_per_hand=max_moves_per_hand)
+        game.deal()
+        return game
+
+    def hand_seed(self, number: int) -> int:
+        """The shuffle seed of hand ``number`` of this game."""
+        return random.Random(f"rummy500:{self.seed}:{number}").getrandbits(63)
+
+    def deal(
+        self, deal: Deal | None = None, *, dealer: int | None = None, number: int | None = None
+    ) -> None:
+        """Start the next hand: with ``deal`` (checked against the deck) or the seeded shuffle.
+
+        The deal passes to the left after each hand; ``dealer`` and ``number`` are only for
+        records that start in the middle of a game.
+        """
+        if self.phase == GAME_OVER:
+            raise IllegalMove(_("the game is over"))
+        if self.phase != HAND_OVER:
+            raise IllegalMove(_("the hand is not over yet"))
+        dealer = (self.dealer + 1) % self.players if dealer is None else dealer
+        number = self.hand_number + 1 if number is None else number
+        if deal is None:
+            deal = Deal.shuffled(self.players, self.rules, self.hand_seed(number), dealer)
+        else:
+            deal.validate(self.players, self.rules)
+        self.dealer = dealer
+        self.hand_number = number
+        n = self.players
+        self.hands = [[0] * NUM_CODES for _ in range(n)]
+        for seat, cards in enumerate(deal.hands):
+            for c in cards:
+                self.hands[seat][c] += 1
+        self.hand_sizes = [len(h) for h in deal.hands]
+        self.known = [[0] * NUM_CODES for _ in range(n)]
+        self.stock = list(reversed(deal.stock))  # top of the stock is the end of the list
+        self.discard = [deal.discard]
+        self.melds = []
+        self.points = [0] * n
+        self.moves = []
+        self.turn = (dealer + 1) % n
+        self.window = []
+        self.must_use = -1
+        self.must_mode = MUST_ANY
+        self.no_discard = -1
+        self.resume = -1
+        self.phase = DRAW
+        self._legal = None
+        self.record.append(_Hand(number, dealer, deal))
+
+    # --- who acts -----------------------------------------------------------------------------
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat that must move now (in a call window, the seat being asked), or ``None``."""
+        if self.phase == CALL:
+            return self.window[0]
+        if self.phase in (DRAW, PLAY):
+            return self.turn
+        return None
+
+    def is_hand_over(self) -> bool:
+        return self.phase in (HAND_OVER, GAME_OVER)
+
+    def is_game_over(self) -> bool:
+        return self.phase == GAME_OVER
+
+    @property
+    def stock_size(self) -> int:
+        return len(self.stock)
+
+    def hand(self, seat: int) -> list[int]:
+        """The cards of ``seat`` as a sorted list of codes."""
+        return [c for c, k in enumerate(self.hands[seat]) for _ in range(k)]
+
+    # --- legal moves ----------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat that must act now (empty when the hand is over)."""
+        if self._legal is None:
+            phase = self.phase
+            if phase == PLAY:
+                seat = self.turn
+                self._legal = self._play_moves(
+                    seat,
+                    self.hands[seat],
+                    self.hand_sizes[seat],
+                    self.must_use,
+                    self.must_mode,
+                    self.no_discard,
+                    self.resume >= 0,
+                )
+            elif phase == DRAW:
+                self._legal = self._draw_moves(self.turn)
+            elif phase == CALL:
+                seat = self.window[0]
+                self._legal = [Move(seat, "pass"), *self._rummy_moves(seat)]
+            else:
+                self._legal = []
+        return self._legal
+
+    def _draw_moves(self, seat: int) -> list[Move]:
+        moves = []
+        if self.stock:
+            moves.append(Move(seat, "draw"))
+        for n in range(1, len(self.discard) + 1):
+            if self._can_take(seat, n, self._take_mode(n)):
+                moves.append(Move(seat, "take", number=n))
+        if not self.stock:
+            moves.append(Move(seat, "end"))
+        return moves
+
+    def _take_mode(self, n: int) -> int:
+        """The obligation that taking ``n`` discards brings (-1: none)."""
+        pickup = self.rules.pickup
+        if pickup == "new-meld":
+            return MUST_NEW
+        if n > 1 or pickup == "must-meld":
+            return MUST_ANY
+        return -1
+
+    def _can_take(self, seat: int, n: int, mode: int, resume: bool = False) -> bool:
+        """Whether after taking the top ``n`` discards the seat has a legal way to go on."""
+        size = self.hand_sizes[seat]
+        if mode < 0 and size > 0:
+            return True  # anything but the card taken can be discarded
+        taken = self.discard[-n:]
+        counts = self.hands[seat][:]
+        for c in taken:
+            counts[c] += 1
+        must = taken[0] if mode >= 0 else -1
+        no_discard = taken[0] if n == 1 else -1
+        return bool(
+            self._play_moves(
+                seat, counts, size + n, must, max(mode, 0), no_discard, resume, first=True
+            )
+        )
+
+    def _claimable_depths(self) -> list[int]:
+        """Depths of the discard pile (1 = top) that a Rummy call could claim now."""
+        mode = self.rules.rummy
+        pile = self.discard
+        if mode == "off" or not pile:
+            return []
+        if mode == "last-discard":
+            return [1] if self._layable(pile[-1]) else []
+        depths = []
+        counts = [0] * NUM_CODES
+        for d in range(1, len(pile) + 1):
+            c = pile[-d]
+            counts[c] += 1
+            if self._layable(c) or can_meld_with(c, counts):
+                depths.append(d)
+        return depths
+
+    def _window_opens(self) -> bool:
+        mode = self.rules.rummy
+        pile = self.discard
+        if mode == "off" or not pile:
+            return False
+        if mode == "last-discard":
+            return self._layable(pile[-1])
+        counts = [0] * NUM_CODES
+        for d in range(1, len(pile) + 1):
+            c = pile[-d]
+            counts[c] += 1
+            if self._layable(c) or can_meld_with(c, counts):
+                return True
+        return False
+
+    def _rummy_moves(self, seat: int) -> list[Move]:
+        mode = MUST_LAYOFF if self.rules.rummy == "last-discard" else MUST_ANY
+        resume = mode == MUST_LAYOFF
+        return [
+            Move(seat, "rummy", number=d)
+            for d in self._claimable_depths()
+            if self._can_take(seat, d, mode, resume)
+        ]
+
+    def _layable(self, card: int) -> bool:
+        """Whether ``card`` (a natural or JOKER) can be laid off on some meld on the table."""
+        return any(m.layoff_spots(card) for m in self.melds)
+
+    def _play_moves(
+        self,
+        seat: int,
+        counts: list[int],
+        size: int,
+        must: int,
+        mode: int,
+        no_discard: int,
+        resume: bool,
+        first: bool = False,
+    ) -> list[Move]:
+        """The meld, lay-off and discard moves of a seat holding ``counts``.
+
+        ``must`` is the card that has to be melded first (-1: none) and ``mode`` how;
+        ``resume`` means the turn goes back after the lay-off (a last-discard Rummy call).
+        With ``first`` it stops at the first legal move found.
+        """
+        moves: list[Move] = []
+        going_out = self.rules.going_out
+        # melds
+        if mode != MUST_LAYOFF and size >= 3:
+            for cards in melds_in_hand(counts, must):
+                left = size - len(cards)
+                if left == 0 and going_out == "discard":
+                    continue
+                move = Move(seat, "meld", cards)
+                if left == 1 and not self._continues(counts, size, move, no_discard):
+                    continue
+                moves.append(move)
+                if first:
+                    return moves
+        # lay-offs
+        if mode != MUST_NEW and self.melds:
+            cards_in_hand = [must] if must >= 0 else [c for c in range(NUM_CODES) if counts[c]]
+            for card in cards_in_hand:
+                for meld in self.melds:
+                    spots = meld.layoff_spots(card)
+                    for played, pos in spots:
+                        end = (
+                            ("low" if pos == 0 else "high")
+                            if len(spots) == 2
+                            and pos
+                            in (
+                                0,
+                                13,
+                            )
+                            and spots[0][0] == spots[1][0]
+                            else ""
+                        )
+                        move = Move(seat, "layoff", (played,), meld.number, end)
+                        if not resume:
+                            if size == 1 and going_out == "discard":
+                                continue
+                            if size == 2 and not self._continues(counts, size, move, no_discard):
+                                continue
+                        moves.append(move)
+                        if first:
+                            return moves
+        # discards
+        if must < 0 and size > 0:
+            last_unplayable = size == 1 and going_out == "unplayable"
+            for card in range(NUM_CODES):
+                k = counts[card]
+                if not k or (card == no_discard and k < 2):
+                    continue
+                if last_unplayable and self._layable(card):
+                    continue
+                moves.append(Move(seat, "discard", (card,)))
+                if first:
+                    return moves
+        return moves
+
+    def _continues(self, counts: list[int], size: int, move: Move, no_discard: int) -> bool:
+        """After ``move`` leaves one card, can the player still finish the turn?
+
+        Only the card just taken from the top of the pile, alone, can be stuck: it may not be
+        discarded, so it must be laid off (which empties the hand).
+        """
+        rest = counts[:]
+        for p in move.cards:
+            rest[p if p < JOKER_AS else JOKER] -= 1
+        last = next(c for c in range(NUM_CODES) if rest[c])
+        if last != no_discard:
+            return True
+        if self.rules.going_out == "discard":
+            return False
+        # Would the card fit the table once this move is on it?
+        if move.verb == "meld":
+            is_run, key, lo, hi, cards = analyze_meld(move.cards)
+            melds = [*self.melds, _new_meld(0, is_run, key, lo, hi, cards, 0)]
+        else:
+            melds = [m.copy() for m in self.melds]
+            target = next(m for m in melds if m.number == move.number)
+            _extend(target, move.cards[0], move.end, 0)
+        return any(m.layoff_spots(last) for m in melds)
+
+    # --- playing ------------------------------------------------------------------------------
+
+    def play(self, move: Move | str) -> None:
+        """Check and apply ``move`` (a :class:`Move` or its notation).
+
+        Raises :class:`IllegalMove` with a reason a player understands; the game is then exactly
+        as it was. In a call window a move of a later seat implies the passes before it, and the
+        next player's draw closes the window (records may leave passes out).
+        """
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if self.phase in (HAND_OVER, GAME_OVER):
+            raise IllegalMove(
+                _("the game is over") if self.phase == GAME_OVER else _("the hand is over")
+            )
+        if not 0 <= move.seat < self.players:
+            raise IllegalMove(
+                _("there is no seat {seat} at this table").format(seat=seat_str(move.seat))
+            )
+        if self.phase == CALL and move.seat != self.window[0]:
+            self._play_out_of_window_order(move)
+            return
+        canon = self._canonical(move)
+        if canon not in self.legal_moves():
+            raise IllegalMove(self._explain(canon))
+        self._apply(canon)
+
+    def _play_out_of_window_order(self, move: Move) -> None:
+        saved = (self.phase, self.window, self._legal)
+        if move.verb in ("draw", "take", "end") and move.seat == self.turn:
+            self.phase, self.window = DRAW, []
+        elif move.verb == "rummy" and move.seat in self.window:
+            self.window = self.window[self.window.index(move.seat) :]
+        else:
+            who = seat_str(self.window[0])
+            raise IllegalMove(
+                _("a Rummy call window is open: {seat} may call or pass now").format(seat=who)
+            )
+        self._legal = None
+        try:
+            canon = self._canonical(move)
+            if canon not in self.legal_moves():
+                raise IllegalMove(self._explain(canon))
+        except IllegalMove:
+            self.phase, self.window, self._legal = saved
+            raise
+        self._apply(canon)
+
+    def _canonical(self, move: Move) -> Move:
+        """The form of ``move`` that :meth:`legal_moves` lists (meld cards in order, …)."""
+        if move.verb == "meld":
+            _is_run, _key, _lo, _hi, cards = analyze_meld(move.cards)
+            return move._replace(cards=cards)
+        if move.verb == "layoff":
+            meld = self._meld(move.number)
+            played = move.cards[0]
+            if played == JOKER:
+                raise IllegalMove(
+                    _("say what the joker stands for: JK=9H on a run, JK=9 on a group")
+                )
+            if not meld.is_run and JOKER_AS <= played < JOKER_RANK:
+                played = JOKER_RANK + (played - JOKER_AS) % 13
+            spots = meld.layoff_spots(JOKER if played >= JOKER_AS else played)
+            fits = [pos for p, pos in spots if p == played]
+            end = move.end
+            if len(fits) == 1 and move.end:
+                want = "low" if fits[0] == 0 else "high" if fits[0] == 13 else ""
+                if move.end != want:
+                    raise IllegalMove(
+                        _("{card} can only go at the {end} end of meld {n}").format(
+                            card=played_str(played),
+                            end=_("low") if fits[0] <= meld.lo else _("high"),
+                            n=move.number,
+                        )
+                    )
+                end = ""
+            elif len(fits) == 2 and not move.end:
+                raise IllegalMove(
+                    _("{card} could go at either end of meld {n}: say low or high").format(
+                        card=played_str(played), n=move.number
+                    )
+                )
+            return move._replace(cards=(played,), end=end)
+        return move
+
+    def _meld(self, number: int) -> TableMeld:
+        for m in self.melds:
+            if m.number == number:
+                return m
+        raise IllegalMove(_("there is no meld {n} on the table").format(n=number))
+
+    def _explain(self, move: Move) -> str:
+        """Why ``move`` (not in the legal list) is illegal, in a player's words."""
+        seat = move.seat
+        who = seat_str(seat)
+        actor = self.to_act
+        assert actor is not None
+        if seat != actor:
+            if self.phase == CALL:
+                return _("a Rummy call window is open: {seat} may call or pass now").format(
+                    seat=seat_str(actor)
+                )
+            return _("it is {seat}'s turn, not {other}'s").format(seat=seat_str(actor), other=who)
+        verb = move.verb
+        phase = self.phase
+        if phase == CALL:
+            if verb != "rummy":
+                return _("a Rummy call window is open: call Rummy or pass")
+            if self.rules.rummy == "last-discard" and move.number != 1:
+                return _("only the last discard can be claimed with Rummy")
+            if move.number > len(self.discard):
+                return _("the discard pile has only {n} cards").format(n=len(self.discard))
+            card = self.discard[-move.number]
+            if move.number not in self._claimable_depths():
+                return _(
+                    "the {card} in the discard pile cannot be melded without cards from "
+                    "a hand: no Rummy"
+                ).format(card=card_str(card))
+            return _("you could not meld the {card} you would take").format(card=card_str(card))
+        if verb in ("rummy", "pass"):
+            if self.rules.rummy == "off":
+                return _("Rummy calls are off at this table")
+            return _("you can only call Rummy or pass right after another player's discard")
+        if phase == DRAW:
+            if verb == "draw":
+                return _("the stock is empty: take from the discard pile or end the hand")
+            if verb == "end":
+                return _("you can only end the hand when the stock is empty")
+            if verb == "take":
+                if move.number > len(self.discard):
+                    return _("the discard pile has only {n} cards").format(n=len(self.discard))
+                card = self.discard[-move.number]
+                mode = self._take_mode(move.number)
+                if mode == MUST_NEW:
+                    return _("you could not put the {card} into a new meld at once").format(
+                        card=card_str(card)
+                    )
+                if mode == MUST_ANY:
+                    return _("you could not meld the {card} at once").format(card=card_str(card))
+                return _("you could not go on after taking the {card}").format(card=card_str(card))
+            return _("draw first: from the stock or the discard pile")
+        # PLAY
+        if verb in ("draw", "take", "end"):
+            return _("you have already drawn this turn")
+        must = self.must_use
+        counts = self.hands[seat]
+        needed: list[int] = []
+        if verb == "meld":
+            needed = [c if c < JOKER_AS else JOKER for c in move.cards]
+        elif verb in ("layoff", "discard"):
+            needed = [move.cards[0] if move.cards[0] < JOKER_AS else JOKER]
+        for c in set(needed):
+            if counts[c] < needed.count(c):
+                return _("you do not have the {card}").format(card=card_str(c))
+        if must >= 0:
+            if self.must_mode == MUST_LAYOFF and verb != "layoff":
+                return _("you must lay off the {card} you claimed").format(card=card_str(must))
+            if verb == "discard" or must not in needed:
+                return _("you must meld the {card} you took from the discard pile first").format(
+                    card=card_str(must)
+                )
+            if self.must_mode == MUST_NEW and verb != "meld":
+                return _("the {card} you took must go into a new meld").format(card=card_str(must))
+        size = self.hand_sizes[seat]
+        if verb == "discard":
+            card = move.cards[0]
+            if card == self.no_discard:
+                return _(
+                    "you may not discard the {card} you just took from the discard pile"
+                ).format(card=card_str(card))
+            if size == 1 and self.rules.going_out == "unplayable":
+                return _(
+                    "you cannot go out with the {card}: it could be laid off; lay it off and float"
+                ).format(card=card_str(card))
+        if verb == "layoff":
+            meld = self._meld(move.number)
+            if not any(p == move.cards[0] for p, _pos in meld.layoff_spots(needed[0])):
+                return _("{card} does not fit meld {n}").format(
+                    card=played_str(move.cards[0]), n=move.number
+                )
+        if verb in ("meld", "layoff"):
+            left = size - len(needed)
+            if left == 0 and self.rules.going_out == "discard":
+                return _("you must keep a card to discard when you go out")
+            if left <= 1:
+                return _("you would be left with the {card} you may not discard").format(
+                    card=card_str(self.no_discard)
+                )
+        return _("that move is not allowed now")
+
+    # --- applying -----------------------------------------------------------------------------
+
+    def _apply(self, move: Move) -> None:
+        self._legal = None
+        self.moves.append(move)
+        self.record[-1].moves.append(move)
+        verb = move.verb
+        seat = move.seat
+        if verb == "draw":
+            card = self.stock.pop()
+            self.hands[seat][card] += 1
+            self.hand_sizes[seat] += 1
+            self.phase = PLAY
+            self.no_discard = -1
+        elif verb == "take" or verb == "rummy":
+            n = move.number
+            taken = self.discard[-n:]
+            del self.discard[-n:]
+            hand, known = self.hands[seat], self.known[seat]
+            for c in taken:
+                hand[c] += 1
+                known[c] += 1
+            self.hand_sizes[seat] += n
+            self.no_discard = taken[0] if n == 1 else -1
+            if verb == "take":
+                mode = self._take_mode(n)
+                self.must_use = taken[0] if mode >= 0 else -1
+                self.must_mode = max(mode, 0)
+            else:
+                self.window = []
+                self.must_use = taken[0]
+                if self.rules.rummy == "last-discard":
+                    self.must_mode = MUST_LAYOFF
+                    self.resume = self.turn
+                else:
+                    self.must_mode = MUST_ANY
+                self.turn = seat
+            self.phase = PLAY
+        elif verb == "meld":
+            is_run, key, lo, hi, cards = analyze_meld(move.cards)
+            meld = _new_meld(len(self.melds) + 1, is_run, key, lo, hi, cards, seat)
+            self.melds.append(meld)
+            values = self.rules.values
+            for p, c in zip(meld.positions(), cards, strict=True):
+                self.points[seat] += played_value(c, p, values)
+            self._remove(seat, cards)
+            self._after_table_play(seat)
+        elif verb == "layoff":
+            meld = self._meld(move.number)
+            pos = _extend(meld, move.cards[0], move.end, seat)
+            self.points[seat] += played_value(move.cards[0], pos, self.rules.values)
+            self._remove(seat, move.cards)
+            self._after_table_play(seat)
+        elif verb == "discard":
+            card = move.cards[0]
+            self._remove(seat, move.cards)
+            self.discard.append(card)
+            self.no_discard = -1
+            if self.hand_sizes[seat] == 0:
+                self._end_hand("out", seat)
+                return
+            n = self.players
+            self.turn = (seat + 1) % n
+            if self._window_opens():
+                self.phase = CALL
+                self.window = [(seat + k) % n for k in range(1, n)]
+            else:
+                self.phase = DRAW
+        elif verb == "pass":
+            self.window = self.window[1:]
+            if not self.window:
+                self.phase = DRAW
+        elif verb == "end":
+            self._end_hand("stock", None)
+            return
+        cap = self.max_moves_per_hand
+        if cap is not None and len(self.moves) >= cap and self.phase not in (HAND_OVER, GAME_OVER):
+            self._end_hand("stock", None, capped=True)
+
+    def _remove(self, seat: int, played: Iterable[int]) -> None:
+        hand, known = self.hands[seat], self.known[seat]
+        k = 0
+        for p in played:
+            c = p if p < JOKER_AS else JOKER
+            hand[c] -= 1
+            if known[c] > hand[c]:
+                known[c] = hand[c]
+            if c == self.must_use:
+                self.must_use = -1
+            k += 1
+        self.hand_sizes[seat] -= k
+
+    def _after_table_play(self, seat: int) -> None:
+        if self.resume >= 0 and self.must_use < 0:
+            self.turn = self.resume
+            self.resume = -1
+            self.phase = DRAW
+            self.no_discard = -1
+            return
+        if self.hand_sizes[seat] == 0:
+            if self.rules.floating:
+                self.turn = (seat + 1) % self.players
+                self.phase = DRAW
+                self.no_discard = -1
+            else:
+                self._end_hand("out", seat)
+
+    def _end_hand(self, ended_by: str, out: int | None, capped: bool = False) -> None:
+        table = CARD_VALUES[self.rules.values]
+        left = tuple(sum(table[c] * k for c, k in enumerate(hand) if k) for hand in self.hands)
+        melded = tuple(self.points)
+        scores = tuple(m - lv for m, lv in zip(melded, left, strict=True))
+        for seat, s in enumerate(scores):
+            self.totals[seat] += s
+        self.hand_results.append(HandResult(scores, ended_by, out, capped, melded, left))
+        self.window = []
+        self.must_use = -1
+        self.resume = -1
+        self.phase = HAND_OVER
+        self._legal = None
+        winner = self._winner(out)
+        if winner is not None:
+            self.winner = winner
+            self.phase = GAME_OVER
+
+    def _winner(self, out: int | None) -> int | None:
+        target = self.rules.target
+        if self.rules.win == "must-go-out":
+            if out is not None and self.totals[out] >= target:
+                return out
+            return None
+        best = max(self.totals)
+        if best < target or self.totals.count(best) > 1:
+            return None
+        return self.totals.index(best)
+
+    # --- copies and serialization ---------------------------------------------------------------
+
+    def clone(self) -> Game:
+        """A deep copy that shares nothing mutable with this game."""
+        g = Game.__new__(Game)
+        g.rules = self.rules
+        g.players = self.players
+        g.seed = self.seed
+        g.max_moves_per_hand = self.max_moves_per_hand
+        g.totals = self.totals[:]
+        g.hand_number = self.hand_number
+        g.dealer = self.dealer
+        g.hand_results = self.hand_results[:]
+        g.record = [_Hand(h.number, h.dealer, h.deal, h.moves[:]) for h in self.record]
+        g.winner = self.winner
+        g.phase = self.phase
+        g.hands = [h[:] for h in self.hands]
+        g.hand_sizes = self.hand_sizes[:]
+        g.known = [k[:] for k in self.known]
+        g.stock = self.stock[:]
+        g.discard = self.discard[:]
+        g.melds = [m.copy() for m in self.melds]
+        g.points = self.points[:]
+        g.moves = self.moves[:]
+        g.turn = self.turn
+        g.window = self.window[:]
+        g.must_use = self.must_use
+        g.must_mode = self.must_mode
+        g.no_discard = self.no_discard
+        g.resume = self.resume
+        g._legal = self._legal
+        return g
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything about the game as JSON-serializable data (:meth:`from_json` reads it)."""
+
+        def cards(cs: Iterable[int]) -> list[str]:
+            return [card_str(c) for c in cs]
+
+        return {
+            "players": self.players,
+            "rules": str(self.rules),
+            "seed": self.seed,
+            "max_moves_per_hand": self.max_moves_per_hand,
+            "totals": self.totals[:],
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "winner": self.winner,
+            "phase": self.phase,
+            "hand_results": [
+                {
+                    "scores": list(r.scores),
+                    "ended_by": r.ended_by,
+                    "out": r.out,
+                    "capped": r.capped,
+                    "melded": list(r.melded),
+                    "left": list(r.left),
+                }
+                for r in self.hand_results
+            ],
+            "record": [
+                {
+                    "number": h.number,
+                    "dealer": h.dealer,
+                    "deal": None
+                    if h.deal is None
+                    else {
+                        "hands": [cards(x) for x in h.deal.hands],
+                        "discard": card_str(h.deal.discard),
+                        "stock": cards(h.deal.stock),
+                    },
+                    "moves": [str(m) for m in h.moves],
+                }
+                for h in self.record
+            ],
+            "hands": [cards(self.hand(s)) for s in range(self.players)] if self.hands else [],
+            "known": [cards(c for c, k in enumerate(kn) for _ in range(k)) for kn in self.known],
+            "stock": cards(reversed(self.stock)),
+            "discard": cards(self.discard),
+            "melds": [
+                {
+                    "number": m.number,
+                    "cards": [played_str(c) for c in m.cards],
+                    "owners": m.owners[:],
+                }
+                for m in self.melds
+            ],
+            "points": self.points[:],
+            "moves": [str(m) for m in self.moves],
+            "turn": self.turn,
+            "window": self.window[:],
+            "must_use": None if self.must_use < 0 else card_str(self.must_use),
+            "must_mode": self.must_mode,
+            "no_discard": None if self.no_discard < 0 else card_str(self.no_discard),
+            "resume": self.resume,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Game:
+        """Rebuild a game written by :meth:`to_json`."""
+        g = cls(
+            data["players"],
+            Rules.parse(data["rules"]),
+            seed=data["seed"],
+            max_moves_per_hand=data["max_moves_per_hand"],
+            totals=data["totals"],
+        )
+        g.hand_number = data["hand_number"]
+        g.dealer = data["dealer"]
+        g.winner = data["winner"]
+        g.phase = data["phase"]
+        g.hand_results = [
+            HandResult(
+                tuple(r["scores"]),
+                r["ended_by"],
+                r["out"],
+                r["capped"],
+                tuple(r["melded"]),
+                tuple(r["left"]),
+            )
+            for r in data["hand_results"]
+        ]
+        g.record = [
+            _Hand(
+                h["number"],
+                h["dealer"],
+                None
+                if h["deal"] is None
+                else Deal(
+                    tuple(tuple(parse_card(c) for c in x) for x in h["deal"]["hands"]),
+                    parse_card(h["deal"]["discard"]),
+                    tuple(parse_card(c) for c in h["deal"]["stock"]),
+                ),
+                [Move.parse(m) for m in h["moves"]],
+            )
+            for h in data["record"]
+        ]
+        g.hands = []
+        for cards in data["hands"]:
+            counts = [0] * NUM_CODES
+            for c in cards:
+                counts[parse_card(c)] += 1
+            g.hands.append(counts)
+        g.hand_sizes = [len(cards) for cards in data["hands"]]
+        g.known = []
+        for cards in data["known"]:
+            counts = [0] * NUM_CODES
+            for c in cards:
+                counts[parse_card(c)] += 1
+            g.known.append(counts)
+        g.stock = [parse_card(c) for c in reversed(data["stock"])]
+        g.discard = [parse_card(c) for c in data["discard"]]
+        g.melds = [
+            _meld_from_cards(m["number"], [parse_played(c) for c in m["cards"]], m["owners"])
+            for m in data["melds"]
+        ]
+        g.points = data["points"][:]
+        g.moves = [Move.parse(m) for m in data["moves"]]
+        g.turn = data["turn"]
+        g.window = data["window"][:]
+        g.must_use = -1 if data["must_use"] is None else parse_card(data["must_use"])
+        g.must_mode = data["must_mode"]
+        g.no_discard = -1 if data["no_discard"] is None else parse_card(data["no_discard"])
+        g.resume = data["resume"]
+        return g
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def observation(self, seat: int) -> Any:
+        """What ``seat`` may know now (see :mod:`rummy500.engine.observation`)."""
+        from rummy500.engine.observation import observe
+
+        return observe(self, seat)
+
+
+def _new_meld(
+    number: int, is_run: bool, key: int, lo: int, hi: int, cards: tuple[int, ...], seat: int
+) -> TableMeld:
+    if is_run:
+        return TableMeld(number, True, key, list(cards), [seat] * len(cards), lo=lo, hi=hi)
+    return TableMeld(number, False, key, list(cards), [seat] * len(cards), suits=hi)
+
+
+def _meld_from_cards(number: int, cards: list[int], owners: list[int]) -> TableMeld:
+    """Rebuild a table meld (possibly longer than 4 or laid off onto) from its cards in order."""
+    naturals = [c for c in cards if c < 52]
+    ranks = {c % 13 for c in naturals}
+    group = any(c >= JOKER_RANK for c in cards) or (len(ranks) == 1 and len(naturals) > 1)
+    if group:
+        rank = ranks.pop()
+        mask = 0
+        for c in naturals:
+            mask |= 1 << (c // 13)
+        return TableMeld(number, False, rank, cards[:], owners[:], suits=mask)
+    first = cards[0] if cards[0] < 52 else cards[0] - JOKER_AS
+    suit = first // 13
+    lo = first % 13  # a run never starts with a high ace
+    return TableMeld(number, True, suit, cards[:], owners[:], lo=lo, hi=lo + len(cards) - 1)
+
+
+def _extend(meld: TableMeld, played: int, end: str, seat: int) -> int:
+    """Lay ``played`` off on ``meld`` (already checked); return the position it took."""
+    card = played if played < JOKER_AS else JOKER
+    spots = [pos for p, pos in meld.layoff_spots(card) if p == played]
+    if meld.is_run:
+        pos = spots[0] if len(spots) == 1 else (0 if end == "low" else 13)
+        if pos < meld.lo:
+            meld.lo = pos
+            meld.cards.insert(0, played)
+            meld.owners.insert(0, seat)
+        else:
+            meld.hi = pos
+            meld.cards.append(played)
+            meld.owners.append(seat)
+        return pos
+    if played < 52:
+        meld.suits |= 1 << (played // 13)
+    meld.cards.append(played)
+    meld.owners.append(seat)
+    return -1
