@@ -1,0 +1,61 @@
+"""Benchmarks of the engine (``rummy500 bench engine``): random play, measured in one process."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Any
+
+from rummy500.engine import Game, Rules
+
+__all__ = ["engine_benchmark"]
+
+
+def engine_benchmark(
+    players: int = 2,
+    seconds: float = 10.0,
+    seed: int = 0,
+    rules: Rules | None = None,
+    move_cap: int = 2000,
+) -> dict[str, Any]:
+    """Play hands with uniformly random choices among ``legal_moves()`` for ``seconds``.
+
+    Returns hands and moves per second, moves per hand, and the median and 99th percentile time
+    of a ``legal_moves()`` call in microseconds. Hands that reach ``move_cap`` moves are scored
+    as if the stock ran out (RULES.md §7) and counted in ``capped_hands``.
+    """
+    rng = random.Random(seed)
+    rules = rules or Rules()
+    samples: list[float] = []
+    hands = moves = capped = 0
+    clock = time.perf_counter
+    start = clock()
+    deadline = start + seconds
+    game_seed = seed
+    while clock() < deadline:
+        game = Game.new(players, rules, seed=game_seed, max_moves_per_hand=move_cap)
+        game_seed += 1
+        while not game.is_hand_over():
+            t0 = clock()
+            legal = game.legal_moves()
+            samples.append(clock() - t0)
+            game.play(legal[rng.randrange(len(legal))])
+            moves += 1
+        hands += 1
+        capped += game.hand_results[-1].capped
+    elapsed = clock() - start
+    samples.sort()
+    return {
+        "hands_per_s": round(hands / elapsed, 1),
+        "moves_per_s": round(moves / elapsed, 1),
+        "moves_per_hand": round(moves / max(hands, 1), 1),
+        "legal_moves_us_median": round(statistics.median(samples) * 1e6, 2) if samples else 0.0,
+        "legal_moves_us_p99": round(samples[int(0.99 * (len(samples) - 1))] * 1e6, 2)
+        if samples
+        else 0.0,
+        "hands": hands,
+        "capped_hands": capped,
+        "seconds": round(elapsed, 2),
+        "players": players,
+    }

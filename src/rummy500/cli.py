@@ -1,0 +1,239 @@
+"""The ``rummy500`` command. Thin: every command delegates to a layer of the library."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from rummy500.engine import PRESETS, Game, InvalidRules, Rules, seat_str
+from rummy500.engine.rules import OPTION_HELP, PRESET_HELP, option_choices
+from rummy500.i18n import _
+
+app = typer.Typer(
+    help="Rummy 500 (500 Rum, Pinochle Rummy, Joker Rummy): play, replay, simulate, measure.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+bench_app = typer.Typer(help="Benchmarks (figures, not tests).", no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
+
+console = Console()
+
+
+def rules_from_options(preset: str | None, options: list[str] | None) -> Rules:
+    """Rules from a preset name and ``name=value`` options (a bad one exits with status 2)."""
+    try:
+        rules = Rules.preset(preset) if preset else Rules()
+        if options:
+            return rules.with_options(dict(_split_option(o) for o in options))
+        return rules
+    except InvalidRules as e:
+        console.print(f"[red]{e}[/red]")
+        raise typer.Exit(2) from None
+
+
+def _split_option(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise InvalidRules(_("{item!r} is not name=value").format(item=text))
+    return name.strip(), value.strip()
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A .r500 game record.")],
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Check every move of a record against the rules; print scores, totals and the winner.
+
+    Exit status 2 and FILE:LINE: reason on the first illegal move, malformed line or
+    impossible deal.
+    """
+    from rummy500.notation import RecordError, read_record, replay_json
+
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        reason = _("cannot read the file: {error}").format(error=e)
+        if json_out:
+            print(json.dumps({"error": {"line": 0, "text": "", "reason": reason}}))
+        else:
+            print(f"{file}: {reason}")
+        raise typer.Exit(2) from None
+    try:
+        game = read_record(text)
+    except RecordError as e:
+        if json_out:
+            print(json.dumps({"error": {"line": e.line, "text": e.text, "reason": e.reason}}))
+        else:
+            if e.game is not None:
+                _print_summary(replay_json(e.game))
+            print(f"{file}:{e.line}: {e.reason}")
+        raise typer.Exit(2) from None
+    summary = replay_json(game)
+    if json_out:
+        print(json.dumps(summary))
+    else:
+        _print_summary(summary)
+
+
+def _print_summary(summary: dict[str, object]) -> None:
+    hands = summary["hands"]
+    assert isinstance(hands, list)
+    for i, hand in enumerate(hands, start=1):
+        scores = ", ".join(f"{s} {v}" for s, v in hand["scores"].items())
+        how = (
+            _("{seat} went out").format(seat=hand["out"])
+            if hand["ended_by"] == "out"
+            else _("the stock ran out")
+        )
+        print(_("hand {n}: {scores} ({how})").format(n=i, scores=scores, how=how))
+    totals = summary["totals"]
+    assert isinstance(totals, dict)
+    print(_("totals: {totals}").format(totals=", ".join(f"{s} {v}" for s, v in totals.items())))
+    if summary["winner"]:
+        print(_("winner: {seat}").format(seat=summary["winner"]))
+    else:
+        print(_("the game is in progress"))
+
+
+@app.command("rules")
+def rules_command(
+    preset: Annotated[str | None, typer.Option(help="Show the options of this preset.")] = None,
+) -> None:
+    """Every rule option and preset, each explained in a sentence."""
+    rules = rules_from_options(preset, None)
+    table = Table(title=_("Rule options") + (f" ({preset})" if preset else ""))
+    table.add_column(_("option"))
+    table.add_column(_("value"))
+    table.add_column(_("choices"))
+    table.add_column(_("meaning"))
+    for name, value in rules.as_dict().items():
+        choices = "N > 0" if name == "target" else " | ".join(option_choices(name))
+        table.add_row(name, str(value), choices, _(OPTION_HELP[name]))
+    console.print(table)
+    presets = Table(title=_("Presets"))
+    presets.add_column(_("preset"))
+    presets.add_column(_("options"))
+    presets.add_column(_("meaning"))
+    for name, p in PRESETS.items():
+        changed = " ".join(f"{k}={v}" for k, v in p.as_dict().items() if v != Rules().as_dict()[k])
+        presets.add_row(name, changed or _("(defaults)"), _(PRESET_HELP[name]))
+    console.print(presets)
+
+
+@bench_app.command("engine")
+def bench_engine(
+    players: Annotated[int, typer.Option(min=2, max=8, help="Players per game.")] = 2,
+    seconds: Annotated[float, typer.Option(min=0.1, help="How long to play.")] = 10.0,
+    seed: Annotated[int, typer.Option(help="Seed of deals and choices.")] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Random hands (uniform among legal_moves(), standard rules) on one core."""
+    from rummy500.benchmarks import engine_benchmark
+
+    result = engine_benchmark(players=players, seconds=seconds, seed=seed)
+    if json_out:
+        print(json.dumps(result))
+        return
+    table = Table(title=_("Engine benchmark ({n} players)").format(n=players))
+    table.add_column(_("measure"))
+    table.add_column(_("value"), justify="right")
+    for key, value in result.items():
+        table.add_row(key, str(value))
+    console.print(table)
+
+
+@app.command()
+def demo(
+    players: Annotated[int, typer.Option(min=2, max=8, help="Players.")] = 2,
+    seed: Annotated[int | None, typer.Option(help="Seed of the deals.")] = None,
+    preset: Annotated[str | None, typer.Option(help="Rules preset.")] = None,
+    rule: Annotated[list[str] | None, typer.Option(help="A rule option name=value.")] = None,
+    hands: Annotated[
+        int, typer.Option(help="Stop after this many hands (0: play to the end).")
+    ] = 0,
+) -> None:
+    """Watch computer players play a game: every move in notation, then the score table."""
+    rules = rules_from_options(preset, rule)
+    seed = random.randrange(10**6) if seed is None else seed
+    game = Game.new(players, rules, seed=seed, max_moves_per_hand=1000)
+    choose = _demo_chooser(game, seed)
+    console.print(_("Seed {seed}. Rules: {rules}").format(seed=seed, rules=rules))
+    while True:
+        console.rule(
+            _("Hand {n}, {seat} deals").format(n=game.hand_number, seat=seat_str(game.dealer))
+        )
+        while not game.is_hand_over():
+            move = choose(game)
+            game.play(move)
+            console.print(str(move), highlight=False)
+        _print_scores(game)
+        if game.is_game_over() or (hands and game.hand_number >= hands):
+            break
+        game.deal()
+    if game.winner is not None:
+        console.print(_("[bold]{seat} wins the game.[/bold]").format(seat=seat_str(game.winner)))
+
+
+def _demo_chooser(game: Game, seed: int):  # type: ignore[no-untyped-def]
+    """The best computer players available: the bots, or random moves before they exist."""
+    try:
+        from rummy500.bots import make_bot
+    except ImportError:
+        rng = random.Random(seed)
+        return lambda g: rng.choice(g.legal_moves())
+    bots = [make_bot("intermediate", seed=seed + s) for s in range(game.players)]
+
+    def choose(g: Game):  # type: ignore[no-untyped-def]
+        seat = g.to_act
+        assert seat is not None
+        return bots[seat].choose(g.observation(seat), g.legal_moves())
+
+    return choose
+
+
+def _print_scores(game: Game) -> None:
+    table = Table(title=_("Scores after hand {n}").format(n=game.hand_number))
+    table.add_column(_("hand"))
+    for s in range(game.players):
+        table.add_column(seat_str(s), justify="right")
+    for i, r in enumerate(game.hand_results, start=1):
+        table.add_row(str(i), *(str(v) for v in r.scores))
+    table.add_row(_("total"), *(str(v) for v in game.totals), style="bold")
+    console.print(table)
+
+
+def _register_layer_commands() -> None:
+    """Commands of the layers above the engine, each registered by its own module."""
+    import importlib
+
+    for module in ("rummy500.sim.commands",):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as e:
+            if e.name and module.startswith(e.name):
+                continue
+            raise
+        mod.register(app, bench_app)
+
+
+_register_layer_commands()
+
+
+def main() -> None:
+    """Entry point of the ``rummy500`` console script."""
+    app()
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(0)
