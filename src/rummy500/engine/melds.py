@@ -7,6 +7,7 @@ which makes two decks and interchangeable copies free. Everything here is pure.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache, lru_cache
 from itertools import combinations
 
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, RANKS, SUITS, card_str
@@ -155,7 +156,8 @@ def _played(c: int) -> str:
     return "JK=" + RANKS[c - JOKER_RANK]
 
 
-def analyze_meld(played: Sequence[int]) -> tuple[bool, int, int, int, tuple[int, ...]]:
+@lru_cache(maxsize=1 << 16)
+def analyze_meld(played: tuple[int, ...]) -> tuple[bool, int, int, int, tuple[int, ...]]:
     """Check a new meld; return ``(is_run, key, lo, hi, cards in canonical order)``.
 
     Raises :class:`IllegalMove` naming what is wrong. A joker declared as an exact card in a group
@@ -245,8 +247,78 @@ def _analyze_run(
 
 
 # --- the melds a hand can make --------------------------------------------------------------
+#
+# A hand's natural cards as a bit mask: bit ``card`` is set when the hand holds that card (copies
+# make no new melds). A suit's ranks are 13 bits; a run position mask has 14 (bit 13: high ace).
 
-_SUIT_SUBSETS = {n: {k: list(combinations(range(n), k)) for k in range(1, 5)} for n in range(0, 5)}
+_SUIT_BITS = 0x1FFF
+
+
+def presence_mask(counts: Sequence[int]) -> int:
+    """Bit ``c`` set for every natural card ``c`` held."""
+    mask = 0
+    for c in range(52):
+        if counts[c]:
+            mask |= 1 << c
+    return mask
+
+
+def _suit_masks(present: int) -> tuple[int, int, int, int]:
+    return (
+        present & _SUIT_BITS,
+        (present >> 13) & _SUIT_BITS,
+        (present >> 26) & _SUIT_BITS,
+        (present >> 39) & _SUIT_BITS,
+    )
+
+
+def _group_ranks(present: int, jokers: int) -> int:
+    """Ranks (bits) that can make a group with ``jokers`` jokers."""
+    a, b, c, d = _suit_masks(present)
+    if jokers >= 2:
+        return a | b | c | d
+    if jokers == 1:
+        return (a & (b | c | d)) | (b & (c | d)) | (c & d)
+    return (a & b & (c | d)) | (c & d & (a | b))
+
+
+def _positions(suit_mask: int) -> int:
+    """Run positions held: the ace counts low (bit 0) and high (bit 13)."""
+    return suit_mask | ((suit_mask & 1) << 13)
+
+
+def _run_starts(e: int, jokers: int) -> int:
+    """Bits ``lo`` where a 3-long window lo..lo+2 can be filled with ``jokers`` jokers."""
+    if jokers >= 2:
+        starts = e | (e >> 1) | (e >> 2)
+    elif jokers == 1:
+        starts = (e & (e >> 1)) | (e & (e >> 2)) | ((e >> 1) & (e >> 2))
+    else:
+        starts = e & (e >> 1) & (e >> 2)
+    return starts & 0xFFF
+
+
+_BIT_INDEX = {1 << i: i for i in range(64)}
+_SUBSETS = [
+    [tuple(s for s in range(4) if sub >> s & 1) for sub in range(1, 16) if sub & mask == sub]
+    for mask in range(16)
+]
+_RUN_CODES = [
+    [
+        [tuple(suit * 13 + (0 if p == 13 else p) for p in range(lo, hi + 1)) for hi in range(14)]
+        for lo in range(14)
+    ]
+    for suit in range(4)
+]
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(_BIT_INDEX[low])
+        mask ^= low
+    return out
 
 
 def melds_in_hand(counts: Sequence[int], must: int = -1) -> list[tuple[int, ...]]:
@@ -256,53 +328,108 @@ def melds_in_hand(counts: Sequence[int], must: int = -1) -> list[tuple[int, ...]
     Every meaningful joker declaration is a separate meld: in a run a joker may also stand for a
     card the hand holds (keeping that card back).
     """
-    jokers = counts[JOKER] if len(counts) > JOKER else 0
+    return melds_from_mask(presence_mask(counts), counts[JOKER], must)
+
+
+def melds_from_mask(present: int, jokers: int, must: int = -1) -> list[tuple[int, ...]]:
+    """:func:`melds_in_hand` for a hand given as a presence mask and a number of jokers."""
     out: list[tuple[int, ...]] = []
-    must_rank = must % 13 if 0 <= must < 52 else -1
-    must_suit = must // 13 if 0 <= must < 52 else -1
+    if must == JOKER and not jokers:
+        return out
+    need_joker = must == JOKER
+    natural_must = 0 <= must < 52
     # groups
-    for rank in range(13) if must_rank < 0 else (must_rank,):
-        present = [rank + 13 * s for s in range(4) if counts[rank + 13 * s]]
-        n = len(present)
-        if n + jokers < 3 or n == 0:
-            continue
-        jr = JOKER_RANK + rank
-        for k in range(1, n + 1):
-            for idx in _SUIT_SUBSETS[n][k]:
-                chosen = tuple(present[i] for i in idx)
-                if must_rank >= 0 and must not in chosen:
-                    continue
-                for j in range(max(0, 3 - k), min(jokers, 4 - k) + 1):
-                    if must == JOKER and j == 0:
-                        continue
-                    out.append(chosen + (jr,) * j)
+    ranks = _group_ranks(present, jokers)
+    if natural_must:
+        ranks &= 1 << (must % 13)
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        rank = _BIT_INDEX[low]
+        smask = (
+            (present >> rank & 1)
+            | (present >> (12 + rank) & 2)
+            | (present >> (24 + rank) & 4)
+            | (present >> (36 + rank) & 8)
+        )
+        groups = _rank_groups(rank, smask, jokers)
+        if natural_must:
+            out.extend(t for t in groups if must in t)
+        elif need_joker:
+            out.extend(t for t in groups if t[-1] >= JOKER_RANK)
+        else:
+            out.extend(groups)
     # runs
-    for suit in range(4) if must_suit < 0 else (must_suit,):
-        base = suit * 13
-        have = [counts[base + (0 if p == 13 else p)] > 0 for p in range(14)]
-        if not any(have):
+    for suit in range(4) if not natural_must else (must // 13,):
+        m = (present >> (13 * suit)) & _SUIT_BITS
+        if not m:
             continue
-        for lo in range(12):
-            missing = 0
-            naturals = 0
-            for hi in range(lo, min(lo + 12, 13) + 1):
-                if have[hi]:
-                    naturals += 1
-                else:
-                    missing += 1
-                    if missing > jokers:
-                        break
-                if hi - lo < 2 or naturals == 0:
-                    continue
-                if must_suit >= 0:
-                    mp = must % 13
-                    if not (lo <= mp <= hi or (mp == 0 and hi == 13)):
-                        continue
-                    must_pos = mp if lo <= mp <= hi and not (mp == 0 and lo > 0) else 13
-                else:
-                    must_pos = -1
-                _runs_in_window(out, base, have, lo, hi, jokers - missing, must_pos, must == JOKER)
+        runs = _suit_runs(suit, m, jokers)
+        if natural_must:
+            out.extend(t for t in runs if must in t)
+        elif need_joker:
+            out.extend(t for t in runs if max(t) >= JOKER_AS)
+        else:
+            out.extend(runs)
     return out
+
+
+@cache
+def _rank_groups(rank: int, smask: int, jokers: int) -> tuple[tuple[int, ...], ...]:
+    """The groups of ``rank`` from the suits in ``smask`` and ``jokers`` jokers."""
+    out = []
+    jr = JOKER_RANK + rank
+    for suits in _SUBSETS[smask]:
+        k = len(suits)
+        chosen = tuple(rank + 13 * s for s in suits)
+        for j in range(max(0, 3 - k), min(jokers, 4 - k) + 1):
+            out.append(chosen + (jr,) * j)
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 17)
+def _suit_runs(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
+    """The runs of ``suit`` from its ranks held (13-bit mask ``m``) and ``jokers`` jokers."""
+    out: list[tuple[int, ...]] = []
+    e = _positions(m)
+    starts = _run_starts(e, jokers)
+    if jokers == 0:
+        codes = _RUN_CODES[suit]
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            lo = _BIT_INDEX[low]
+            hi = lo + 2
+            while True:
+                out.append(codes[lo][hi])
+                if hi - lo >= 12 or hi >= 13 or not e >> (hi + 1) & 1:
+                    break
+                hi += 1
+        return tuple(out)
+    have = [bool(e >> p & 1) for p in range(14)]
+    base = suit * 13
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        lo = _BIT_INDEX[low]
+        missing = 3 - _POPCOUNT[(e >> lo) & 7]
+        hi = lo + 2
+        while True:
+            _runs_in_window(out, base, have, lo, hi, jokers - missing, -1, False)
+            if hi - lo >= 12 or hi >= 13:
+                break
+            hi += 1
+            if not have[hi]:
+                missing += 1
+                if missing > jokers:
+                    break
+    return tuple(out)
+
+
+def _pairs(present: int) -> int:
+    """Ranks held in at least two suits."""
+    a, b, c, d = _suit_masks(present)
+    return (a & (b | c | d)) | (b & (c | d)) | (c & d)
 
 
 def _runs_in_window(
@@ -341,28 +468,36 @@ def _runs_in_window(
 
 def can_meld_with(card: int, counts: Sequence[int]) -> bool:
     """Whether ``card`` (in ``counts``) can be part of some new meld made only from ``counts``."""
-    jokers = counts[JOKER]
+    return meldable(card, presence_mask(counts), counts[JOKER])
+
+
+def meldable(card: int, present: int, jokers: int) -> bool:
+    """Whether ``card`` (held: in ``present``, or one of ``jokers``) can be part of a new meld
+    made from the cards held."""
     if card == JOKER:
-        # a joker can join any meld built around a natural card
-        return any(counts[c] and _natural_melds(c, counts, jokers) for c in range(52))
-    return _natural_melds(card, counts, jokers)
-
-
-def _natural_melds(card: int, counts: Sequence[int], jokers: int) -> bool:
-    rank, suit = card % 13, card // 13
-    if sum(1 for s in range(4) if counts[rank + 13 * s]) + jokers >= 3:
+        if jokers >= 2:
+            return present != 0
+        if _group_ranks(present, 0) | _pairs(present):
+            return True
+        return any(_run_starts(_positions((present >> (13 * s)) & _SUIT_BITS), 1) for s in range(4))
+    rank = card % 13
+    smask = (
+        (present >> rank & 1)
+        | (present >> (12 + rank) & 2)
+        | (present >> (24 + rank) & 4)
+        | (present >> (36 + rank) & 8)
+    )
+    if _POPCOUNT[smask] + jokers >= 3:
         return True
-    base = suit * 13
-    for p in (0, 13) if rank == 0 else (rank,):
-        for lo in (p - 2, p - 1, p):
-            if lo < 0 or lo + 2 > 13:
-                continue
-            missing = sum(
-                1 for q in range(lo, lo + 3) if q != p and not counts[base + (0 if q == 13 else q)]
-            )
-            if missing <= jokers:
-                return True
-    return False
+    e = _positions((present >> (13 * (card // 13))) & _SUIT_BITS)
+    starts = _run_starts(e, jokers)
+    # a window lo..lo+2 that holds the card's position
+    if rank == 0:
+        return bool(starts & 1 or starts & (1 << 11))
+    return bool(starts & (0b111 << max(rank - 2, 0)) & ~(~0 << (rank + 1)) & 0xFFF)
+
+
+_POPCOUNT = [bin(i).count("1") for i in range(16)]
 
 
 def group_str(rank: int) -> str:
@@ -371,3 +506,39 @@ def group_str(rank: int) -> str:
 
 def suit_str(suit: int) -> str:
     return SUITS[suit]
+
+
+def has_meld(present: int, jokers: int) -> bool:
+    """Whether the cards held (a presence mask and a number of jokers) make any meld."""
+    if not present:
+        return False
+    if jokers >= 2 or _group_ranks(present, jokers):
+        return True
+    return any(
+        _run_starts(_positions((present >> (13 * s)) & _SUIT_BITS), jokers) for s in range(4)
+    )
+
+
+def layoff_index(melds: Sequence[TableMeld]) -> dict[int, list[tuple[int, int, int, str]]]:
+    """Every lay-off the table allows: card (a natural, or JOKER) ->
+    ``[(card as played, position, meld number, end)]``; ``end`` is ``"low"``/``"high"`` only
+    when the same card could go at either end (an ace on a run from 2 to K)."""
+    spots: dict[int, list[tuple[int, int, int, str]]] = {}
+    for m in melds:
+        if m.is_run:
+            if m.hi - m.lo >= 12:
+                continue
+            ends = [p for p in (m.lo - 1, m.hi + 1) if 0 <= p <= 13]
+            both_aces = ends == [0, 13]
+            for p in ends:
+                card = pos_card(m.key, p)
+                end = ("low" if p == 0 else "high") if both_aces else ""
+                spots.setdefault(card, []).append((card, p, m.number, end))
+                spots.setdefault(JOKER, []).append((JOKER_AS + card, p, m.number, end))
+        elif len(m.cards) < 4:
+            for s in range(4):
+                if not m.suits >> s & 1:
+                    card = s * 13 + m.key
+                    spots.setdefault(card, []).append((card, -1, m.number, ""))
+            spots.setdefault(JOKER, []).append((JOKER_RANK + m.key, -1, m.number, ""))
+    return spots

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 
 from rummy500.engine.cards import JOKER, NUM_CODES, deck
-from rummy500.engine.melds import TableMeld
+from rummy500.engine.melds import TableMeld, presence_mask
 from rummy500.engine.moves import Move
 from rummy500.engine.rules import Rules
 from rummy500.engine.state import (
@@ -150,11 +150,12 @@ def sample_state(obs: Observation, rng: random.Random) -> Game:
             counts[c] += 1
         hands.append(counts)
     game.hands = hands
+    game.masks = [presence_mask(h) for h in hands]
     game.hand_sizes = list(obs.hand_sizes)
     game.known = []
-    for cards in obs.known:
+    for known in obs.known:
         kn = [0] * NUM_CODES
-        for c in cards:
+        for c in known:
             kn[c] += 1
         game.known.append(kn)
     game.stock = unseen  # what is left, in random order

@@ -28,9 +28,12 @@ from rummy500.engine.melds import (
     CARD_VALUES,
     TableMeld,
     analyze_meld,
-    can_meld_with,
-    melds_in_hand,
+    has_meld,
+    layoff_index,
+    meldable,
+    melds_from_mask,
     played_value,
+    presence_mask,
 )
 from rummy500.engine.moves import Move, seat_str
 from rummy500.engine.rules import Rules
@@ -46,6 +49,54 @@ GAME_OVER = "game_over"
 
 # What a card taken from the discard pile obliges: meld or lay off / new meld only / lay off only.
 MUST_ANY, MUST_NEW, MUST_LAYOFF = 0, 1, 2
+
+
+# Moves without cards are made once: legal_moves() hands out the same objects every time.
+_DRAW = [Move(s, "draw") for s in range(8)]
+_END = [Move(s, "end") for s in range(8)]
+_PASS = [Move(s, "pass") for s in range(8)]
+_TAKE = [[Move(s, "take", number=n) for n in range(109)] for s in range(8)]
+_RUMMY = [[Move(s, "rummy", number=n) for n in range(109)] for s in range(8)]
+_DISCARD = [[Move(s, "discard", (c,)) for c in range(NUM_CODES)] for s in range(8)]
+_LAYOFFS: dict[tuple[int, int, int, str], Move] = {}
+
+
+def _layoff_move(seat: int, played: int, number: int, end: str) -> Move:
+    key = (seat, played, number, end)
+    move = _LAYOFFS.get(key)
+    if move is None:
+        move = _LAYOFFS[key] = Move(seat, "layoff", (played,), number, end)
+    return move
+
+
+_SUIT_CARDS = [
+    [tuple(s * 13 + r for r in range(13) if m >> r & 1) for m in range(1 << 13)] for s in range(4)
+]
+_JOKER_ONLY = (JOKER,)
+
+
+def _held(counts: list[int], present: int) -> tuple[int, ...]:
+    """The distinct cards held, jokers last."""
+    cards = (
+        _SUIT_CARDS[0][present & 0x1FFF]
+        + _SUIT_CARDS[1][(present >> 13) & 0x1FFF]
+        + _SUIT_CARDS[2][(present >> 26) & 0x1FFF]
+        + _SUIT_CARDS[3][(present >> 39) & 0x1FFF]
+    )
+    return cards + _JOKER_ONLY if counts[JOKER] else cards
+
+
+_MELD_MOVES: dict[tuple[int, tuple[int, ...]], Move] = {}
+
+
+def _meld_move(seat: int, cards: tuple[int, ...]) -> Move:
+    key = (seat, cards)
+    move = _MELD_MOVES.get(key)
+    if move is None:
+        if len(_MELD_MOVES) > 1 << 18:
+            _MELD_MOVES.clear()
+        move = _MELD_MOVES[key] = Move(seat, "meld", cards)
+    return move
 
 
 def decks_for(players: int) -> int:
@@ -156,6 +207,7 @@ class Game:
 
     __slots__ = (
         "_legal",
+        "_spot_index",
         "dealer",
         "discard",
         "hand_number",
@@ -163,6 +215,7 @@ class Game:
         "hand_sizes",
         "hands",
         "known",
+        "masks",
         "max_moves_per_hand",
         "melds",
         "moves",
@@ -210,6 +263,7 @@ class Game:
         self.phase = HAND_OVER
         self.hands: list[list[int]] = []
         self.hand_sizes: list[int] = []
+        self.masks: list[int] = []  # per seat, bit c set when the hand holds natural card c
         self.known: list[list[int]] = []
         self.stock: list[int] = []
         self.discard: list[int] = []
@@ -223,6 +277,7 @@ class Game:
         self.no_discard = -1
         self.resume = -1
         self._legal: list[Move] | None = None
+        self._spot_index: dict[int, list[tuple[int, int, int, str]]] | None = None
 
     # --- starting hands ---------------------------------------------------------------------
 
@@ -270,6 +325,7 @@ class Game:
             for c in cards:
                 self.hands[seat][c] += 1
         self.hand_sizes = [len(h) for h in deal.hands]
+        self.masks = [presence_mask(h) for h in self.hands]
         self.known = [[0] * NUM_CODES for _ in range(n)]
         self.stock = list(reversed(deal.stock))  # top of the stock is the end of the list
         self.discard = [deal.discard]
@@ -284,6 +340,7 @@ class Game:
         self.resume = -1
         self.phase = DRAW
         self._legal = None
+        self._spot_index = None
         self.record.append(_Hand(number, dealer, deal))
 
     # --- who acts -----------------------------------------------------------------------------
@@ -322,6 +379,7 @@ class Game:
                 self._legal = self._play_moves(
                     seat,
                     self.hands[seat],
+                    self.masks[seat],
                     self.hand_sizes[seat],
                     self.must_use,
                     self.must_mode,
@@ -332,20 +390,39 @@ class Game:
                 self._legal = self._draw_moves(self.turn)
             elif phase == CALL:
                 seat = self.window[0]
-                self._legal = [Move(seat, "pass"), *self._rummy_moves(seat)]
+                self._legal = [_PASS[seat], *self._rummy_moves(seat)]
             else:
                 self._legal = []
         return self._legal
 
     def _draw_moves(self, seat: int) -> list[Move]:
-        moves = []
-        if self.stock:
-            moves.append(Move(seat, "draw"))
-        for n in range(1, len(self.discard) + 1):
-            if self._can_take(seat, n, self._take_mode(n)):
-                moves.append(Move(seat, "take", number=n))
+        moves = [_DRAW[seat]] if self.stock else []
+        pile = self.discard
+        if pile:
+            takes = _TAKE[seat]
+            size = self.hand_sizes[seat]
+            spots = self._spots()
+            present = self.masks[seat]
+            jokers = self.hands[seat][JOKER]
+            pickup = self.rules.pickup
+            for n in range(1, len(pile) + 1):
+                c = pile[-n]
+                if c == JOKER:
+                    jokers += 1
+                else:
+                    present |= 1 << c
+                mode = self._take_mode(n)
+                if mode < 0:
+                    ok = size > 0 or self._can_take(seat, n, mode)
+                elif size + n >= 5:
+                    # a 3-card meld or a lay-off of the card leaves at least 2 cards
+                    ok = (pickup != "new-meld" and c in spots) or meldable(c, present, jokers)
+                else:
+                    ok = self._can_take(seat, n, mode)
+                if ok:
+                    moves.append(takes[n])
         if not self.stock:
-            moves.append(Move(seat, "end"))
+            moves.append(_END[seat])
         return moves
 
     def _take_mode(self, n: int) -> int:
@@ -364,65 +441,87 @@ class Game:
             return True  # anything but the card taken can be discarded
         taken = self.discard[-n:]
         counts = self.hands[seat][:]
+        present = self.masks[seat]
         for c in taken:
             counts[c] += 1
+            if c != JOKER:
+                present |= 1 << c
         must = taken[0] if mode >= 0 else -1
         no_discard = taken[0] if n == 1 else -1
         return bool(
             self._play_moves(
-                seat, counts, size + n, must, max(mode, 0), no_discard, resume, first=True
+                seat, counts, present, size + n, must, max(mode, 0), no_discard, resume, True
             )
         )
 
     def _claimable_depths(self) -> list[int]:
-        """Depths of the discard pile (1 = top) that a Rummy call could claim now."""
+        """Depths of the discard pile (1 = top) that a Rummy call could claim now: the card
+        there can be laid off on the table, or makes a meld with cards above it."""
         mode = self.rules.rummy
         pile = self.discard
         if mode == "off" or not pile:
             return []
+        spots = self._spots()
         if mode == "last-discard":
-            return [1] if self._layable(pile[-1]) else []
+            return [1] if pile[-1] in spots else []
         depths = []
-        counts = [0] * NUM_CODES
+        present = jokers = 0
         for d in range(1, len(pile) + 1):
             c = pile[-d]
-            counts[c] += 1
-            if self._layable(c) or can_meld_with(c, counts):
+            if c == JOKER:
+                jokers += 1
+            else:
+                present |= 1 << c
+            if c in spots or meldable(c, present, jokers):
                 depths.append(d)
         return depths
 
     def _window_opens(self) -> bool:
+        """Whether something in the discard pile could be melded without a card from a hand."""
         mode = self.rules.rummy
         pile = self.discard
         if mode == "off" or not pile:
             return False
+        spots = self._spots()
         if mode == "last-discard":
-            return self._layable(pile[-1])
-        counts = [0] * NUM_CODES
-        for d in range(1, len(pile) + 1):
-            c = pile[-d]
-            counts[c] += 1
-            if self._layable(c) or can_meld_with(c, counts):
+            return pile[-1] in spots
+        present = jokers = 0
+        for c in pile:
+            if c in spots:
                 return True
-        return False
+            if c == JOKER:
+                jokers += 1
+            else:
+                present |= 1 << c
+        return has_meld(present, jokers)
 
     def _rummy_moves(self, seat: int) -> list[Move]:
-        mode = MUST_LAYOFF if self.rules.rummy == "last-discard" else MUST_ANY
-        resume = mode == MUST_LAYOFF
+        last = self.rules.rummy == "last-discard"
+        mode = MUST_LAYOFF if last else MUST_ANY
+        size = self.hand_sizes[seat]
+        calls = _RUMMY[seat]
         return [
-            Move(seat, "rummy", number=d)
+            calls[d]
             for d in self._claimable_depths()
-            if self._can_take(seat, d, mode, resume)
+            if (not last and size + d >= 5) or self._can_take(seat, d, mode, last)
         ]
+
+    def _spots(self) -> dict[int, list[tuple[int, int, int, str]]]:
+        """Every lay-off the table allows: card -> [(card as played, position, meld, end)]."""
+        spots = self._spot_index
+        if spots is None:
+            spots = self._spot_index = layoff_index(self.melds)
+        return spots
 
     def _layable(self, card: int) -> bool:
         """Whether ``card`` (a natural or JOKER) can be laid off on some meld on the table."""
-        return any(m.layoff_spots(card) for m in self.melds)
+        return card in self._spots()
 
     def _play_moves(
         self,
         seat: int,
         counts: list[int],
+        present: int,
         size: int,
         must: int,
         mode: int,
@@ -440,11 +539,11 @@ class Game:
         going_out = self.rules.going_out
         # melds
         if mode != MUST_LAYOFF and size >= 3:
-            for cards in melds_in_hand(counts, must):
+            for cards in melds_from_mask(present, counts[JOKER], must):
                 left = size - len(cards)
                 if left == 0 and going_out == "discard":
                     continue
-                move = Move(seat, "meld", cards)
+                move = _meld_move(seat, cards)
                 if left == 1 and not self._continues(counts, size, move, no_discard):
                     continue
                 moves.append(move)
@@ -452,43 +551,37 @@ class Game:
                     return moves
         # lay-offs
         if mode != MUST_NEW and self.melds:
-            cards_in_hand = [must] if must >= 0 else [c for c in range(NUM_CODES) if counts[c]]
-            for card in cards_in_hand:
-                for meld in self.melds:
-                    spots = meld.layoff_spots(card)
-                    for played, pos in spots:
-                        end = (
-                            ("low" if pos == 0 else "high")
-                            if len(spots) == 2
-                            and pos
-                            in (
-                                0,
-                                13,
-                            )
-                            and spots[0][0] == spots[1][0]
-                            else ""
-                        )
-                        move = Move(seat, "layoff", (played,), meld.number, end)
-                        if not resume:
-                            if size == 1 and going_out == "discard":
-                                continue
-                            if size == 2 and not self._continues(counts, size, move, no_discard):
-                                continue
-                        moves.append(move)
-                        if first:
-                            return moves
+            spots = self._spots()
+            if must >= 0:
+                held = [must] if must in spots else []
+            else:
+                held = [c for c in spots if counts[c]]
+            if not held and not first and must >= 0:
+                return moves
+            check_size = not resume and size <= 2
+            for card in held:
+                for played, _pos, number, end in spots[card]:
+                    move = _layoff_move(seat, played, number, end)
+                    if check_size:
+                        if size == 1 and going_out == "discard":
+                            continue
+                        if size == 2 and not self._continues(counts, size, move, no_discard):
+                            continue
+                    moves.append(move)
+                    if first:
+                        return moves
         # discards
         if must < 0 and size > 0:
-            last_unplayable = size == 1 and going_out == "unplayable"
-            for card in range(NUM_CODES):
-                k = counts[card]
-                if not k or (card == no_discard and k < 2):
-                    continue
-                if last_unplayable and self._layable(card):
-                    continue
-                moves.append(Move(seat, "discard", (card,)))
-                if first:
-                    return moves
+            discards = _DISCARD[seat]
+            cards = _held(counts, present)
+            if size == 1 and going_out == "unplayable":
+                spots = self._spots()
+                cards = tuple(c for c in cards if c not in spots)
+            if no_discard >= 0 and counts[no_discard] < 2:
+                cards = tuple(c for c in cards if c != no_discard)
+            if first:
+                return [discards[cards[0]]] if cards else moves
+            moves.extend([discards[c] for c in cards])
         return moves
 
     def _continues(self, counts: list[int], size: int, move: Move, no_discard: int) -> bool:
@@ -536,6 +629,9 @@ class Game:
             )
         if self.phase == CALL and move.seat != self.window[0]:
             self._play_out_of_window_order(move)
+            return
+        if move in self.legal_moves():
+            self._apply(move)
             return
         canon = self._canonical(move)
         if canon not in self.legal_moves():
@@ -716,6 +812,8 @@ class Game:
         if verb == "draw":
             card = self.stock.pop()
             self.hands[seat][card] += 1
+            if card != JOKER:
+                self.masks[seat] |= 1 << card
             self.hand_sizes[seat] += 1
             self.phase = PLAY
             self.no_discard = -1
@@ -724,9 +822,13 @@ class Game:
             taken = self.discard[-n:]
             del self.discard[-n:]
             hand, known = self.hands[seat], self.known[seat]
+            mask = self.masks[seat]
             for c in taken:
                 hand[c] += 1
                 known[c] += 1
+                if c != JOKER:
+                    mask |= 1 << c
+            self.masks[seat] = mask
             self.hand_sizes[seat] += n
             self.no_discard = taken[0] if n == 1 else -1
             if verb == "take":
@@ -747,6 +849,7 @@ class Game:
             is_run, key, lo, hi, cards = analyze_meld(move.cards)
             meld = _new_meld(len(self.melds) + 1, is_run, key, lo, hi, cards, seat)
             self.melds.append(meld)
+            self._spot_index = None
             values = self.rules.values
             for p, c in zip(meld.positions(), cards, strict=True):
                 self.points[seat] += played_value(c, p, values)
@@ -755,6 +858,7 @@ class Game:
         elif verb == "layoff":
             meld = self._meld(move.number)
             pos = _extend(meld, move.cards[0], move.end, seat)
+            self._spot_index = None
             self.points[seat] += played_value(move.cards[0], pos, self.rules.values)
             self._remove(seat, move.cards)
             self._after_table_play(seat)
@@ -790,6 +894,8 @@ class Game:
         for p in played:
             c = p if p < JOKER_AS else JOKER
             hand[c] -= 1
+            if not hand[c] and c != JOKER:
+                self.masks[seat] &= ~(1 << c)
             if known[c] > hand[c]:
                 known[c] = hand[c]
             if c == self.must_use:
@@ -859,6 +965,7 @@ class Game:
         g.phase = self.phase
         g.hands = [h[:] for h in self.hands]
         g.hand_sizes = self.hand_sizes[:]
+        g.masks = self.masks[:]
         g.known = [k[:] for k in self.known]
         g.stock = self.stock[:]
         g.discard = self.discard[:]
@@ -872,6 +979,7 @@ class Game:
         g.no_discard = self.no_discard
         g.resume = self.resume
         g._legal = self._legal
+        g._spot_index = None
         return g
 
     def to_json(self) -> dict[str, Any]:
@@ -985,6 +1093,7 @@ class Game:
                 counts[parse_card(c)] += 1
             g.hands.append(counts)
         g.hand_sizes = [len(cards) for cards in data["hands"]]
+        g.masks = [presence_mask(h) for h in g.hands]
         g.known = []
         for cards in data["known"]:
             counts = [0] * NUM_CODES

@@ -1,0 +1,137 @@
+"""The expert bot: search over the hidden cards with playouts by the intermediate policy.
+
+For each decision it takes the intermediate player's choice and a few alternatives
+(:meth:`IntermediatePolicy.rank`), then repeatedly
+
+1. samples a full game consistent with what its seat knows (:func:`sample_state`: the unseen
+   cards dealt at random to the other hands, beside the cards known to be there, and the stock),
+2. plays each candidate move in that same sample and lets the intermediate policy play every
+   seat to the end of the hand (at most ``playout_moves`` moves; a hand still going is scored as
+   if the stock had run out),
+3. scores the candidate by its hand score minus the mean hand score of the others.
+
+All candidates see the same samples, so they are compared on equal cards. It keeps the
+intermediate choice unless another candidate does better by more than ``confidence`` standard
+errors of the paired difference. The search stops when the time budget (``time`` seconds of
+wall clock per decision) is spent, or — for reproducible results — after exactly ``samples``
+samples.
+"""
+
+from __future__ import annotations
+
+import math
+import time as _time
+from collections.abc import Sequence
+
+from rummy500.bots.base import Bot
+from rummy500.bots.intermediate import IntermediatePolicy
+from rummy500.engine import Game, Move, Observation, sample_state
+from rummy500.engine.melds import CARD_VALUES
+
+__all__ = ["ExpertBot"]
+
+
+class ExpertBot(Bot):
+    """Determinized Monte Carlo search with intermediate playouts.
+
+    - ``time``: seconds of search per decision (wall clock, one core); the default is 1 s;
+    - ``samples``: a fixed number of sampled deals per decision instead of a time budget
+      (reproducible: the same seed and game give the same moves);
+    - ``candidates``: how many moves are compared at most;
+    - ``playout_moves``: the cap on the moves of one playout;
+    - ``confidence``: how sure (in standard errors) it must be to overrule the intermediate
+      choice.
+    """
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        time: float = 1.0,
+        samples: int | None = None,
+        candidates: int = 6,
+        playout_moves: int = 400,
+        confidence: float = 1.0,
+        policy: IntermediatePolicy | None = None,
+    ) -> None:
+        super().__init__(seed)
+        if time <= 0 and not samples:
+            raise ValueError("time must be positive, or give a number of samples")
+        self.time = time
+        self.samples = samples
+        self.candidates = max(1, candidates)
+        self.playout_moves = playout_moves
+        self.confidence = confidence
+        self.policy = policy or IntermediatePolicy()
+
+    def choose(self, observation: Observation, legal_moves: Sequence[Move]) -> Move:
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        ranked = self.policy.rank(observation, legal_moves)
+        candidates = ranked[: self.candidates]
+        if len(candidates) == 1:
+            return candidates[0]
+        return self.search(observation, candidates)
+
+    def search(self, obs: Observation, candidates: Sequence[Move]) -> Move:
+        """The candidate with the best mean playout score (the first one unless clearly
+        beaten)."""
+        n = len(candidates)
+        sums = [0.0] * n
+        diff_sums = [0.0] * n  # paired with candidate 0
+        diff_squares = [0.0] * n
+        rounds = 0
+        clock = _time.perf_counter
+        deadline = clock() + self.time
+        while True:
+            if self.samples:
+                if rounds >= self.samples:
+                    break
+            elif rounds and clock() >= deadline:
+                break
+            state = sample_state(obs, self.rng)
+            scores = []
+            for move in candidates:
+                game = state.clone()
+                game.play(move)
+                scores.append(self.playout(game, obs.seat))
+            for i, s in enumerate(scores):
+                sums[i] += s
+                d = s - scores[0]
+                diff_sums[i] += d
+                diff_squares[i] += d * d
+            rounds += 1
+        best = 0
+        best_margin = 0.0
+        for i in range(1, n):
+            mean = diff_sums[i] / rounds
+            var = max(diff_squares[i] / rounds - mean * mean, 0.0)
+            se = math.sqrt(var / rounds) if rounds > 1 else float("inf")
+            margin = mean - self.confidence * se
+            if margin > best_margin:
+                best, best_margin = i, margin
+        return candidates[best]
+
+    def playout(self, game: Game, seat: int) -> float:
+        """Play ``game`` to the end of the hand with the intermediate policy; return ``seat``'s
+        hand score minus the mean of the others' (as if the stock ran out at the cap)."""
+        policy = self.policy
+        for _ in range(self.playout_moves):
+            if game.is_hand_over():
+                break
+            actor = game.to_act
+            assert actor is not None
+            legal = game.legal_moves()
+            move = policy.choose(game.observation(actor), legal)
+            game.play(move)
+        if game.is_hand_over():
+            scores = list(game.hand_results[-1].scores)
+        else:
+            table = CARD_VALUES[game.rules.values]
+            scores = [
+                game.points[s] - sum(table[c] for c in game.hand(s)) for s in range(game.players)
+            ]
+        mine = scores[seat]
+        others = (sum(scores) - mine) / (len(scores) - 1)
+        return mine - others

@@ -1,0 +1,425 @@
+"""The intermediate bot: reads its hand as a whole and keeps track of the cards.
+
+- It values a hand by its best partition into melds and lay-offs (:func:`read_hand`): points it
+  could meld now minus the points it would be caught with, plus a little for near-melds whose
+  missing cards are still live.
+- It remembers the cards: the discard pile (visible), the table, and what each opponent took from
+  the pile and still holds (the observation's ``known``), and what opponents threw away this hand
+  (``history``). Cards that are gone do not count as outs; cards an opponent collects or that
+  would open a Rummy call are not discarded if it can help it.
+- It takes several discards when the deepest card pays for the cards that come with it, and calls
+  "Rummy!" when the claimed cards are worth more than they cost.
+- It weighs melding now against holding: early in a hand, a low meld that would only give the
+  opponents somewhere to lay off is held back; once an opponent is low on cards or the stock runs
+  down it melds everything.
+- It goes out as soon as it can when it is ahead; when behind it goes out only if it gains points
+  by it or the opponents are about to.
+
+Everything it knows comes from the observation: it keeps no memory between moves, so the same
+policy runs inside the expert bot's playouts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rummy500.bots.base import Bot
+from rummy500.bots.reading import Reading, TableFits, play_points, read_hand, table_fits
+from rummy500.engine import JOKER, Move, Observation
+from rummy500.engine.cards import JOKER_AS
+from rummy500.engine.melds import CARD_VALUES, can_meld_with
+
+__all__ = ["IntermediateBot", "IntermediatePolicy"]
+
+
+@dataclass(frozen=True)
+class IntermediatePolicy:
+    """The intermediate player's judgement, as numbers (the defaults are the tuned ones)."""
+
+    #: points credited per live card that would turn a deadwood card into a meld
+    out_value: float = 1.5
+    #: how much of a discard's danger (what it would give away) counts against it
+    danger_weight: float = 1.0
+    #: minimum gain (in hand-reading points) for taking the top discard instead of drawing
+    take_margin: float = 0.5
+    #: extra gain asked per card taken beyond the deepest one (more cards, more risk)
+    deep_margin: float = 2.0
+    #: minimum gain for calling "Rummy!"
+    call_margin: float = 0.0
+    #: hold back melds worth fewer points than this while the hand is young (0: never hold)
+    hold_below: int = 0
+    #: the hand is young while every opponent holds at least this many cards
+    hold_min_cards: int = 6
+
+    def choose(self, obs: Observation, legal: Sequence[Move]) -> Move:
+        """The intermediate player's move."""
+        if len(legal) == 1:
+            return legal[0]
+        view = _View(obs, self)
+        if obs.phase == "call":
+            return view.call(legal)
+        if obs.phase == "draw":
+            return view.draw(legal)
+        return view.play(legal)
+
+    def rank(self, obs: Observation, legal: Sequence[Move]) -> list[Move]:
+        """The legal moves worth considering, the intermediate player's choice first, then the
+        best alternatives (for the expert's search): other takes or calls by their gain; in
+        the play phase the other melds and lay-offs (one joker declaration each) and the
+        discards, best first, alternately."""
+        choice = self.choose(obs, legal)
+        if len(legal) == 1:
+            return [choice]
+        view = _View(obs, self)
+        if obs.phase in ("call", "draw"):
+            takes = [m for m in legal if m.verb in ("take", "rummy")]
+            gains = view.take_gains(takes)
+            ordered = sorted((m for m in takes if m in gains), key=lambda m: -gains[m])
+            others = [m for m in legal if m.verb not in ("take", "rummy")]
+            return list(dict.fromkeys([choice, *others, *ordered]))
+        plays = view.rank_plays([m for m in legal if m.verb in ("meld", "layoff")])
+        discards = view.rank_discards([m for m in legal if m.verb == "discard"])
+        merged: list[Move] = [choice]
+        for i in range(max(len(plays), len(discards))):
+            merged.extend(x[i] for x in (plays, discards) if i < len(x))
+        return list(dict.fromkeys(merged))
+
+
+class IntermediateBot(Bot):
+    """Card tracking and hand reading; see the module documentation."""
+
+    name = "intermediate"
+
+    def __init__(self, seed: int | None = None, policy: IntermediatePolicy | None = None) -> None:
+        super().__init__(seed)
+        self.policy = policy or IntermediatePolicy()
+
+    def choose(self, observation: Observation, legal_moves: Sequence[Move]) -> Move:
+        return self.policy.choose(observation, legal_moves)
+
+
+def _physical(played: int) -> int:
+    return played if played < JOKER_AS else JOKER
+
+
+class _View:
+    """One decision: the hand, the table and the card counts, each computed once."""
+
+    def __init__(self, obs: Observation, policy: IntermediatePolicy) -> None:
+        self.obs = obs
+        self.p = policy
+        self.values = obs.rules.values
+        self.val = CARD_VALUES[self.values]
+        self.hand = obs.hand
+        self.table: TableFits = table_fits(obs.melds)
+        self._live: list[int] | None = None
+        self._hand_reading: Reading | None = None
+
+    # --- what the bot knows about the cards -------------------------------------------------
+
+    @property
+    def live(self) -> list[int]:
+        """Copies of each natural card that could still come to this hand from the stock or
+        an opponent (not in this hand, not on the table, not in the pile, not known elsewhere)."""
+        if self._live is None:
+            obs = self.obs
+            live = [2 if obs.players >= 5 else 1] * 53
+            for c in obs.hand:
+                live[c] -= 1
+            for c in obs.discard_pile:
+                live[c] -= 1
+            for m in obs.melds:
+                for c in m.cards:
+                    if c < 52:
+                        live[c] -= 1
+            for s, cards in enumerate(obs.known):
+                if s != obs.seat:
+                    for c in cards:
+                        live[c] -= 1
+            self._live = live
+        return self._live
+
+    def reading(self, cards: Sequence[int]) -> Reading:
+        return read_hand(cards, self.table, self.values)
+
+    @property
+    def hand_reading(self) -> Reading:
+        if self._hand_reading is None:
+            self._hand_reading = self.reading(self.hand)
+        return self._hand_reading
+
+    def worth(self, cards: Sequence[int]) -> float:
+        """What a hand is worth now: its reading plus the outs of its deadwood."""
+        r = self.reading(cards)
+        return r.score + self.p.out_value * min(sum(self.outs(r.deadwood).values()) / 2, 12.0)
+
+    def outs(self, deadwood: Sequence[int]) -> dict[int, float]:
+        """For each deadwood card, how many live cards would make a meld of it with another
+        deadwood card (each pair counted for both of its cards)."""
+        live = self.live
+        result = dict.fromkeys(deadwood, 0.0)
+        dead = [c for c in deadwood if c != JOKER]
+        for i, c in enumerate(dead):
+            rank, suit = c % 13, c // 13
+            for o in dead[i + 1 :]:
+                if o == c:
+                    continue
+                n = 0
+                if o % 13 == rank:
+                    osuit = o // 13
+                    n = sum(live[rank + 13 * s] for s in range(4) if s != suit and s != osuit)
+                elif o // 13 == suit:
+                    base = suit * 13
+                    lo, hi = (rank, o % 13) if rank < o % 13 else (o % 13, rank)
+                    if lo == 0 and hi == 12:  # K and A: the queen
+                        n = live[base + 11]
+                    elif hi - lo == 1:
+                        n = (live[base + lo - 1] if lo > 0 else 0) + live[base + (hi + 1) % 13]
+                    elif hi - lo == 2:
+                        n = live[base + lo + 1]
+                if n:
+                    result[c] += n
+                    result[o] += n
+        return result
+
+    # --- the three kinds of decision ------------------------------------------------------
+
+    def call(self, legal: Sequence[Move]) -> Move:
+        rummies = [m for m in legal if m.verb == "rummy"]
+        best, _gain = self._best_take(rummies, self.p.call_margin)
+        if best is not None:
+            return best
+        return next(m for m in legal if m.verb == "pass")
+
+    def draw(self, legal: Sequence[Move]) -> Move:
+        takes = [m for m in legal if m.verb == "take"]
+        draw = next((m for m in legal if m.verb == "draw"), None)
+        margin = self.p.take_margin if draw is not None else 0.0
+        best, _gain = self._best_take(takes, margin)
+        if best is not None:
+            return best
+        if draw is not None:
+            return draw
+        end = next((m for m in legal if m.verb == "end"), None)
+        return end or takes[0]
+
+    def _best_take(self, takes: Sequence[Move], margin: float) -> tuple[Move | None, float]:
+        """The take (or Rummy call) that gains the most, if it gains more than ``margin``."""
+        best: Move | None = None
+        best_gain = margin
+        for m, gain in self.take_gains(takes).items():
+            if gain > best_gain:
+                best, best_gain = m, gain
+        return best, best_gain
+
+    def take_gains(self, takes: Sequence[Move]) -> dict[Move, float]:
+        """What each take (or Rummy call) gains over the hand as it is, less a margin for the
+        cards that come with the deepest one.
+
+        Only takes whose deepest card goes into a meld at once are listed: the rest is
+        hoarding, which tells the opponents what this hand collects and may go round for ever.
+        """
+        gains: dict[Move, float] = {}
+        if not takes:
+            return gains
+        pile = self.obs.discard_pile
+        base = self.worth(self.hand)
+        hand = self.hand
+        for m in takes:
+            taken = pile[-m.number :]
+            cards = (*hand, *taken)
+            r = self.reading(cards)
+            if taken[0] in r.deadwood and taken[0] != JOKER:
+                continue
+            gain = self.worth(cards) - base
+            gains[m] = gain - self.p.deep_margin * (m.number - 1)
+        return gains
+
+    def play(self, legal: Sequence[Move]) -> Move:
+        plays = [m for m in legal if m.verb in ("meld", "layoff")]
+        discards = [m for m in legal if m.verb == "discard"]
+        if plays:
+            move = self._best_play(plays, must=not discards)
+            if move is not None:
+                return move
+        if discards:
+            return self.rank_discards(discards, first_only=True)[0]
+        return legal[0]
+
+    def _play_values(self, plays: Sequence[Move]) -> dict[Move, tuple[float, int, int]]:
+        """Each meld or lay-off with what the hand is worth after it (plus its points), and the
+        tie-breaks: joker declarations that keep lay-off spots, more cards."""
+        hand = list(self.hand)
+        worth: dict[tuple[int, ...], float] = {}
+        keys: dict[Move, tuple[float, int, int]] = {}
+        for m in plays:
+            used = tuple(sorted(_physical(c) for c in m.cards))
+            if used not in worth:
+                rest = hand[:]
+                for c in used:
+                    rest.remove(c)
+                worth[used] = self.worth(rest)
+            value = play_points(m, self.obs.melds, self.values) + worth[used]
+            keys[m] = (value, self._keeps_spots(m), len(m.cards))
+        return keys
+
+    def rank_plays(self, plays: Sequence[Move]) -> list[Move]:
+        """Melds and lay-offs, best first, one joker declaration per set of cards."""
+        keys = self._play_values(plays)
+        best: dict[tuple[str, tuple[int, ...], int], Move] = {}
+        for m in plays:
+            used = (m.verb, tuple(sorted(_physical(c) for c in m.cards)), m.number)
+            if used not in best or keys[m] > keys[best[used]]:
+                best[used] = m
+        return sorted(best.values(), key=lambda m: keys[m], reverse=True)
+
+    def _best_play(self, plays: Sequence[Move], must: bool) -> Move | None:
+        """The meld or lay-off to play now, or ``None`` to discard instead.
+
+        It plays what the best partition of the hand plays (the biggest meld first, then the
+        lay-offs); only when that is not among the legal moves (a card taken from the pile
+        that must go first, a rule on going out) are the legal plays compared one by one.
+        """
+        planned = self._planned(plays)
+        if planned is not None:
+            if not must and self._hold(planned, len(self.hand)):
+                return None
+            return planned
+        keys = self._play_values(plays)
+        best = max(plays, key=lambda m: keys[m])
+        if must:
+            return best
+        if keys[best][0] < self.worth(self.hand) - 0.01:
+            return None
+        if self._hold(best, len(self.hand)):
+            return None
+        return best
+
+    def _planned(self, plays: Sequence[Move]) -> Move | None:
+        r = self.hand_reading
+        must = self.obs.must_use
+        wanted = sorted(r.melds, key=lambda meld: -sum(self.val[c] for c in meld))
+        for meld in wanted:
+            if must >= 0 and must not in meld:
+                continue
+            used = tuple(sorted(meld))
+            matches = [
+                m
+                for m in plays
+                if m.verb == "meld" and tuple(sorted(_physical(c) for c in m.cards)) == used
+            ]
+            if matches:
+                return max(matches, key=self._keeps_spots)
+        for card in sorted(r.layoffs, key=lambda c: c == JOKER):
+            if must >= 0 and card != must:
+                continue
+            for m in plays:
+                if m.verb == "layoff" and _physical(m.cards[0]) == card:
+                    return m
+        return None
+
+    def _keeps_spots(self, move: Move) -> int:
+        """Prefer a joker declaration that leaves this hand somewhere to lay off (tie-break)."""
+        if move.verb != "meld" or not any(c >= JOKER_AS for c in move.cards):
+            return 0
+        naturals = [c for c in move.cards if c < 52]
+        if len({c % 13 for c in naturals}) <= 1 and len(naturals) > 1:
+            return 0
+        first = move.cards[0] if move.cards[0] < 52 else move.cards[0] - JOKER_AS
+        suit, lo = first // 13, first % 13
+        hi = lo + len(move.cards) - 1
+        ends = {suit * 13 + lo - 1 if lo > 0 else -1, suit * 13 + (hi + 1) % 13 if hi < 13 else -1}
+        return sum(1 for c in self.hand if c in ends)
+
+    def _hold(self, move: Move, size: int) -> bool:
+        """Whether to keep a meld back for now (see the module documentation)."""
+        p = self.p
+        if p.hold_below <= 0 or move.verb != "meld":
+            return False
+        obs = self.obs
+        if len(move.cards) >= size - 1:
+            return False  # it would (almost) go out
+        if obs.stock_size < 15:
+            return False
+        others = [n for s, n in enumerate(obs.hand_sizes) if s != obs.seat]
+        if min(others) < p.hold_min_cards:
+            return False
+        return play_points(move, obs.melds, self.values) < p.hold_below
+
+    def rank_discards(self, discards: Sequence[Move], first_only: bool = False) -> list[Move]:
+        """Discards, best first: what the hand is worth without the card, less its danger.
+
+        A card of the deadwood leaves the rest of the reading as it is, so only the outs change;
+        the cards of melds held back are read again (only when no deadwood can go).
+        """
+        r = self.hand_reading
+        dead = set(r.deadwood)
+        pool = [m for m in discards if m.cards[0] in dead]
+        if not pool or not first_only:
+            pool = list(discards)
+        outs = self.outs(r.deadwood)
+        total = sum(outs.values()) / 2
+        hand = list(self.hand)
+        out_value = self.p.out_value
+        worths: dict[Move, float] = {}
+        for m in pool:
+            card = m.cards[0]
+            if card in dead:
+                worths[m] = r.score + self.val[card] + out_value * min(total - outs[card], 12.0)
+            else:
+                rest = hand[:]
+                rest.remove(card)
+                worths[m] = self.worth(rest)
+        # The danger only lowers a score: look at the cards from the best worth down, and stop
+        # when no card left could beat the best score so far.
+        pool.sort(key=lambda m: -worths[m])
+        scores: dict[Move, float] = {}
+        best = -1e9
+        for m in pool:
+            if first_only and worths[m] <= best:
+                break
+            scores[m] = worths[m] - self.p.danger_weight * self.danger(m.cards[0])
+            best = max(best, scores[m])
+        return sorted(scores, key=lambda m: -scores[m])
+
+    def danger(self, card: int) -> float:
+        """What discarding ``card`` may give away: a lay-off, a Rummy call, a known meld."""
+        if card == JOKER:
+            return 30.0
+        obs = self.obs
+        v = self.val[card]
+        risk = 0.0
+        if card in self.table.fits:
+            risk += v + 10
+        rank, suit = card % 13, card // 13
+        if obs.rules.rummy == "pile":
+            pile = [0] * 53
+            for c in obs.discard_pile:
+                if c == JOKER or c % 13 == rank or c // 13 == suit:
+                    pile[c] += 1
+            pile[card] += 1
+            if can_meld_with(card, pile):
+                risk += 10
+        for s, known in enumerate(obs.known):
+            if s == obs.seat or not known:
+                continue
+            counts = [0] * 53
+            for c in known:
+                counts[c] += 1
+            counts[card] += 1
+            if can_meld_with(card, counts):
+                risk += v + 10
+                continue
+            for c in known:
+                if c == JOKER or (c % 13 == rank and c // 13 != suit):
+                    risk += 3
+                elif c // 13 == suit and abs(c % 13 - rank) <= 2:
+                    risk += 2
+        # cards the opponents threw away this hand are what they do not collect
+        for m in obs.history:
+            if m.verb == "discard" and m.seat != obs.seat:
+                c = m.cards[0]
+                if c % 13 == rank or (c // 13 == suit and abs(c % 13 - rank) == 1):
+                    risk -= 1
+        return max(risk, 0.0)

@@ -1,0 +1,430 @@
+"""The external bot protocol (``BOT_PROTOCOL.md``): a bot in any language, as a child process.
+
+The controller writes one JSON object per line to the bot's standard input and reads one per
+line from its standard output. :class:`ExternalBot` is a :class:`~rummy500.bots.Bot` like the
+built-in ones: it is given its seat's observation and the legal moves, turns them into an
+``act`` request, and turns the answer back into a legal move.
+
+A misbehaving bot never stops a match. A line that is not JSON, an answer that is not a legal
+move, or no answer before the deadline is reported (:class:`Misbehaviour`: the seat, the
+request and the answer) and the built-in beginner policy plays instead, for that move. A bot
+that exits or crashes — or that misses ``max_timeouts`` deadlines in a row, as if it hung — is
+replaced by the beginner policy for the rest of the match. Whatever the bot writes on standard
+error goes to the ``rummy500.bots.protocol`` logger.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import json
+import logging
+import queue
+import random
+import shlex
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+from rummy500.bots.base import Bot
+from rummy500.bots.beginner import beginner_move
+from rummy500.engine import (
+    IllegalMove,
+    Move,
+    NotationError,
+    Observation,
+    card_str,
+    played_str,
+    sample_state,
+    seat_str,
+)
+from rummy500.i18n import _
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "ExternalBot",
+    "Misbehaviour",
+    "act_message",
+    "game_over_message",
+    "hand_over_message",
+    "hello_message",
+    "resolve_move",
+]
+
+PROTOCOL_VERSION = 1
+DEFAULT_DEADLINE_MS = 1000
+
+log = logging.getLogger(__name__)
+
+_EOF = object()
+
+
+# --- messages -----------------------------------------------------------------------------
+
+
+def hello_message() -> dict[str, Any]:
+    """The first message to a bot."""
+    return {"type": "hello", "protocol": PROTOCOL_VERSION}
+
+
+def _by_seat(values: Sequence[Any]) -> dict[str, Any]:
+    return {seat_str(s): v for s, v in enumerate(values)}
+
+
+def act_message(
+    obs: Observation, legal: Sequence[Move], deadline_ms: int = DEFAULT_DEADLINE_MS
+) -> dict[str, Any]:
+    """The ``act`` request for ``obs.seat``: everything its seat may know, and the legal moves."""
+    return {
+        "type": "act",
+        "seat": seat_str(obs.seat),
+        "players": obs.players,
+        "rules": str(obs.rules),
+        "hand_number": obs.hand_number,
+        "dealer": seat_str(obs.dealer),
+        "hand": [card_str(c) for c in obs.hand],
+        "discard_pile": [card_str(c) for c in obs.discard_pile],
+        "stock_size": obs.stock_size,
+        "melds": [
+            {
+                "number": m.number,
+                "cards": [played_str(c) for c in m.cards],
+                "played_by": [seat_str(s) for s in m.played_by],
+            }
+            for m in obs.melds
+        ],
+        "hand_sizes": _by_seat(obs.hand_sizes),
+        "known_cards": _by_seat([[card_str(c) for c in cards] for cards in obs.known]),
+        "totals": _by_seat(obs.totals),
+        "history": [str(m) for m in obs.history],
+        "must_use": card_str(obs.must_use) if obs.must_use >= 0 else None,
+        "phase": obs.protocol_phase,
+        "legal": [str(m) for m in legal],
+        "deadline_ms": deadline_ms,
+    }
+
+
+def hand_over_message(obs: Observation, hands: Sequence[Sequence[int]]) -> dict[str, Any]:
+    """The hand has ended: its scores, the totals and every hand's cards."""
+    result = obs.hand_results[-1] if obs.hand_results else None
+    return {
+        "type": "hand_over",
+        "scores": _by_seat(result.scores if result else [0] * obs.players),
+        "totals": _by_seat(obs.totals),
+        "hands": _by_seat([[card_str(c) for c in cards] for cards in hands]),
+    }
+
+
+def game_over_message(obs: Observation) -> dict[str, Any]:
+    """The game has ended (``winner`` is ``None`` for a game stopped without one)."""
+    return {
+        "type": "game_over",
+        "totals": _by_seat(obs.totals),
+        "winner": None if obs.winner is None else seat_str(obs.winner),
+    }
+
+
+def resolve_move(obs: Observation, legal: Sequence[Move], text: str) -> Move:
+    """The legal move that ``text`` (notation) means for ``obs.seat``.
+
+    Any legal way of writing a move is accepted (the cards of a meld in another order, a joker
+    in a group written as ``JK=9H``…): the move is played through the engine on a game
+    consistent with the observation, which puts it in the form :meth:`Game.legal_moves` lists.
+    Raises :class:`NotationError` or :class:`IllegalMove` with the reason.
+    """
+    move = Move.parse(text)
+    if move in legal:
+        return move
+    if move.seat != obs.seat:
+        raise IllegalMove(
+            _("you play {seat}, not {other}").format(
+                seat=seat_str(obs.seat), other=seat_str(move.seat)
+            )
+        )
+    game = sample_state(obs, random.Random(0))
+    game.play(move)
+    canonical = game.moves[-1]
+    if canonical not in legal:
+        raise IllegalMove(_("that move is not allowed now"))
+    return canonical
+
+
+# --- the controller -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Misbehaviour:
+    """A report about an external bot: who, what went wrong, the request and the answer."""
+
+    bot: str
+    seat: str
+    kind: str  # "not-json", "bad-answer", "illegal", "timeout", "crash", "hung"
+    reason: str
+    request: dict[str, Any] | None
+    answer: str | None
+
+    def __str__(self) -> str:
+        request = "" if self.request is None else json.dumps(self.request)[:300]
+        answer = "" if self.answer is None else self.answer[:300]
+        return _("{bot} at {seat}: {kind}: {reason}; request: {request}; answer: {answer}").format(
+            bot=self.bot,
+            seat=self.seat,
+            kind=self.kind,
+            reason=self.reason,
+            request=request,
+            answer=answer,
+        )
+
+
+class ExternalBot(Bot):
+    """A bot in a child process that speaks the bot protocol.
+
+    ``command`` is a command line (``"python3 mybot.py"``) or an argument list. The process is
+    started at once and greeted with ``hello``; it lives until :meth:`close` (``quit``), across
+    games. ``deadline_ms`` is the time it has for each answer (``hello_timeout`` seconds for the
+    first one, which includes starting up). Reports go to ``on_report`` (and are kept in
+    :attr:`reports`).
+    """
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        seed: int | None = None,
+        *,
+        deadline_ms: int = DEFAULT_DEADLINE_MS,
+        hello_timeout: float = 10.0,
+        max_timeouts: int = 3,
+        on_report: Callable[[Misbehaviour], None] | None = None,
+        cwd: str | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.command = shlex.split(command) if isinstance(command, str) else list(command)
+        self.deadline_ms = deadline_ms
+        self.max_timeouts = max_timeouts
+        self.on_report = on_report
+        self.reports: list[Misbehaviour] = []
+        self.name = " ".join(self.command)
+        self.author = ""
+        self.alive = False
+        self._pending = 0  # answers still owed for requests that timed out
+        self._timeouts = 0
+        self._seat = "?"
+        self._answers: queue.Queue[object] = queue.Queue()
+        self._outgoing: queue.Queue[bytes | None] = queue.Queue()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=20)
+        self._threads: list[threading.Thread] = []
+        try:
+            self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+            )
+        except OSError as e:
+            self._process = None
+            self._report(
+                "crash",
+                _("cannot start {command}: {error}").format(
+                    command=" ".join(self.command), error=e
+                ),
+                None,
+                None,
+            )
+            return
+        self.alive = True
+        assert self._process.stdout and self._process.stderr and self._process.stdin
+        self._threads = [
+            threading.Thread(target=target, args=(stream,), daemon=True)
+            for target, stream in (
+                (self._read_answers, self._process.stdout),
+                (self._read_stderr, self._process.stderr),
+                (self._write_requests, self._process.stdin),
+            )
+        ]
+        for thread in self._threads:
+            thread.start()
+        self._greet(hello_timeout)
+
+    # --- threads ------------------------------------------------------------------------
+
+    def _read_answers(self, stream: IO[bytes]) -> None:
+        for line in stream:
+            self._answers.put(line.decode("utf-8", errors="replace").rstrip("\r\n"))
+        self._answers.put(_EOF)
+
+    def _read_stderr(self, stream: IO[bytes]) -> None:
+        for raw in stream:
+            line = raw.decode("utf-8", errors="replace").rstrip()
+            self._stderr.append(line)
+            log.info("%s (stderr): %s", self.name, line)
+
+    def _write_requests(self, stream: IO[bytes]) -> None:
+        while True:
+            data = self._outgoing.get()
+            if data is None:
+                break
+            try:
+                stream.write(data)
+                stream.flush()
+            except (OSError, ValueError):
+                break
+        with contextlib.suppress(OSError, ValueError):
+            stream.close()
+
+    # --- talking ------------------------------------------------------------------------
+
+    def _send(self, message: dict[str, Any]) -> None:
+        if self.alive:
+            self._outgoing.put((json.dumps(message) + "\n").encode("utf-8"))
+
+    def _receive(self, timeout: float) -> str | object | None:
+        """The next answer line; ``None`` on timeout, ``_EOF`` when the bot has gone."""
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            try:
+                line = self._answers.get(timeout=remaining)
+            except queue.Empty:
+                return None
+            if line is _EOF:
+                return _EOF
+            if self._pending:
+                self._pending -= 1  # the late answer to a request that timed out
+                continue
+            return line
+
+    def _greet(self, timeout: float) -> None:
+        request = hello_message()
+        self._send(request)
+        line = self._receive(timeout)
+        if line is _EOF:
+            self._crashed(request, None)
+            return
+        if line is None:
+            self._pending += 1
+            self._report("timeout", _("no answer to hello"), request, None)
+            return
+        assert isinstance(line, str)
+        try:
+            answer = json.loads(line)
+            if not isinstance(answer, dict):
+                raise ValueError
+        except ValueError:
+            self._report("not-json", _("the answer to hello is not a JSON object"), request, line)
+            return
+        if isinstance(answer.get("name"), str) and answer["name"].strip():
+            self.name = answer["name"].strip()
+        if isinstance(answer.get("author"), str):
+            self.author = answer["author"]
+
+    def choose(self, observation: Observation, legal_moves: Sequence[Move]) -> Move:
+        self._seat = seat_str(observation.seat)
+        if not self.alive:
+            return beginner_move(observation, legal_moves)
+        request = act_message(observation, legal_moves, self.deadline_ms)
+        self._send(request)
+        line = self._receive(self.deadline_ms / 1000)
+        if line is _EOF:
+            self._crashed(request, None)
+            return beginner_move(observation, legal_moves)
+        if line is None:
+            self._pending += 1
+            self._timeouts += 1
+            self._report(
+                "timeout",
+                _("no answer within {ms} ms").format(ms=self.deadline_ms),
+                request,
+                None,
+            )
+            if self._timeouts >= self.max_timeouts:
+                self._report(
+                    "hung",
+                    _("{n} deadlines missed in a row: replaced for the rest of the match").format(
+                        n=self._timeouts
+                    ),
+                    request,
+                    None,
+                )
+                self._stop()
+            return beginner_move(observation, legal_moves)
+        self._timeouts = 0
+        assert isinstance(line, str)
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            self._report("not-json", _("the answer is not JSON"), request, line)
+            return beginner_move(observation, legal_moves)
+        text = answer.get("move") if isinstance(answer, dict) else None
+        if not isinstance(text, str):
+            self._report("bad-answer", _('the answer has no "move" string'), request, line)
+            return beginner_move(observation, legal_moves)
+        try:
+            return resolve_move(observation, legal_moves, text)
+        except (NotationError, IllegalMove) as e:
+            self._report("illegal", str(e), request, line)
+            return beginner_move(observation, legal_moves)
+
+    def hand_over(self, observation: Observation, hands: Sequence[Sequence[int]]) -> None:
+        self._send(hand_over_message(observation, hands))
+
+    def game_over(self, observation: Observation) -> None:
+        self._send(game_over_message(observation))
+
+    # --- ending ---------------------------------------------------------------------------
+
+    def _crashed(self, request: dict[str, Any] | None, answer: str | None) -> None:
+        code = self._process.poll() if self._process else None
+        if self._process is not None and code is None:
+            try:
+                code = self._process.wait(timeout=1.0)
+            except subprocess.TimeoutExpired:
+                code = None
+        reason = _("the bot exited (status {code}); replaced for the rest of the match").format(
+            code=code
+        )
+        if self._stderr:
+            reason += " — " + " | ".join(list(self._stderr)[-3:])
+        self._report("crash", reason, request, answer)
+        self._stop()
+
+    def _stop(self) -> None:
+        self.alive = False
+        self._outgoing.put(None)
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._process.wait(timeout=5.0)
+
+    def close(self) -> None:
+        """Send ``quit`` and wait a moment for the bot to exit; kill it if it does not."""
+        if self._process is None:
+            return
+        if self.alive:
+            self._send({"type": "quit"})
+            self._outgoing.put(None)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._process.wait(timeout=2.0)
+        self.alive = False
+        self._stop()
+        for thread in self._threads:
+            thread.join(timeout=2.0)
+        for stream in (self._process.stdout, self._process.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        self._process = None
+
+    def _report(
+        self, kind: str, reason: str, request: dict[str, Any] | None, answer: str | None
+    ) -> None:
+        report = Misbehaviour(self.name, self._seat, kind, reason, request, answer)
+        self.reports.append(report)
+        log.warning("%s", report)
+        if self.on_report is not None:
+            self.on_report(report)

@@ -1,0 +1,259 @@
+"""Reading a hand: the best way to meld it now, what is left over, and what the table offers.
+
+Shared by the beginner, intermediate and expert bots. A hand is a sorted tuple of card codes
+(jokers are :data:`~rummy500.engine.JOKER`, 52, so they come last). :func:`read_hand` finds the
+partition of the hand into new melds and lay-offs on the table that scores the most now
+(melded points minus the points left in hand) by a small memoized search; it is cached, because
+the same hands come back again and again in a playout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations
+from typing import NamedTuple
+
+from rummy500.engine import JOKER, MeldView, Move
+from rummy500.engine.cards import JOKER_AS, JOKER_RANK
+from rummy500.engine.melds import ACE_LOW_VALUE, CARD_VALUES
+
+__all__ = ["Reading", "TableFits", "play_points", "read_hand", "table_fits"]
+
+
+class TableFits(NamedTuple):
+    """Where cards fit on the table: ``fits`` are the natural cards that can be laid off now;
+    ``after`` maps a card that extends a run to the card that would extend it next; ``joker``
+    says whether a joker can be laid off somewhere."""
+
+    fits: frozenset[int]
+    after: tuple[tuple[int, int], ...]
+    joker: bool
+
+
+class Reading(NamedTuple):
+    """The best way found to play a hand now.
+
+    ``score`` is ``melded - left``: the points of the new melds and lay-offs minus the value of
+    the cards left over (``deadwood``). ``melds`` are physical cards (jokers as JOKER);
+    ``layoffs`` the cards that go onto the table (or, for spare jokers, onto any meld).
+    """
+
+    score: int
+    melded: int
+    melds: tuple[tuple[int, ...], ...]
+    layoffs: tuple[int, ...]
+    deadwood: tuple[int, ...]
+
+
+_NO_TABLE = TableFits(frozenset(), (), False)
+
+
+def _pos_code(suit: int, pos: int) -> int:
+    return suit * 13 + (0 if pos == 13 else pos)
+
+
+def table_fits(melds: Sequence[MeldView]) -> TableFits:
+    """The :class:`TableFits` of the melds on the table."""
+    return _table_fits(tuple(melds))
+
+
+@lru_cache(maxsize=1 << 12)
+def _table_fits(melds: tuple[MeldView, ...]) -> TableFits:
+    fits: set[int] = set()
+    after: dict[int, int] = {}
+    joker = False
+    for m in melds:
+        cards = m.cards
+        if m.is_run:
+            first = cards[0] if cards[0] < 52 else cards[0] - JOKER_AS
+            suit, lo = first // 13, first % 13
+            hi = lo + len(cards) - 1
+            if hi - lo >= 12:
+                continue
+            joker = True
+            if lo > 0:
+                code = _pos_code(suit, lo - 1)
+                fits.add(code)
+                if lo - 2 >= 0:
+                    after[code] = _pos_code(suit, lo - 2)
+            if hi < 13:
+                code = _pos_code(suit, hi + 1)
+                fits.add(code)
+                if hi + 2 <= 13:
+                    after[code] = _pos_code(suit, hi + 2)
+        elif len(cards) < 4:
+            joker = True
+            naturals = [c for c in cards if c < 52]
+            rank = naturals[0] % 13 if naturals else cards[0] - JOKER_RANK
+            present = {c // 13 for c in naturals}
+            fits.update(rank + 13 * s for s in range(4) if s not in present)
+    if not fits and not joker:
+        return _NO_TABLE
+    return TableFits(frozenset(fits), tuple(sorted(after.items())), joker)
+
+
+def read_hand(
+    hand: Sequence[int], table: TableFits = _NO_TABLE, values: str = "standard"
+) -> Reading:
+    """The best partition found of ``hand`` into melds, lay-offs and deadwood."""
+    return _read(tuple(sorted(hand)), table, values)
+
+
+# The search works on a hand as one integer: two bits per natural card code (how many copies, 0-2)
+# and the lay-off spots as a 52-bit mask, so that its states are cheap to build and to memoize.
+
+
+@lru_cache(maxsize=1 << 16)
+def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
+    val = CARD_VALUES[values]
+    ace_low = ACE_LOW_VALUE[values]
+    after = dict(table.after)
+    # memo: state -> (score, how the lowest card is used, its meld, the points, next state)
+    memo: dict[tuple[int, int, int, bool], tuple[int, int, tuple[int, ...], int, tuple]] = {}
+    DEAD, LAY, MELD = 0, 1, 2
+
+    def best(mask: int, jokers: int, fits: int, placed: bool) -> int:
+        key = (mask, jokers, fits, placed)
+        found = memo.get(key)
+        if found is not None:
+            return found[0]
+        if not mask:
+            score = 15 * jokers if placed else -15 * jokers
+            memo[key] = (score, DEAD, (), 0, ())
+            return score
+        c = ((mask & -mask).bit_length() - 1) >> 1
+        rest = mask - (1 << 2 * c)
+        v = val[c]
+        top = best(rest, jokers, fits, placed) - v
+        entry: tuple[int, int, tuple[int, ...], int, tuple] = (
+            top,
+            DEAD,
+            (),
+            0,
+            (rest, jokers, fits, placed),
+        )
+        if fits >> c & 1:
+            nfits = fits & ~(1 << c)
+            nxt = after.get(c)
+            if nxt is not None:
+                nfits |= 1 << nxt
+            score = best(rest, jokers, nfits, placed) + v
+            if score > top:
+                top = score
+                entry = (score, LAY, (c,), v, (rest, jokers, nfits, placed))
+        rank, suit = c % 13, c // 13
+        # groups with c
+        others = [
+            rank + 13 * s for s in range(4) if s != suit and rest >> (2 * (rank + 13 * s)) & 3
+        ]
+        if others or jokers >= 2:
+            for k in range(len(others) + 1):
+                need = 2 - k if k < 2 else 0
+                if need > jokers:
+                    continue
+                for chosen in combinations(others, k):
+                    left = rest
+                    points = v + 15 * need
+                    for o in chosen:
+                        left -= 1 << 2 * o
+                        points += val[o]
+                    score = best(left, jokers - need, fits, True) + points
+                    if score > top:
+                        top = score
+                        meld = (c, *chosen, *(JOKER,) * need)
+                        entry = (score, MELD, meld, points, (left, jokers - need, fits, True))
+        # runs in c's suit with c as their lowest natural (an ace also as the high end)
+        base = suit * 13
+        for start, step in ((0, 1), (13, -1)) if rank == 0 else ((rank, 1),):
+            left = rest
+            jl = jokers
+            meld = [c]
+            points = ace_low if start == 0 else v
+            pos = start
+            while len(meld) < 13:
+                pos += step
+                if not 0 < pos < 13:
+                    if pos == 13 and jl > 0:  # a joker as the high ace
+                        jl -= 1
+                        meld.append(JOKER)
+                        points += 15
+                    else:
+                        break
+                elif left >> (2 * (base + pos)) & 3:
+                    left -= 1 << 2 * (base + pos)
+                    meld.append(base + pos)
+                    points += val[base + pos]
+                elif jl > 0:
+                    jl -= 1
+                    meld.append(JOKER)
+                    points += 15
+                else:
+                    break
+                if len(meld) >= 3 and (len(meld) > 3 or meld[1] != JOKER or meld[2] != JOKER):
+                    score = best(left, jl, fits, True) + points
+                    if score > top:
+                        top = score
+                        entry = (score, MELD, tuple(meld), points, (left, jl, fits, True))
+        memo[key] = entry
+        return top
+
+    naturals = [c for c in hand if c != JOKER]
+    mask = sum(1 << 2 * c for c in naturals)
+    fits_mask = sum(1 << c for c in table.fits)
+    state = (mask, len(hand) - len(naturals), fits_mask, table.joker)
+    score = best(*state)
+    melded = 0
+    melds: list[tuple[int, ...]] = []
+    layoffs: list[int] = []
+    deadwood: list[int] = []
+    while state[0]:
+        _score, kind, cards, points, nxt = memo[state]
+        c = ((state[0] & -state[0]).bit_length() - 1) >> 1
+        if kind == DEAD:
+            deadwood.append(c)
+        elif kind == LAY:
+            layoffs.append(c)
+        else:
+            melds.append(cards)
+        melded += points
+        state = nxt
+    if state[1]:
+        if state[3]:
+            layoffs.extend([JOKER] * state[1])
+            melded += 15 * state[1]
+        else:
+            deadwood.extend([JOKER] * state[1])
+    return Reading(score, melded, tuple(melds), tuple(layoffs), tuple(deadwood))
+
+
+def play_points(move: Move, melds: Sequence[MeldView], values: str = "standard") -> int:
+    """Points a meld or lay-off scores for its player (0 for any other move)."""
+    val = CARD_VALUES[values]
+    if move.verb == "meld":
+        cards = move.cards
+        naturals = [c for c in cards if c < 52]
+        is_run = len({c % 13 for c in naturals}) > 1 or any(
+            JOKER_AS <= c < JOKER_RANK for c in cards
+        )
+        total = 0
+        for i, c in enumerate(cards):
+            if c >= JOKER_AS:
+                total += 15
+            elif is_run and i == 0 and c % 13 == 0:
+                total += ACE_LOW_VALUE[values]
+            else:
+                total += val[c]
+        return total
+    if move.verb == "layoff":
+        c = move.cards[0]
+        if c >= JOKER_AS:
+            return 15
+        if c % 13 == 0:
+            meld = next((m for m in melds if m.number == move.number), None)
+            if meld is not None and meld.is_run:
+                first = meld.cards[0] if meld.cards[0] < 52 else meld.cards[0] - JOKER_AS
+                if move.end == "low" or (move.end != "high" and first % 13 == 1):
+                    return ACE_LOW_VALUE[values]
+        return val[c]
+    return 0

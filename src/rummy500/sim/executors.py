@@ -1,0 +1,104 @@
+"""Where the games of a simulation are played: this process, local worker processes, or a Dask
+distributed cluster. Each game is a self-contained :class:`GameTask`, so the results are the
+same whichever executor plays them and in whatever order they finish."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+from rummy500.sim.match import GameResult, GameTask, play_task
+
+__all__ = ["default_workers", "run_dask", "run_local", "run_tasks"]
+
+OnResult = Callable[[GameResult], None]
+
+
+def default_workers() -> int:
+    """One worker per core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def run_tasks(
+    tasks: Sequence[GameTask],
+    *,
+    workers: int | None = None,
+    cluster: str | None = None,
+    on_result: OnResult | None = None,
+) -> list[GameResult]:
+    """Play ``tasks`` on a Dask cluster (``cluster="tcp://HOST:PORT"``) or on ``workers`` local
+    processes (default: one per core); return the results in game-index order."""
+    if cluster:
+        return run_dask(tasks, cluster, on_result=on_result)
+    return run_local(tasks, workers or default_workers(), on_result=on_result)
+
+
+def run_local(
+    tasks: Sequence[GameTask], workers: int = 1, *, on_result: OnResult | None = None
+) -> list[GameResult]:
+    """Play ``tasks`` in this process (``workers=1``) or in a pool of worker processes."""
+    results: list[GameResult] = []
+    if workers <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            result = play_task(task)
+            results.append(result)
+            if on_result:
+                on_result(result)
+        return results
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        # A few games in flight per worker: enough to keep every worker busy, few enough that
+        # stopping early (Ctrl-C) does not wait for a long queue.
+        queue = list(reversed(tasks))
+        running: set[Future[GameResult]] = set()
+        try:
+            while queue or running:
+                while queue and len(running) < 4 * workers:
+                    running.add(pool.submit(play_task, queue.pop()))
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    result = future.result()
+                    results.append(result)
+                    if on_result:
+                        on_result(result)
+        except BaseException:
+            for future in running:
+                future.cancel()
+            raise
+    results.sort(key=lambda r: r.index)
+    return results
+
+
+def run_dask(
+    tasks: Sequence[GameTask],
+    address: str,
+    *,
+    on_result: OnResult | None = None,
+    timeout: float = 30.0,
+) -> list[GameResult]:
+    """Play ``tasks`` on the Dask distributed scheduler at ``address`` (``tcp://HOST:PORT``).
+
+    The workers need rummy500 installed (the same version): each runs :func:`play_task`.
+    """
+    from distributed import Client, as_completed
+
+    results: list[GameResult] = []
+    with Client(address, timeout=timeout) as client:
+        futures = client.map(play_task, list(tasks), pure=False)
+        try:
+            for future in as_completed(futures):
+                result = future.result()
+                results.append(result)
+                if on_result:
+                    on_result(result)
+        except BaseException:
+            client.cancel(futures)
+            raise
+    results.sort(key=lambda r: r.index)
+    return results
