@@ -10,7 +10,7 @@ from __future__ import annotations
 import gettext
 from pathlib import Path
 
-__all__ = ["LOCALE_DIR", "DOMAIN", "_", "ngettext", "set_language"]
+__all__ = ["DOMAIN", "LOCALE_DIR", "N_", "_", "ngettext", "set_language"]
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "rummy500"
@@ -35,3 +35,8 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """Translate a message whose form depends on the number ``n``."""
     return _translations.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for translation without translating it now (translate it when shown)."""
+    return message

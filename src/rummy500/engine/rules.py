@@ -6,7 +6,7 @@ from dataclasses import dataclass, fields, replace
 from typing import ClassVar
 
 from rummy500.engine.errors import InvalidRules
-from rummy500.i18n import _
+from rummy500.i18n import N_, _
 
 __all__ = ["OPTION_HELP", "PRESETS", "PRESET_HELP", "Rules"]
 
@@ -31,20 +31,30 @@ _ATTR = {
 }
 
 OPTION_HELP: dict[str, str] = {
-    "jokers": "on: two jokers per deck, wild; off: the original game without jokers.",
-    "values": "standard: 2-9 at face value, ace 15 (1 at the low end of a run); "
-    "5-10-15: 2-9 count 5 each, a low ace 5.",
-    "pickup": "top-free: the top discard may be taken freely; must-meld: the deepest card taken "
-    "from the discard pile must be melded at once, even the top card alone; new-meld: it must go "
-    "into a new meld, a lay-off is not enough.",
-    "rummy": "pile: after a discard anyone may call Rummy! on any card of the pile that could be "
-    "melded; last-discard: only on the latest discard, when it can be laid off; off: no calls.",
-    "going-out": "any: go out by melding everything or discarding your last card; discard: you "
-    "must keep a card to discard; float: melding everything leaves you floating with no cards; "
-    "unplayable: floating, and your going-out discard must be a card that could not be melded.",
-    "win": "highest: the highest total at or above the target wins; must-go-out: only the player "
-    "who goes out can win, with a total at or above the target.",
-    "target": "the total that ends the game (500 by default).",
+    "jokers": N_("on: two jokers per deck, wild; off: the original game without jokers."),
+    "values": N_(
+        "standard: 2-9 at face value, ace 15 (1 at the low end of a run); "
+        "5-10-15: 2-9 count 5 each, a low ace 5."
+    ),
+    "pickup": N_(
+        "top-free: the top discard may be taken freely; must-meld: the deepest card taken "
+        "from the discard pile must be melded at once, even the top card alone; new-meld: it must go "
+        "into a new meld, a lay-off is not enough."
+    ),
+    "rummy": N_(
+        "pile: after a discard anyone may call Rummy! on any card of the pile that could be "
+        "melded; last-discard: only on the latest discard, when it can be laid off; off: no calls."
+    ),
+    "going-out": N_(
+        "any: go out by melding everything or discarding your last card; discard: you "
+        "must keep a card to discard; float: melding everything leaves you floating with no cards; "
+        "unplayable: floating, and your going-out discard must be a card that could not be melded."
+    ),
+    "win": N_(
+        "highest: the highest total at or above the target wins; must-go-out: only the player "
+        "who goes out can win, with a total at or above the target."
+    ),
+    "target": N_("the total that ends the game (500 by default)."),
 }
 
 
@@ -155,13 +165,17 @@ PRESETS: dict[str, Rules] = {
 }
 
 PRESET_HELP: dict[str, str] = {
-    "standard": "every option at its default: jokers, standard values, top discard free, "
-    "Rummy! on the whole pile, go out any way, highest total wins at 500.",
-    "hoyle": "as the card-game books have it: whatever you take from the discard pile, "
-    "even the top card, you must meld at once.",
-    "5-10-15": "cards 2-9 count 5 each, tens and faces 10, aces and jokers 15 (a low ace 5).",
-    "quick": "a shorter game: the target is 200.",
-    "no-jokers": "the original game, without jokers.",
+    "standard": N_(
+        "every option at its default: jokers, standard values, top discard free, "
+        "Rummy! on the whole pile, go out any way, highest total wins at 500."
+    ),
+    "hoyle": N_(
+        "as the card-game books have it: whatever you take from the discard pile, "
+        "even the top card, you must meld at once."
+    ),
+    "5-10-15": N_("cards 2-9 count 5 each, tens and faces 10, aces and jokers 15 (a low ace 5)."),
+    "quick": N_("a shorter game: the target is 200."),
+    "no-jokers": N_("the original game, without jokers."),
 }
 
 

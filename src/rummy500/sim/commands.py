@@ -1,0 +1,509 @@
+"""The simulator's commands: ``rummy500 sim``, ``rummy500 bot-match`` and ``rummy500 bench sim``.
+
+:func:`register` adds them to the ``rummy500`` application (``cli.py`` calls it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from rummy500.engine import InvalidRules, Rules
+from rummy500.i18n import _
+from rummy500.sim import Simulation, bot_specs, simulate
+from rummy500.sim.executors import default_workers, run_local
+from rummy500.sim.match import (
+    DEFAULT_MAX_HANDS,
+    DEFAULT_MOVE_CAP,
+    BotSpec,
+    GameResult,
+    plan_games,
+    play_task,
+)
+from rummy500.sim.stats import Summary, summarize, wilson_interval
+
+__all__ = ["register"]
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+# --- options shared by the commands ---------------------------------------------------------
+
+
+def _rules(preset: str | None, options: list[str] | None) -> Rules:
+    """Rules from a preset and ``name=value`` options (each may hold several, space- or
+    comma-separated); a bad one exits with status 2."""
+    try:
+        rules = Rules.preset(preset) if preset else Rules()
+        pairs: dict[str, str] = {}
+        for text in options or []:
+            for item in filter(None, re.split(r"[\s,]+", text)):
+                name, sep, value = item.partition("=")
+                if not sep:
+                    raise InvalidRules(_("{item!r} is not name=value").format(item=item))
+                pairs[name.strip()] = value.strip()
+        return rules.with_options(pairs) if pairs else rules
+    except InvalidRules as e:
+        err_console.print(f"[red]{e}[/red]")
+        raise typer.Exit(2) from None
+
+
+class _Live:
+    """The progress bar: games done, games per second and a live win-rate estimate."""
+
+    def __init__(self, labels: Sequence[str], games: int, enabled: bool) -> None:
+        self.labels = list(labels)
+        self.games = games
+        self.wins = dict.fromkeys(self.labels, 0)
+        self.played = dict.fromkeys(self.labels, 0)
+        self.done = 0
+        self.start = time.perf_counter()
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TextColumn("{task.fields[live]}"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=err_console,
+            transient=True,
+            disable=not enabled,
+        )
+        self.task = self.progress.add_task(_("games"), total=games, rate="", live="")
+
+    def __enter__(self) -> _Live:
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.stop()
+
+    def __call__(self, result: GameResult) -> None:
+        self.done += 1
+        for label in dict.fromkeys(result.seats):
+            self.played[label] += 1
+            self.wins[label] += result.winner == label
+        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        live = []
+        for label in self.labels[:3]:
+            n = self.played[label]
+            if n:
+                lo, hi = wilson_interval(self.wins[label], n)
+                live.append(f"{label} {self.wins[label] / n:.1%} [{lo:.0%}–{hi:.0%}]")
+        self.progress.update(
+            self.task,
+            advance=1,
+            rate=_("{rate:.2f} games/s").format(rate=self.done / elapsed),
+            live="  ".join(live),
+        )
+
+
+def _report(summary: Summary, seconds: float, timing: bool) -> None:
+    table = Table(
+        title=_("{n} games in {s:.1f} s ({rate:.2f} games/s)").format(
+            n=summary.games, s=seconds, rate=summary.games / max(seconds, 1e-9)
+        )
+    )
+    for heading in (
+        _("bot"),
+        _("games"),
+        _("wins"),
+        _("win rate"),
+        _("95% interval"),
+        _("mean hand score"),
+        _("mean final total"),
+    ):
+        table.add_column(heading, justify="left" if heading == _("bot") else "right")
+    if timing:
+        table.add_column(_("median s/move"), justify="right")
+    for label in summary.labels:
+        data = summary.bots[label].to_json(timing)
+        lo, hi = data["ci95"]
+        row = [
+            label,
+            str(data["games"]),
+            str(data["wins"]),
+            f"{data['win_rate']:.1%}",
+            f"{lo:.1%} – {hi:.1%}",
+            f"{data['mean_hand_score']:.1f}",
+            f"{data['mean_final_total']:.1f}",
+        ]
+        if timing:
+            row.append(f"{data['move_seconds_median']:.3f}")
+        table.add_row(*row)
+    console.print(table)
+    notes = [_("{n} hands").format(n=summary.hands)]
+    if summary.capped_hands:
+        notes.append(_("{n} hands stopped at the move cap").format(n=summary.capped_hands))
+    if summary.adjudicated:
+        notes.append(
+            _("{n} games stopped at the hand limit (highest total won)").format(
+                n=summary.adjudicated
+            )
+        )
+    console.print(", ".join(notes))
+
+
+def _save(
+    sim: Simulation,
+    *,
+    settings: dict[str, Any],
+    out: Path | None,
+    records: Path | None,
+    plot: Path | None,
+    timing: bool,
+) -> None:
+    if out is not None:
+        data = {
+            "settings": settings,
+            "summary": sim.to_json(timing),
+            "games": [r.to_json() for r in sim.results],
+        }
+        for game in data["games"]:
+            game.pop("record", None)
+        out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+        for r in sim.results:
+            if r.record is not None:
+                (records / f"game-{r.index + 1:05d}.r500").write_text(r.record, encoding="utf-8")
+    if plot is not None:
+        from rummy500.sim.plots import plot_summary
+
+        plot_summary(sim.summary, plot)
+
+
+def _finish(
+    sim: Simulation,
+    *,
+    json_out: bool,
+    timing: bool,
+    settings: dict[str, Any],
+    out: Path | None,
+    records: Path | None,
+    plot: Path | None,
+) -> None:
+    _save(sim, settings=settings, out=out, records=records, plot=plot, timing=timing)
+    if json_out:
+        print(json.dumps(sim.to_json(timing)))
+    else:
+        _report(sim.summary, sim.seconds, timing)
+
+
+# --- the commands ---------------------------------------------------------------------------
+
+BotsOption = Annotated[
+    str,
+    typer.Option(
+        help="Bots, comma-separated, one per seat in order (the last fills the other seats); "
+        "options after a colon: 'expert:time=0.3,intermediate'. Names: random, beginner, "
+        "intermediate, expert (or easy, medium, hard)."
+    ),
+]
+PlayersOption = Annotated[int, typer.Option(min=2, max=8, help="Players per game.")]
+GamesOption = Annotated[int, typer.Option(min=1, help="How many games.")]
+RulesOption = Annotated[
+    list[str] | None,
+    typer.Option("--rules", "--rule", help="A rule option name=value (repeat, or space them)."),
+]
+PresetOption = Annotated[str | None, typer.Option(help="A rules preset (rummy500 rules).")]
+SeedOption = Annotated[int, typer.Option(help="Master seed: the same seed, the same games.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+OutOption = Annotated[Path | None, typer.Option(help="Save every game's result as JSON.")]
+RecordsOption = Annotated[
+    Path | None, typer.Option(help="Save every game as a .r500 record in this folder.")
+]
+PlotOption = Annotated[
+    Path | None, typer.Option(help="Draw win rates and hand scores (PNG, SVG or PDF).")
+]
+MoveCapOption = Annotated[
+    int, typer.Option(min=10, help="Moves after which a hand is scored as if the stock ran out.")
+]
+MaxHandsOption = Annotated[
+    int, typer.Option(min=1, help="Hands after which a game goes to the highest total.")
+]
+TimingOption = Annotated[
+    bool, typer.Option(help="Also measure each bot's time per move (median, 90th percentile).")
+]
+
+
+def sim_command(
+    bots: BotsOption = "intermediate,beginner",
+    players: PlayersOption = 2,
+    games: GamesOption = 100,
+    rules: RulesOption = None,
+    preset: PresetOption = None,
+    seed: SeedOption = 0,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="Local worker processes (default: one per core).")
+    ] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option(help="Play on a Dask distributed cluster: its scheduler, tcp://HOST:PORT."),
+    ] = None,
+    out: OutOption = None,
+    records: RecordsOption = None,
+    plot: PlotOption = None,
+    json_out: JsonOption = False,
+    duplicate: Annotated[
+        bool,
+        typer.Option(help="With 2 players, play each deal twice with the seats swapped."),
+    ] = True,
+    move_cap: MoveCapOption = DEFAULT_MOVE_CAP,
+    max_hands: MaxHandsOption = DEFAULT_MAX_HANDS,
+    timing: TimingOption = False,
+) -> None:
+    """Play bots against each other: win rates with 95% intervals, scores per hand and game.
+
+    Seats rotate from game to game; with two players each deal is played twice with the seats
+    swapped. The same seed gives the same results whatever the number of workers or the cluster.
+    """
+    the_rules = _rules(preset, rules)
+    try:
+        specs = bot_specs(_split_bots(bots))
+    except (ValueError, TypeError) as e:
+        err_console.print(f"[red]{e}[/red]")
+        raise typer.Exit(2) from None
+    workers = workers or default_workers()
+    live = _Live([s.label for s in specs], games, enabled=sys.stderr.isatty())
+    try:
+        with live:
+            sim = simulate(
+                specs,
+                players,
+                games,
+                the_rules,
+                seed,
+                workers=workers,
+                cluster=cluster,
+                duplicate=duplicate,
+                move_cap=move_cap,
+                max_hands=max_hands,
+                record=records is not None,
+                timing=timing,
+                on_result=live,
+            )
+    except ValueError as e:
+        err_console.print(f"[red]{e}[/red]")
+        raise typer.Exit(2) from None
+    settings = {
+        "bots": [s.label for s in specs],
+        "players": players,
+        "games": games,
+        "rules": str(the_rules),
+        "seed": seed,
+        "duplicate": duplicate,
+        "move_cap": move_cap,
+        "max_hands": max_hands,
+    }
+    _finish(
+        sim,
+        json_out=json_out,
+        timing=timing,
+        settings=settings,
+        out=out,
+        records=records,
+        plot=plot,
+    )
+
+
+def _split_bots(text: str) -> list[str]:
+    """Split ``"expert:time=0.3,samples=4,intermediate"``: a comma starts a new bot unless what
+    follows it is another ``key=value`` option of the bot before."""
+    names: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if names and "=" in part and ":" not in part and ":" in names[-1]:
+            names[-1] += "," + part
+        else:
+            names.append(part)
+    return names
+
+
+def bot_match_command(
+    engine: Annotated[
+        list[str],
+        typer.Option(help="The command that starts an external bot (give it once or twice)."),
+    ],
+    vs: Annotated[str, typer.Option(help="The built-in bot that fills the other seats.")] = (
+        "intermediate"
+    ),
+    players: PlayersOption = 2,
+    games: GamesOption = 100,
+    rules: RulesOption = None,
+    preset: PresetOption = None,
+    seed: SeedOption = 0,
+    deadline_ms: Annotated[
+        int, typer.Option(min=1, help="How long a bot has for each answer, in milliseconds.")
+    ] = 1000,
+    out: OutOption = None,
+    records: RecordsOption = None,
+    plot: PlotOption = None,
+    json_out: JsonOption = False,
+    move_cap: MoveCapOption = DEFAULT_MOVE_CAP,
+    max_hands: MaxHandsOption = DEFAULT_MAX_HANDS,
+    timing: TimingOption = False,
+) -> None:
+    """Play external bots (the bot protocol, BOT_PROTOCOL.md) against a built-in bot.
+
+    Prints the same report as `rummy500 sim`. A bot that sends garbage, an illegal move or no
+    answer in time is reported and the beginner policy plays that move for it; a bot that
+    crashes is replaced by the beginner policy for the rest of the match.
+    """
+    from rummy500.bots.protocol import ExternalBot, Misbehaviour
+
+    the_rules = _rules(preset, rules)
+    if len(engine) > players:
+        err_console.print(
+            "[red]"
+            + _("{n} engines for {players} seats").format(n=len(engine), players=players)
+            + "[/red]"
+        )
+        raise typer.Exit(2)
+    reports: list[Misbehaviour] = []
+    externals: dict[str, ExternalBot] = {}
+    try:
+        for i, command in enumerate(engine):
+            bot = ExternalBot(command, seed=i, deadline_ms=deadline_ms, on_report=reports.append)
+            label = bot.name
+            while label in externals:
+                label += "'"
+            externals[label] = bot
+        specs = [BotSpec(label, "external") for label in externals]
+        if len(specs) < players:
+            try:
+                vs_spec = bot_specs([vs])[0]
+            except (ValueError, TypeError) as e:
+                err_console.print(f"[red]{e}[/red]")
+                raise typer.Exit(2) from None
+            if vs_spec.label in externals:
+                vs_spec = BotSpec(vs_spec.label + " (built-in)", vs_spec.name, vs_spec.options)
+            specs.append(vs_spec)
+        tasks = plan_games(
+            specs,
+            players,
+            games,
+            the_rules,
+            seed,
+            move_cap=move_cap,
+            max_hands=max_hands,
+            record=records is not None,
+            timing=timing,
+        )
+        live = _Live([s.label for s in specs], games, enabled=sys.stderr.isatty())
+        start = time.perf_counter()
+        results = []
+        with live:
+            for task in tasks:
+                result = play_task(task, externals)
+                results.append(result)
+                live(result)
+        seconds = time.perf_counter() - start
+    finally:
+        for bot in externals.values():
+            bot.close()
+    sim = Simulation(results, summarize([s.label for s in specs], results), seconds)
+    settings = {
+        "engines": list(engine),
+        "bots": [s.label for s in specs],
+        "players": players,
+        "games": games,
+        "rules": str(the_rules),
+        "seed": seed,
+        "deadline_ms": deadline_ms,
+        "misbehaviours": len(reports),
+    }
+    _finish(
+        sim,
+        json_out=json_out,
+        timing=timing,
+        settings=settings,
+        out=out,
+        records=records,
+        plot=plot,
+    )
+    if reports:
+        err_console.print(
+            _("{n} times a bot misbehaved and the beginner policy played for it:").format(
+                n=len(reports)
+            )
+        )
+        for report in reports[:10]:
+            err_console.print(f"  {report}", highlight=False, markup=False)
+        if len(reports) > 10:
+            err_console.print(_("  … and {n} more").format(n=len(reports) - 10))
+
+
+def bench_sim_command(
+    bots: BotsOption = "intermediate,beginner",
+    players: PlayersOption = 2,
+    games: GamesOption = 40,
+    workers: Annotated[
+        str, typer.Option(help="Worker counts to compare, comma-separated.")
+    ] = "1,2",
+    seed: SeedOption = 0,
+    json_out: JsonOption = False,
+) -> None:
+    """Games per second of the simulator with 1, 2, … local worker processes (same games)."""
+    specs = bot_specs(_split_bots(bots))
+    counts = [int(w) for w in workers.split(",") if w.strip()]
+    tasks = plan_games(specs, players, games, Rules(), seed)
+    figures: dict[str, Any] = {}
+    base = None
+    reference: list[dict[str, Any]] | None = None
+    for count in counts:
+        start = time.perf_counter()
+        results = run_local(tasks, count)
+        seconds = time.perf_counter() - start
+        rate = games / seconds
+        base = base or rate
+        same = [r.to_json() for r in results]
+        reference = reference or same
+        figures[str(count)] = {
+            "seconds": round(seconds, 2),
+            "games_per_s": round(rate, 3),
+            "speedup": round(rate / base, 2),
+            "same_results": same == reference,
+        }
+    if json_out:
+        print(json.dumps({"games": games, "workers": figures}))
+        return
+    table = Table(title=_("Simulator: {n} games of {bots}").format(n=games, bots=bots))
+    for heading in (_("workers"), _("seconds"), _("games/s"), _("speed-up"), _("same results")):
+        table.add_column(heading, justify="right")
+    for count, f in figures.items():
+        table.add_row(
+            count,
+            f"{f['seconds']:.1f}",
+            f"{f['games_per_s']:.2f}",
+            f"{f['speedup']:.2f}x",
+            _("yes") if f["same_results"] else _("NO"),
+        )
+    console.print(table)
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    """Add ``sim`` and ``bot-match`` to ``app`` and ``sim`` to ``bench_app``."""
+    app.command("sim")(sim_command)
+    app.command("bot-match")(bot_match_command)
+    bench_app.command("sim")(bench_sim_command)
