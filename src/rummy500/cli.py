@@ -111,23 +111,18 @@ def rules_command(
 ) -> None:
     """Every rule option and preset, each explained in a sentence."""
     rules = rules_from_options(preset, None)
-    table = Table(title=_("Rule options") + (f" ({preset})" if preset else ""))
-    table.add_column(_("option"))
-    table.add_column(_("value"))
-    table.add_column(_("choices"))
-    table.add_column(_("meaning"))
+    title = _("Rule options") + (f" ({preset})" if preset else "")
+    console.print(f"[bold]{title}[/bold]  rules: {rules}", highlight=False)
     for name, value in rules.as_dict().items():
         choices = "N > 0" if name == "target" else " | ".join(option_choices(name))
-        table.add_row(name, str(value), choices, _(OPTION_HELP[name]))
-    console.print(table)
-    presets = Table(title=_("Presets"))
-    presets.add_column(_("preset"))
-    presets.add_column(_("options"))
-    presets.add_column(_("meaning"))
+        console.print(f"\n[bold]{name}={value}[/bold]  ({choices})", highlight=False)
+        console.print("  " + _(OPTION_HELP[name]), highlight=False)
+    console.print(f"\n[bold]{_('Presets')}[/bold]")
+    defaults = Rules().as_dict()
     for name, p in PRESETS.items():
-        changed = " ".join(f"{k}={v}" for k, v in p.as_dict().items() if v != Rules().as_dict()[k])
-        presets.add_row(name, changed or _("(defaults)"), _(PRESET_HELP[name]))
-    console.print(presets)
+        changed = " ".join(f"{k}={v}" for k, v in p.as_dict().items() if v != defaults[k])
+        console.print(f"\n[bold]{name}[/bold]  {changed or _('(defaults)')}", highlight=False)
+        console.print("  " + _(PRESET_HELP[name]), highlight=False)
 
 
 @bench_app.command("engine")

@@ -38,8 +38,8 @@ OPTION_HELP: dict[str, str] = {
     ),
     "pickup": N_(
         "top-free: the top discard may be taken freely; must-meld: the deepest card taken "
-        "from the discard pile must be melded at once, even the top card alone; new-meld: it must go "
-        "into a new meld, a lay-off is not enough."
+        "from the discard pile must be melded at once, even the top card alone; "
+        "new-meld: it must go into a new meld, a lay-off is not enough."
     ),
     "rummy": N_(
         "pile: after a discard anyone may call Rummy! on any card of the pile that could be "
