@@ -162,7 +162,6 @@ def sample_state(obs: Observation, rng: random.Random) -> Game:
     game.discard = list(obs.discard_pile)
     game.melds = [_rebuild(m) for m in obs.melds]
     game.points = list(obs.points)
-    game.moves = list(obs.history)
     game.hand_number = obs.hand_number
     game.dealer = obs.dealer
     game.phase = obs.phase
@@ -175,6 +174,7 @@ def sample_state(obs: Observation, rng: random.Random) -> Game:
     game.hand_results = list(obs.hand_results)
     game.winner = obs.winner
     game.record = [_Hand(obs.hand_number, obs.dealer, None, list(obs.history))]
+    game.moves = game.record[0].moves
     return game
 
 

@@ -331,7 +331,6 @@ class Game:
         self.discard = [deal.discard]
         self.melds = []
         self.points = [0] * n
-        self.moves = []
         self.turn = (dealer + 1) % n
         self.window = []
         self.must_use = -1
@@ -342,6 +341,7 @@ class Game:
         self._legal = None
         self._spot_index = None
         self.record.append(_Hand(number, dealer, deal))
+        self.moves = self.record[-1].moves  # this hand's moves: the same list as its record
 
     # --- who acts -----------------------------------------------------------------------------
 
@@ -806,7 +806,6 @@ class Game:
     def _apply(self, move: Move) -> None:
         self._legal = None
         self.moves.append(move)
-        self.record[-1].moves.append(move)
         verb = move.verb
         seat = move.seat
         if verb == "draw":
@@ -971,7 +970,7 @@ class Game:
         g.discard = self.discard[:]
         g.melds = [m.copy() for m in self.melds]
         g.points = self.points[:]
-        g.moves = self.moves[:]
+        g.moves = g.record[-1].moves if g.record else self.moves[:]
         g.turn = self.turn
         g.window = self.window[:]
         g.must_use = self.must_use
@@ -1107,7 +1106,7 @@ class Game:
             for m in data["melds"]
         ]
         g.points = data["points"][:]
-        g.moves = [Move.parse(m) for m in data["moves"]]
+        g.moves = g.record[-1].moves if g.record else [Move.parse(m) for m in data["moves"]]
         g.turn = data["turn"]
         g.window = data["window"][:]
         g.must_use = -1 if data["must_use"] is None else parse_card(data["must_use"])
