@@ -27,7 +27,9 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install -e '.[dev]'
+	# torch first, pinned: the research extra's example needs a CPU build, not a multi-GB download
+	$(BIN)/python -m pip install --quiet 'torch==2.13.0' || $(BIN)/python -m pip install --quiet torch
+	$(BIN)/python -m pip install -e '.[dev,research]'
 	@touch $@
 
 play: $(STAMP)

@@ -211,7 +211,12 @@ def _register_layer_commands() -> None:
     """Commands of the layers above the engine, each registered by its own module."""
     import importlib
 
-    for module in ("rummy500.sim.commands",):
+    for module in (
+        "rummy500.sim.commands",
+        "rummy500.tui.commands",
+        "rummy500.server.commands",
+        "rummy500.envs.commands",
+    ):
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as e:
