@@ -627,7 +627,9 @@ class Game:
             raise IllegalMove(
                 _("there is no seat {seat} at this table").format(seat=seat_str(move.seat))
             )
-        if self.phase == CALL and move.seat != self.window[0]:
+        if self.phase == CALL and (
+            move.seat != self.window[0] or move.verb in ("draw", "take", "end")
+        ):
             self._play_out_of_window_order(move)
             return
         if move in self.legal_moves():
@@ -644,6 +646,8 @@ class Game:
             self.phase, self.window = DRAW, []
         elif move.verb == "rummy" and move.seat in self.window:
             self.window = self.window[self.window.index(move.seat) :]
+        elif move.verb == "rummy":
+            raise IllegalMove(_("the player who discarded cannot call Rummy on the discard"))
         else:
             who = seat_str(self.window[0])
             raise IllegalMove(
@@ -676,13 +680,17 @@ class Game:
             spots = meld.layoff_spots(JOKER if played >= JOKER_AS else played)
             fits = [pos for p, pos in spots if p == played]
             end = move.end
+            if move.end and not meld.is_run:
+                raise IllegalMove(
+                    _("meld {n} is a group: it has no low or high end").format(n=move.number)
+                )
             if len(fits) == 1 and move.end:
-                want = "low" if fits[0] == 0 else "high" if fits[0] == 13 else ""
+                want = "low" if fits[0] < meld.lo else "high"
                 if move.end != want:
                     raise IllegalMove(
                         _("{card} can only go at the {end} end of meld {n}").format(
                             card=played_str(played),
-                            end=_("low") if fits[0] <= meld.lo else _("high"),
+                            end=_("low") if want == "low" else _("high"),
                             n=move.number,
                         )
                     )
