@@ -208,6 +208,7 @@ class Game:
     __slots__ = (
         "_legal",
         "_spot_index",
+        "_spot_mask",
         "dealer",
         "discard",
         "hand_number",
@@ -278,6 +279,7 @@ class Game:
         self.resume = -1
         self._legal: list[Move] | None = None
         self._spot_index: dict[int, list[tuple[int, int, int, str]]] | None = None
+        self._spot_mask = 0  # natural cards that can be laid off (valid with _spot_index)
 
     # --- starting hands ---------------------------------------------------------------------
 
@@ -404,19 +406,20 @@ class Game:
             spots = self._spots()
             present = self.masks[seat]
             jokers = self.hands[seat][JOKER]
-            pickup = self.rules.pickup
+            lay_ok = self.rules.pickup != "new-meld"  # may the card taken be laid off?
+            deep_mode = self._take_mode(2)
             for n in range(1, len(pile) + 1):
                 c = pile[-n]
                 if c == JOKER:
                     jokers += 1
                 else:
                     present |= 1 << c
-                mode = self._take_mode(n)
+                mode = deep_mode if n > 1 else self._take_mode(1)
                 if mode < 0:
                     ok = size > 0 or self._can_take(seat, n, mode)
                 elif size + n >= 5:
                     # a 3-card meld or a lay-off of the card leaves at least 2 cards
-                    ok = (pickup != "new-meld" and c in spots) or meldable(c, present, jokers)
+                    ok = (lay_ok and c in spots) or meldable(c, present, jokers)
                 else:
                     ok = self._can_take(seat, n, mode)
                 if ok:
@@ -487,12 +490,12 @@ class Game:
             return pile[-1] in spots
         present = jokers = 0
         for c in pile:
-            if c in spots:
-                return True
             if c == JOKER:
                 jokers += 1
             else:
                 present |= 1 << c
+        if present & self._spot_mask or (jokers and JOKER in spots):
+            return True
         return has_meld(present, jokers)
 
     def _rummy_moves(self, seat: int) -> list[Move]:
@@ -511,6 +514,11 @@ class Game:
         spots = self._spot_index
         if spots is None:
             spots = self._spot_index = layoff_index(self.melds)
+            mask = 0
+            for c in spots:
+                if c != JOKER:
+                    mask |= 1 << c
+            self._spot_mask = mask
         return spots
 
     def _layable(self, card: int) -> bool:
@@ -553,9 +561,11 @@ class Game:
         if mode != MUST_NEW and self.melds:
             spots = self._spots()
             if must >= 0:
-                held = [must] if must in spots else []
+                held: Sequence[int] = [must] if must in spots else []
             else:
-                held = [c for c in spots if counts[c]]
+                held = _held(counts, present & self._spot_mask)
+                if held and held[-1] == JOKER and JOKER not in spots:
+                    held = held[:-1]
             if not held and not first and must >= 0:
                 return moves
             check_size = not resume and size <= 2
