@@ -917,6 +917,7 @@ class Game:
                 known[c] = hand[c]
             if c == self.must_use:
                 self.must_use = -1
+                self.must_mode = MUST_ANY
             k += 1
         self.hand_sizes[seat] -= k
 
