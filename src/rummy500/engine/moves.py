@@ -13,6 +13,14 @@ __all__ = ["VERBS", "Move", "parse_seat", "seat_str"]
 VERBS = ("draw", "take", "meld", "layoff", "discard", "rummy", "end", "pass")
 
 
+def is_number(text: str) -> bool:
+    """Whether ``text`` is a whole number written with the digits 0-9 (not ``²`` or ``٣``)."""
+    return text.isascii() and text.isdigit()
+
+
+_is_number = is_number
+
+
 def seat_str(seat: int) -> str:
     """``0`` -> ``"P1"``."""
     return f"P{seat + 1}"
@@ -21,7 +29,7 @@ def seat_str(seat: int) -> str:
 def parse_seat(text: str) -> int:
     """``"P1"`` -> ``0``."""
     t = text.strip().upper()
-    if len(t) < 2 or t[0] != "P" or not t[1:].isdigit() or int(t[1:]) < 1:
+    if len(t) < 2 or t[0] != "P" or not _is_number(t[1:]) or int(t[1:]) < 1:
         raise NotationError(_("{seat!r} is not a seat (P1, P2, …)").format(seat=text))
     return int(t[1:]) - 1
 
@@ -77,7 +85,7 @@ class Move(NamedTuple):
                 raise NotationError(_("'{verb}' takes no arguments").format(verb=verb))
             return cls(seat, verb)
         if verb in ("take", "rummy"):
-            if len(args) != 1 or not args[0].isdigit() or int(args[0]) < 1:
+            if len(args) != 1 or not _is_number(args[0]) or int(args[0]) < 1:
                 raise NotationError(
                     _("'{verb}' needs a number of cards, like '{verb} 2'").format(verb=verb)
                 )
@@ -87,7 +95,7 @@ class Move(NamedTuple):
                 raise NotationError(_("'meld' needs cards, like 'meld 4H 5H 6H'"))
             return cls(seat, verb, tuple(parse_played(a) for a in args))
         if verb == "layoff":
-            if len(args) not in (2, 3) or not args[1].isdigit():
+            if len(args) not in (2, 3) or not _is_number(args[1]):
                 raise NotationError(
                     _("'layoff' needs a card and a meld number, like 'layoff 8H 1'")
                 )

@@ -20,6 +20,7 @@ from rummy500.engine import (
     seat_str,
 )
 from rummy500.engine.cards import JOKER, NUM_CODES, deck
+from rummy500.engine.moves import is_number as _is_number
 from rummy500.engine.state import check_cards_fit, decks_for, hand_size_for
 from rummy500.i18n import _
 
@@ -131,7 +132,7 @@ class _Reader:
             raise self.fail(_("'{key}:' is given twice").format(key=key))
         self.header_seen.add(key)
         if key == "players":
-            if not value.isdigit() or not 2 <= int(value) <= 8:
+            if not _is_number(value) or not 2 <= int(value) <= 8:
                 raise self.fail(
                     _("players must be a number from 2 to 8, not {v!r}").format(v=value)
                 )
@@ -160,7 +161,7 @@ class _Reader:
             self.totals = totals
 
     def hand_line(self, words: list[str]) -> None:
-        if len(words) != 2 or not words[1].isdigit() or int(words[1]) < 1:
+        if len(words) != 2 or not _is_number(words[1]) or int(words[1]) < 1:
             raise self.fail(_("a hand starts with 'hand N'"))
         if self.players is None:
             raise self.fail(_("the record does not say how many players ('players: N')"))
@@ -311,7 +312,7 @@ class _Reader:
 
 def _is_seat(word: str) -> bool:
     w = word.strip().upper()
-    return len(w) >= 2 and w[0] == "P" and w[1:].isdigit()
+    return len(w) >= 2 and w[0] == "P" and _is_number(w[1:])
 
 
 def format_record(game: Game, comment: str | None = None) -> str:
