@@ -179,8 +179,10 @@ def analyze_meld(played: tuple[int, ...]) -> tuple[bool, int, int, int, tuple[in
         raise IllegalMove(_("a joker declared as a rank only belongs in a group of that rank"))
     if as_group and (len(naturals) > 1 or any(j >= JOKER_RANK for j in jokers)):
         return _analyze_group(naturals, len(jokers))
+    first = played[0] if played[0] < JOKER_AS else played[0] - JOKER_AS
+    ace_first = first % 13 == 0 if first < 52 else True
     try:
-        return _analyze_run(naturals, [j - JOKER_AS for j in jokers])
+        return _analyze_run(naturals, [j - JOKER_AS for j in jokers], ace_first)
     except IllegalMove:
         if as_group:
             return _analyze_group(naturals, len(jokers))
@@ -202,7 +204,7 @@ def _analyze_group(naturals: list[int], jokers: int) -> tuple[bool, int, int, in
 
 
 def _analyze_run(
-    naturals: list[int], joker_cards: list[int]
+    naturals: list[int], joker_cards: list[int], ace_first: bool = True
 ) -> tuple[bool, int, int, int, tuple[int, ...]]:
     everything = naturals + joker_cards
     suits = {c // 13 for c in everything}
@@ -217,9 +219,10 @@ def _analyze_run(
     aces = len(everything) - len(others)
     if aces > 1:
         raise IllegalMove(_("a run cannot hold two aces"))
-    # Natural ranks keep their position; an ace goes low or high, whichever joins the run.
+    # Natural ranks keep their position; an ace goes low or high, whichever joins the run. A run
+    # of all thirteen ranks could be either: the ace goes where it is written (first: low).
     best: list[int] | None = None
-    for ace_pos in (0, 13) if aces else (None,):
+    for ace_pos in ((0, 13) if ace_first else (13, 0)) if aces else (None,):
         positions = sorted(others + ([ace_pos] if ace_pos is not None else []))
         if len(set(positions)) != len(positions):
             raise IllegalMove(_("a run cannot hold the same card twice"))

@@ -316,7 +316,11 @@ def _is_seat(word: str) -> bool:
 
 
 def format_record(game: Game, comment: str | None = None) -> str:
-    """The record of ``game`` with every deal written out (the files this program writes)."""
+    """The record of ``game`` with every deal written out (the files this program writes).
+
+    A hand that ended at the move cap of automatic play cannot be written in the notation: the
+    record stops in the middle of it, with a comment saying so.
+    """
     lines: list[str] = []
     if comment:
         lines.extend(f"# {c}" for c in comment.splitlines())
@@ -328,7 +332,7 @@ def format_record(game: Game, comment: str | None = None) -> str:
             initial[seat] -= s
     if any(initial):
         lines.append("totals: " + " ".join(f"{seat_str(s)}={t}" for s, t in enumerate(initial)))
-    for hand in game.record:
+    for i, hand in enumerate(game.record):
         if hand.deal is None:
             raise ValueError(
                 _("this game does not know the deal of hand {n}").format(n=hand.number)
@@ -341,6 +345,14 @@ def format_record(game: Game, comment: str | None = None) -> str:
         lines.append(f"discard: {card_str(hand.deal.discard)}")
         lines.append("stock: " + " ".join(card_str(c) for c in hand.deal.stock))
         lines.extend(str(m) for m in hand.moves)
+        if i < len(game.hand_results) and game.hand_results[i].capped:
+            # The notation cannot say that a hand ended at the move cap of automatic play, so
+            # the record stops here, in the middle of that hand (NOTATION.md allows it).
+            lines.append(
+                f"# hand {hand.number} reached the move cap of automatic play and was scored as "
+                "if the stock had run out; the record stops here"
+            )
+            break
     return "\n".join(lines) + "\n"
 
 
