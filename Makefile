@@ -35,11 +35,37 @@ $(STAMP): pyproject.toml
 play: $(STAMP)
 	$(BIN)/rummy500 demo $(ARGS)
 
-test: $(STAMP)
+test: $(STAMP) test-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy src/rummy500/engine
 	$(BIN)/pytest -n auto
+
+# PostgreSQL for the server's storage tests, which start a throw-away cluster of their own
+# (initdb + pg_ctl under a temporary folder, on loopback). Installed with apt-get when missing.
+.PHONY: test-deps
+test-deps:
+	@if ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || command -v pg_ctl >/dev/null 2>&1; then \
+		:; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing PostgreSQL (for the server's storage tests)"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	else \
+		echo "PostgreSQL is missing and apt-get is not available: its storage tests are skipped"; \
+	fi
+	@# Debian's chromium for the browser game's tests (Playwright drives it; no browser download)
+	@if [ -x /usr/bin/chromium ]; then \
+		:; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing chromium (for the browser game's tests)"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else \
+		echo "chromium is missing and apt-get is not available: the browser tests are skipped"; \
+	fi
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

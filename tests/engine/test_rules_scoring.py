@@ -154,3 +154,17 @@ def test_hand_ended_by_move_cap_is_scored_as_if_stock_ran_out() -> None:
     assert result.ended_by == "stock"
     assert result.out is None
     assert result.scores == (-35, 5 + 6 + 7 + 8 + 9 - (10 + 2 + 10), -37)
+
+
+def test_thirteen_card_run_scores_its_ace_where_it_is_written() -> None:
+    """A run of all thirteen ranks may have its ace low (1 point) or high (15): both are listed,
+    and each scores as written."""
+    hands = ["AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC", "AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD"]
+    high = "P2 meld 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"
+    low = "P2 meld AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC"
+    for notation, ace in ((high, 15), (low, 1)):
+        game = position(["AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD", hands[0]], "AH", "2H")
+        game.play("P2 draw")
+        assert notation in [str(m) for m in game.legal_moves()]
+        game.play(notation)
+        assert game.points[1] == 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10 * 4 + ace

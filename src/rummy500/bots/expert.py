@@ -27,6 +27,7 @@ from rummy500.bots.base import Bot
 from rummy500.bots.intermediate import IntermediatePolicy
 from rummy500.engine import Game, Move, Observation, sample_state
 from rummy500.engine.melds import CARD_VALUES
+from rummy500.i18n import _
 
 __all__ = ["ExpertBot"]
 
@@ -57,7 +58,7 @@ class ExpertBot(Bot):
     ) -> None:
         super().__init__(seed)
         if time <= 0 and not samples:
-            raise ValueError("time must be positive, or give a number of samples")
+            raise ValueError(_("the time budget must be positive, or give a number of samples"))
         self.time = time
         self.samples = samples
         self.candidates = max(1, candidates)
@@ -83,13 +84,17 @@ class ExpertBot(Bot):
         diff_squares = [0.0] * n
         rounds = 0
         clock = _time.perf_counter
-        deadline = clock() + self.time
+        start = clock()
+        deadline = start + self.time
         while True:
             if self.samples:
                 if rounds >= self.samples:
                     break
-            elif rounds and clock() >= deadline:
-                break
+            elif rounds:
+                # stop unless one more round (as long as the average one) fits in the budget
+                now = clock()
+                if now + (now - start) / rounds > deadline:
+                    break
             state = sample_state(obs, self.rng)
             scores = []
             for move in candidates:
@@ -117,7 +122,7 @@ class ExpertBot(Bot):
         """Play ``game`` to the end of the hand with the intermediate policy; return ``seat``'s
         hand score minus the mean of the others' (as if the stock ran out at the cap)."""
         policy = self.policy
-        for _ in range(self.playout_moves):
+        for _step in range(self.playout_moves):
             if game.is_hand_over():
                 break
             actor = game.to_act

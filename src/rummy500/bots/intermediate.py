@@ -9,11 +9,15 @@
   would open a Rummy call are not discarded if it can help it.
 - It takes several discards when the deepest card pays for the cards that come with it, and calls
   "Rummy!" when the claimed cards are worth more than they cost.
-- It weighs melding now against holding: early in a hand, a low meld that would only give the
-  opponents somewhere to lay off is held back; once an opponent is low on cards or the stock runs
-  down it melds everything.
-- It goes out as soon as it can when it is ahead; when behind it goes out only if it gains points
-  by it or the opponents are about to.
+- It weighs melding now against holding: melds still in hand count against it if the hand ends,
+  but a meld on the table gives the opponents somewhere to lay off. While the hand is young
+  (every opponent holds six cards or more and the stock fifteen), a meld worth less than twelve
+  points that would not take it (almost) out is held back; otherwise it melds and lays off what
+  its best partition would.
+- It goes out as soon as its best partition allows. When it is ahead (its total and this hand's
+  points against each opponent's, their hidden cards counted at seven), it also stops the hand at
+  the first chance: with the stock out it ends the hand rather than take from the pile, and when
+  floating it throws its last card rather than float on; behind, it plays on.
 
 Everything it knows comes from the observation: it keeps no memory between moves, so the same
 policy runs inside the expert bot's playouts.
@@ -40,17 +44,22 @@ class IntermediatePolicy:
     #: points credited per live card that would turn a deadwood card into a meld
     out_value: float = 1.5
     #: how much of a discard's danger (what it would give away) counts against it
-    danger_weight: float = 1.0
+    danger_weight: float = 3.0
     #: minimum gain (in hand-reading points) for taking the top discard instead of drawing
     take_margin: float = 0.5
-    #: extra gain asked per card taken beyond the deepest one (more cards, more risk)
-    deep_margin: float = 2.0
+    #: gain asked per card taken beyond the deepest one; below 0 it is a bonus: more cards to
+    #: meld with, and cards the opponents no longer can take
+    deep_margin: float = -1.0
+    #: never take more cards than this from the discard pile at once
+    max_take: int = 12
     #: minimum gain for calling "Rummy!"
     call_margin: float = 0.0
     #: hold back melds worth fewer points than this while the hand is young (0: never hold)
-    hold_below: int = 0
+    hold_below: int = 12
     #: the hand is young while every opponent holds at least this many cards
     hold_min_cards: int = 6
+    #: when ahead, end the hand at once if it may (the stock is out, or it floats)
+    end_when_ahead: bool = True
 
     def choose(self, obs: Observation, legal: Sequence[Move]) -> Move:
         """The intermediate player's move."""
@@ -195,14 +204,33 @@ class _View:
     def draw(self, legal: Sequence[Move]) -> Move:
         takes = [m for m in legal if m.verb == "take"]
         draw = next((m for m in legal if m.verb == "draw"), None)
+        end = next((m for m in legal if m.verb == "end"), None)
+        if end is not None and self.p.end_when_ahead and self.ahead():
+            return end  # the stock is out and this seat is ahead: stop the hand now
         margin = self.p.take_margin if draw is not None else 0.0
         best, _gain = self._best_take(takes, margin)
         if best is not None:
             return best
         if draw is not None:
             return draw
-        end = next((m for m in legal if m.verb == "end"), None)
         return end or takes[0]
+
+    def ahead(self) -> bool:
+        """Whether this seat would lead the game if the hand ended now (the opponents' hidden
+        cards counted at an average value)."""
+        obs = self.obs
+        val = self.val
+        seat = obs.seat
+        mine = obs.totals[seat] + obs.points[seat] - sum(val[c] for c in obs.hand)
+        best = None
+        for s in range(obs.players):
+            if s == seat:
+                continue
+            known = obs.known[s]
+            left = sum(val[c] for c in known) + 7 * (obs.hand_sizes[s] - len(known))
+            score = obs.totals[s] + obs.points[s] - left
+            best = score if best is None else max(best, score)
+        return best is None or mine > best
 
     def _best_take(self, takes: Sequence[Move], margin: float) -> tuple[Move | None, float]:
         """The take (or Rummy call) that gains the most, if it gains more than ``margin``."""
@@ -227,6 +255,8 @@ class _View:
         base = self.worth(self.hand)
         hand = self.hand
         for m in takes:
+            if m.number > self.p.max_take:
+                continue
             taken = pile[-m.number :]
             cards = (*hand, *taken)
             r = self.reading(cards)
@@ -239,6 +269,14 @@ class _View:
     def play(self, legal: Sequence[Move]) -> Move:
         plays = [m for m in legal if m.verb in ("meld", "layoff")]
         discards = [m for m in legal if m.verb == "discard"]
+        if (
+            len(self.hand) == 1
+            and discards
+            and self.p.end_when_ahead
+            and self.obs.rules.floating
+            and self.ahead()
+        ):
+            return discards[0]  # floating and ahead: go out now rather than float on
         if plays:
             move = self._best_play(plays, must=not discards)
             if move is not None:

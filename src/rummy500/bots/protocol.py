@@ -155,6 +155,16 @@ def resolve_move(obs: Observation, legal: Sequence[Move], text: str) -> Move:
 # --- the controller -------------------------------------------------------------------------
 
 
+def _is_hello_answer(line: str) -> bool:
+    if '"move"' in line or '"name"' not in line:
+        return False
+    try:
+        answer = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(answer, dict) and "name" in answer and "move" not in answer
+
+
 @dataclass(frozen=True)
 class Misbehaviour:
     """A report about an external bot: who, what went wrong, the request and the answer."""
@@ -281,7 +291,7 @@ class ExternalBot(Bot):
         if self.alive:
             self._outgoing.put((json.dumps(message) + "\n").encode("utf-8"))
 
-    def _receive(self, timeout: float) -> str | object | None:
+    def _receive(self, timeout: float, hello: bool = False) -> str | object | None:
         """The next answer line; ``None`` on timeout, ``_EOF`` when the bot has gone."""
         deadline = time.monotonic() + timeout
         while True:
@@ -292,8 +302,10 @@ class ExternalBot(Bot):
                 line = self._answers.get(timeout=remaining)
             except queue.Empty:
                 return None
-            if line is _EOF:
+            if not isinstance(line, str):
                 return _EOF
+            if not hello and _is_hello_answer(line):
+                continue  # a late answer to hello
             if self._pending:
                 self._pending -= 1  # the late answer to a request that timed out
                 continue
@@ -302,12 +314,11 @@ class ExternalBot(Bot):
     def _greet(self, timeout: float) -> None:
         request = hello_message()
         self._send(request)
-        line = self._receive(timeout)
+        line = self._receive(timeout, hello=True)
         if line is _EOF:
             self._crashed(request, None)
             return
         if line is None:
-            self._pending += 1
             self._report("timeout", _("no answer to hello"), request, None)
             return
         assert isinstance(line, str)
@@ -385,6 +396,8 @@ class ExternalBot(Bot):
                 code = self._process.wait(timeout=1.0)
             except subprocess.TimeoutExpired:
                 code = None
+        if len(self._threads) > 1:
+            self._threads[1].join(timeout=1.0)  # what it said on stderr before it went
         reason = _("the bot exited (status {code}); replaced for the rest of the match").format(
             code=code
         )

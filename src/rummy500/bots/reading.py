@@ -104,14 +104,56 @@ def read_hand(
 # and the lay-off spots as a 52-bit mask, so that its states are cheap to build and to memoize.
 
 
+#: Search states after which :func:`read_hand` stops comparing and plays greedily (huge hands).
+STATE_BUDGET = 5_000
+
+_DEAD, _LAY, _MELD = 0, 1, 2
+
+
+def _has_partner(card: int, present: set[int]) -> bool:
+    """Whether another card of ``present`` could share a meld with ``card``: one of the same
+    rank in another suit, or one of the same suit at most two ranks away (aces count at both
+    ends)."""
+    rank, suit = card % 13, card // 13
+    for s in range(4):
+        if s != suit and rank + 13 * s in present:
+            return True
+    base = suit * 13
+    for pos in (rank, 13) if rank == 0 else (rank,):
+        for d in (-2, -1, 1, 2):
+            p = pos + d
+            if 0 <= p <= 13 and base + (0 if p == 13 else p) in present and p % 13 != rank:
+                return True
+    return False
+
+
 @lru_cache(maxsize=1 << 16)
 def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
     val = CARD_VALUES[values]
     ace_low = ACE_LOW_VALUE[values]
     after = dict(table.after)
+    naturals = [c for c in hand if c != JOKER]
+    jokers = len(hand) - len(naturals)
+    fits = set(table.fits)
+    # A card with no possible partner (and at most one joker in the hand) can only be laid off
+    # or left over: take it out of the search, which is exponential in the size of the hand.
+    alone_dead: list[int] = []
+    alone_laid: list[int] = []
+    if jokers <= 1:
+        present = set(naturals)
+        kept = []
+        for c in naturals:
+            if _has_partner(c, present):
+                kept.append(c)
+            elif c in fits:
+                fits.discard(c)
+                alone_laid.append(c)
+            else:
+                alone_dead.append(c)
+        naturals = kept
     # memo: state -> (score, how the lowest card is used, its meld, the points, next state)
     memo: dict[tuple[int, int, int, bool], tuple[int, int, tuple[int, ...], int, tuple]] = {}
-    DEAD, LAY, MELD = 0, 1, 2
+    budget = [STATE_BUDGET]
 
     def best(mask: int, jokers: int, fits: int, placed: bool) -> int:
         key = (mask, jokers, fits, placed)
@@ -120,28 +162,22 @@ def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
             return found[0]
         if not mask:
             score = 15 * jokers if placed else -15 * jokers
-            memo[key] = (score, DEAD, (), 0, ())
+            memo[key] = (score, _DEAD, (), 0, ())
             return score
+        budget[0] -= 1
         c = ((mask & -mask).bit_length() - 1) >> 1
         rest = mask - (1 << 2 * c)
         v = val[c]
-        top = best(rest, jokers, fits, placed) - v
-        entry: tuple[int, int, tuple[int, ...], int, tuple] = (
-            top,
-            DEAD,
-            (),
-            0,
-            (rest, jokers, fits, placed),
-        )
+        # every way to use c: (points, kind, meld, next state); points < 0 for deadwood
+        options: list[tuple[int, int, tuple[int, ...], tuple[int, int, int, bool]]] = [
+            (-v, _DEAD, (), (rest, jokers, fits, placed))
+        ]
         if fits >> c & 1:
             nfits = fits & ~(1 << c)
             nxt = after.get(c)
             if nxt is not None:
                 nfits |= 1 << nxt
-            score = best(rest, jokers, nfits, placed) + v
-            if score > top:
-                top = score
-                entry = (score, LAY, (c,), v, (rest, jokers, nfits, placed))
+            options.append((v, _LAY, (c,), (rest, jokers, nfits, placed)))
         rank, suit = c % 13, c // 13
         # groups with c
         others = [
@@ -158,61 +194,65 @@ def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
                     for o in chosen:
                         left -= 1 << 2 * o
                         points += val[o]
-                    score = best(left, jokers - need, fits, True) + points
-                    if score > top:
-                        top = score
-                        meld = (c, *chosen, *(JOKER,) * need)
-                        entry = (score, MELD, meld, points, (left, jokers - need, fits, True))
+                    meld = (c, *chosen, *(JOKER,) * need)
+                    options.append((points, _MELD, meld, (left, jokers - need, fits, True)))
         # runs in c's suit with c as their lowest natural (an ace also as the high end)
         base = suit * 13
         for start, step in ((0, 1), (13, -1)) if rank == 0 else ((rank, 1),):
             left = rest
             jl = jokers
-            meld = [c]
+            run = [c]
             points = ace_low if start == 0 else v
             pos = start
-            while len(meld) < 13:
+            while len(run) < 13:
                 pos += step
                 if not 0 < pos < 13:
                     if pos == 13 and jl > 0:  # a joker as the high ace
                         jl -= 1
-                        meld.append(JOKER)
+                        run.append(JOKER)
                         points += 15
                     else:
                         break
                 elif left >> (2 * (base + pos)) & 3:
                     left -= 1 << 2 * (base + pos)
-                    meld.append(base + pos)
+                    run.append(base + pos)
                     points += val[base + pos]
                 elif jl > 0:
                     jl -= 1
-                    meld.append(JOKER)
+                    run.append(JOKER)
                     points += 15
                 else:
                     break
-                if len(meld) >= 3 and (len(meld) > 3 or meld[1] != JOKER or meld[2] != JOKER):
-                    score = best(left, jl, fits, True) + points
-                    if score > top:
-                        top = score
-                        entry = (score, MELD, tuple(meld), points, (left, jl, fits, True))
+                if len(run) >= 3 and (len(run) > 3 or run[1] != JOKER or run[2] != JOKER):
+                    options.append((points, _MELD, tuple(run), (left, jl, fits, True)))
+        if budget[0] < 0:  # out of budget: the option that scores most now, no comparing
+            options = [max(options, key=lambda o: o[0])]
+        entry = None
+        top = 0
+        for points, kind, meld, state in options:
+            score = best(*state) + points
+            if entry is None or score > top:
+                top = score
+                entry = (score, kind, meld, abs(points) if kind != _DEAD else 0, state)
+        assert entry is not None
         memo[key] = entry
         return top
 
-    naturals = [c for c in hand if c != JOKER]
     mask = sum(1 << 2 * c for c in naturals)
-    fits_mask = sum(1 << c for c in table.fits)
-    state = (mask, len(hand) - len(naturals), fits_mask, table.joker)
+    fits_mask = sum(1 << c for c in fits)
+    state = (mask, jokers, fits_mask, table.joker)
     score = best(*state)
-    melded = 0
+    score += sum(val[c] for c in alone_laid) - sum(val[c] for c in alone_dead)
+    melded = sum(val[c] for c in alone_laid)
     melds: list[tuple[int, ...]] = []
-    layoffs: list[int] = []
-    deadwood: list[int] = []
+    layoffs: list[int] = list(alone_laid)
+    deadwood: list[int] = list(alone_dead)
     while state[0]:
         _score, kind, cards, points, nxt = memo[state]
         c = ((state[0] & -state[0]).bit_length() - 1) >> 1
-        if kind == DEAD:
+        if kind == _DEAD:
             deadwood.append(c)
-        elif kind == LAY:
+        elif kind == _LAY:
             layoffs.append(c)
         else:
             melds.append(cards)
@@ -224,6 +264,7 @@ def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
             melded += 15 * state[1]
         else:
             deadwood.extend([JOKER] * state[1])
+    deadwood.sort()
     return Reading(score, melded, tuple(melds), tuple(layoffs), tuple(deadwood))
 
 

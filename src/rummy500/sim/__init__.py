@@ -1,6 +1,7 @@
 """The simulator: bots play whole games against each other, by the thousands, in parallel.
 
 >>> from rummy500.engine import Rules
+from rummy500.i18n import _
 >>> result = simulate(["beginner", "random"], players=2, games=4, rules=Rules(target=100))
 >>> result.summary.games
 4
@@ -25,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rummy500.engine import Rules
+from rummy500.i18n import _
 from rummy500.sim.executors import run_tasks
 from rummy500.sim.match import (
     DEFAULT_MAX_HANDS,
@@ -104,7 +106,7 @@ def simulate(
         bot_specs(names) if len(names) == len(bots) else [b for b in bots if isinstance(b, BotSpec)]
     )
     if len(specs) != len(bots):
-        raise TypeError("give bot names or BotSpec values, not both")
+        raise TypeError(_("give bot names or BotSpec values, not both"))
     tasks = plan_games(
         specs,
         players,

@@ -41,7 +41,8 @@ from rummy500.sim.stats import Summary, summarize, wilson_interval
 
 __all__ = ["register"]
 
-console = Console()
+# A report that goes to a file or a pipe is not cut at 80 columns.
+console = Console(width=None if sys.stdout.isatty() else 120)
 err_console = Console(stderr=True)
 
 
@@ -123,18 +124,11 @@ def _report(summary: Summary, seconds: float, timing: bool) -> None:
             n=summary.games, s=seconds, rate=summary.games / max(seconds, 1e-9)
         )
     )
-    for heading in (
-        _("bot"),
-        _("games"),
-        _("wins"),
-        _("win rate"),
-        _("95% interval"),
-        _("mean hand score"),
-        _("mean final total"),
-    ):
-        table.add_column(heading, justify="left" if heading == _("bot") else "right")
+    table.add_column(_("bot"))
+    for heading in (_("games"), _("wins"), _("win rate"), _("95% CI"), _("pts/hand"), _("total")):
+        table.add_column(heading, justify="right")
     if timing:
-        table.add_column(_("median s/move"), justify="right")
+        table.add_column(_("ms/move"), justify="right")
     for label in summary.labels:
         data = summary.bots[label].to_json(timing)
         lo, hi = data["ci95"]
@@ -143,12 +137,12 @@ def _report(summary: Summary, seconds: float, timing: bool) -> None:
             str(data["games"]),
             str(data["wins"]),
             f"{data['win_rate']:.1%}",
-            f"{lo:.1%} – {hi:.1%}",
+            f"{100 * lo:.1f}–{100 * hi:.1f}%",
             f"{data['mean_hand_score']:.1f}",
             f"{data['mean_final_total']:.1f}",
         ]
         if timing:
-            row.append(f"{data['move_seconds_median']:.3f}")
+            row.append(f"{data.get('move_ms_median', 0.0):.1f}")
         table.add_row(*row)
     console.print(table)
     notes = [_("{n} hands").format(n=summary.hands)]
@@ -173,13 +167,10 @@ def _save(
     timing: bool,
 ) -> None:
     if out is not None:
-        data = {
-            "settings": settings,
-            "summary": sim.to_json(timing),
-            "games": [r.to_json() for r in sim.results],
-        }
-        for game in data["games"]:
+        games = [r.to_json() for r in sim.results]
+        for game in games:
             game.pop("record", None)
+        data = {"settings": settings, "summary": sim.to_json(timing), "games": games}
         out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
@@ -491,9 +482,9 @@ def bench_sim_command(
     table = Table(title=_("Simulator: {n} games of {bots}").format(n=games, bots=bots))
     for heading in (_("workers"), _("seconds"), _("games/s"), _("speed-up"), _("same results")):
         table.add_column(heading, justify="right")
-    for count, f in figures.items():
+    for workers_text, f in figures.items():
         table.add_row(
-            count,
+            workers_text,
             f"{f['seconds']:.1f}",
             f"{f['games_per_s']:.2f}",
             f"{f['speedup']:.2f}x",

@@ -68,8 +68,10 @@ def run_local(
                     if on_result:
                         on_result(result)
         except BaseException:
-            for future in running:
-                future.cancel()
+            # Ctrl-C or a failed game: do not wait for the games still being played.
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
             raise
     results.sort(key=lambda r: r.index)
     return results

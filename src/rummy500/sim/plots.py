@@ -31,14 +31,19 @@ def plot_summary(summary: Summary, path: str | Path) -> None:
     left.set_ylim(0, 1)
     left.set_ylabel(_("win rate (95% interval)"))
     left.set_title(_("{n} games").format(n=summary.games))
-    for label in labels:
-        scores = summary.bots[label].hand_scores
-        if scores:
-            right.hist(scores, bins=40, alpha=0.5, label=label)
+    everything = [x for label in labels for x in summary.bots[label].hand_scores]
+    if everything:
+        lo, hi = min(everything), max(everything)
+        step = max(1, (hi - lo) // 40 + 1)
+        bins = list(range(lo, hi + step + 1, step))
+        for label in labels:
+            scores = summary.bots[label].hand_scores
+            if scores:
+                right.hist(scores, bins=bins, alpha=0.5, label=label)
+        right.legend()
     right.set_xlabel(_("points per hand"))
     right.set_ylabel(_("hands"))
     right.set_title(_("Hand scores"))
-    right.legend()
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

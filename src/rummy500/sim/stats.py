@@ -24,7 +24,9 @@ def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float
     denom = 1 + z2 / games
     centre = (p + z2 / (2 * games)) / denom
     half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo = 0.0 if wins <= 0 else max(0.0, centre - half)
+    hi = 1.0 if wins >= games else min(1.0, centre + half)
+    return lo, hi
 
 
 @dataclass
@@ -60,11 +62,10 @@ class BotStats:
         if timing:
             times = sorted(self.move_seconds)
             data["moves_timed"] = len(times)
-            data["move_seconds_median"] = round(statistics.median(times), 4) if times else 0.0
-            data["move_seconds_p90"] = (
-                round(times[int(0.9 * (len(times) - 1))], 4) if times else 0.0
-            )
-            data["move_seconds_max"] = round(times[-1], 4) if times else 0.0
+            if times:
+                data["move_ms_median"] = round(1000 * statistics.median(times), 2)
+                data["move_ms_p90"] = round(1000 * times[int(0.9 * (len(times) - 1))], 2)
+                data["move_ms_max"] = round(1000 * times[-1], 2)
         return data
 
 

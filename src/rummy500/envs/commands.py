@@ -1,0 +1,51 @@
+"""Command-line commands of the research environments: ``rummy500 bench env``.
+
+Imported by ``rummy500.cli`` at start-up, so it imports nothing heavy: numpy, PettingZoo and the
+rest are loaded inside the command.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+__all__ = ["register"]
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    """Add ``bench env`` to the ``bench`` group."""
+
+    @bench_app.command("env")
+    def bench_env(
+        seconds: Annotated[float, typer.Option(min=0.1, help="CPU seconds to run.")] = 10.0,
+        players: Annotated[int, typer.Option(min=2, max=8, help="Players per game.")] = 2,
+        seed: Annotated[int, typer.Option(help="Seed of deals and choices.")] = 0,
+        wrapped: Annotated[
+            bool, typer.Option(help="Measure env() with PettingZoo's order-enforcing wrapper.")
+        ] = False,
+        json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    ) -> None:
+        """PettingZoo steps per second (rummy500_v0, random masked actions, one core)."""
+        try:
+            from rummy500.envs.benchmark import env_benchmark
+
+            result = env_benchmark(players=players, seconds=seconds, seed=seed, wrapped=wrapped)
+        except ImportError as e:
+            typer.echo(
+                f"bench env needs the research extra (pip install 'rummy500[research]'): {e}"
+            )
+            raise typer.Exit(2) from None
+        if json_out:
+            typer.echo(json.dumps(result))
+            return
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=f"Environment benchmark ({players} players)")
+        table.add_column("measure")
+        table.add_column("value", justify="right")
+        for key, value in result.items():
+            table.add_row(key, str(value))
+        Console().print(table)

@@ -1,0 +1,20 @@
+"""The online table server: a lobby over HTTP, tables over WebSocket, state in a database.
+
+The server is a thin layer: it turns a client's message into an engine
+:class:`~rummy500.engine.Move`, stores every accepted move in the same transaction that advances
+the table, and turns each seat's :meth:`~rummy500.engine.Game.observation` into the messages that
+seat receives. It holds no rules of its own. Modules:
+
+- :mod:`~rummy500.server.config` — the settings of a server process;
+- :mod:`~rummy500.server.messages` — the pydantic messages of the lobby and the table protocol;
+- :mod:`~rummy500.server.views` — what each seat (or a spectator) is sent, from its observation;
+- :mod:`~rummy500.server.storage` — tables, seats, moves and chat in SQLite or PostgreSQL;
+- :mod:`~rummy500.server.autoplay` — computer players off the event loop;
+- :mod:`~rummy500.server.tables` — the live tables this process owns;
+- :mod:`~rummy500.server.lobby` and :mod:`~rummy500.server.app` — the HTTP and WebSocket routes;
+- :mod:`~rummy500.server.commands` and :mod:`~rummy500.server.bench` — ``rummy500 serve`` and
+  ``rummy500 bench server``.
+
+Importing this package imports nothing heavy: FastAPI, uvicorn and SQLAlchemy are imported by the
+modules that need them.
+"""

@@ -1,0 +1,368 @@
+"""The FastAPI application: the lobby routes, the table WebSocket, and the browser game's files.
+
+A table's WebSocket is ``/ws/tables/{table_id}``. The first message says who is there: a
+player's ``{"type": "auth", "token": "…"}`` or a spectator's ``{"type": "watch"}``. Every later
+message is checked for size, rate and schema before it reaches the table; a bad one is answered
+with an ``error`` naming the problem and changes nothing. See ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+
+from rummy500.i18n import _
+from rummy500.server import lobby
+from rummy500.server.config import ServerConfig
+from rummy500.server.messages import (
+    AuthMessage,
+    ChatMessage,
+    MoveMessage,
+    PingMessage,
+    RecordMessage,
+    ResyncMessage,
+    WatchMessage,
+    clean_text,
+    parse_client_message,
+)
+from rummy500.server.storage import Storage, hash_token
+from rummy500.server.tables import Client, LiveTable, TableHub, TableMoved, dumps
+
+__all__ = ["BodyLimit", "RateLimiter", "create_app"]
+
+log = logging.getLogger("rummy500.server")
+
+CLOSE_NOT_AUTHENTICATED = 4401
+CLOSE_NO_TABLE = 4404
+CLOSE_MOVED = 4409
+CLOSE_POLICY = 1008
+#: A connection that keeps flooding after this many refusals is closed.
+MAX_STRIKES = 50
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` messages a second on average, bursts of up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class BodyLimit:
+    """Refuse HTTP request bodies over ``limit`` bytes (413) before anything reads them."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+                await self._refuse(send)
+                return
+        # Read the whole body first (lobby bodies are small), refusing it once over the limit.
+        chunks: list[bytes] = []
+        seen = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, _replay([message]), send)
+                return
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
+                await self._refuse(send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        await self.app(scope, _replay([body], receive), send)
+
+    async def _refuse(self, send: Any) -> None:
+        detail = _("the request body is larger than {limit} bytes").format(limit=self.limit)
+        body = dumps({"detail": detail}).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def _replay(messages: list[Any], then: Any = None) -> Any:
+    """A ``receive`` that gives ``messages`` first, then waits on ``then``."""
+    queue = list(messages)
+
+    async def receive() -> Any:
+        if queue:
+            return queue.pop(0)
+        if then is not None:
+            return await then()
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
+#: Largest lobby request body, in bytes.
+MAX_BODY = 16 * 1024
+
+
+def create_app(config: ServerConfig) -> FastAPI:
+    """The server application for ``config`` (the database is migrated when it starts)."""
+    storage = Storage(config.db_url)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.get_running_loop().run_in_executor(None, storage.migrate)
+        hub = TableHub(config, storage)
+        await hub.start()
+        app.state.hub = hub
+        if config.freeze_gc:
+            gc.collect()
+            gc.freeze()
+        log.info("rummy500 server (node %s) ready", config.node)
+        try:
+            yield
+        finally:
+            await hub.stop()
+            storage.close()
+
+    app = FastAPI(
+        title="rummy500 table server",
+        description=(
+            "Rummy 500 tables for people and computer players. The lobby is HTTP+JSON; a table "
+            "is played over the WebSocket `/ws/tables/{table_id}` (see docs/protocol.md)."
+        ),
+        version="1",
+        lifespan=lifespan,
+    )
+    app.state.config = config
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.include_router(lobby.router)
+    app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
+    if config.web_dir.is_dir():
+        from fastapi.staticfiles import StaticFiles
+
+        app.mount("/", StaticFiles(directory=config.web_dir, html=True), name="web")
+    else:
+
+        @app.get("/", include_in_schema=False)
+        async def root() -> dict[str, str]:
+            return {"name": "rummy500", "docs": "/docs", "tables": "/api/tables"}
+
+    return app
+
+
+async def _send_error(ws: WebSocket, code: str, message: str, close: int | None = None) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_text(
+            dumps({"type": "error", "version": 0, "code": code, "message": message, "ref": None})
+        )
+        if close is not None:
+            await ws.close(code=close)
+
+
+async def _receive_text(ws: WebSocket) -> str | None:
+    """The next text message; ``None`` when the connection closed; ``""`` for a binary one."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    return "" if text is None else text
+
+
+def _too_large(text: str, limit: int) -> int:
+    """The size of ``text`` in bytes if it is over ``limit``, else 0."""
+    if len(text) <= limit // 4:
+        return 0
+    size = len(text.encode("utf-8"))
+    return size if size > limit else 0
+
+
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """One connection to a table: authenticate, then pass its messages to the table."""
+    hub: TableHub = websocket.app.state.hub
+    await websocket.accept()
+    greeted = await _greet(websocket, hub, table_id)
+    if greeted is None:
+        return
+    table, client = greeted
+    try:
+        await _serve(websocket, hub, table, client)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await table.detach(client)
+
+
+async def _greet(ws: WebSocket, hub: TableHub, table_id: str) -> tuple[LiveTable, Client] | None:
+    config = hub.config
+    try:
+        text = await asyncio.wait_for(_receive_text(ws), config.auth_seconds)
+    except TimeoutError:
+        await _send_error(
+            ws,
+            "not_authenticated",
+            _("no auth or watch message within {n} seconds").format(n=config.auth_seconds),
+            CLOSE_NOT_AUTHENTICATED,
+        )
+        return None
+    except WebSocketDisconnect:
+        return None
+    if text is None:
+        return None
+    size = _too_large(text, config.max_message_bytes)
+    if size:
+        await _send_error(
+            ws,
+            "too_large",
+            _("the message is {size} bytes; the limit is {limit}").format(
+                size=size, limit=config.max_message_bytes
+            ),
+            CLOSE_NOT_AUTHENTICATED,
+        )
+        return None
+    try:
+        first = parse_client_message(text) if text else None
+    except ValueError as e:
+        await _send_error(ws, "invalid", str(e), CLOSE_NOT_AUTHENTICATED)
+        return None
+    if not isinstance(first, AuthMessage | WatchMessage):
+        await _send_error(
+            ws,
+            "not_authenticated",
+            _("say who you are first: auth with your seat token, or watch"),
+            CLOSE_NOT_AUTHENTICATED,
+        )
+        return None
+    record = await hub.db(hub.storage.table, table_id)
+    if record is None:
+        await _send_error(ws, "no_table", _("there is no such table"), CLOSE_NO_TABLE)
+        return None
+    seat: int | None = None
+    if isinstance(first, AuthMessage):
+        found = await hub.db(hub.storage.seat_of, table_id, hash_token(first.token))
+        if found is None:
+            await _send_error(
+                ws,
+                "bad_token",
+                _("this token holds no seat at this table"),
+                CLOSE_NOT_AUTHENTICATED,
+            )
+            return None
+        seat = int(found)
+    try:
+        table = await hub.table(table_id)
+    except KeyError:
+        await _send_error(ws, "no_table", _("there is no such table"), CLOSE_NO_TABLE)
+        return None
+    except TableMoved:
+        await _send_error(
+            ws, "moved", _("this table is served by another server process"), CLOSE_MOVED
+        )
+        return None
+    client = Client(ws, seat)
+    await table.attach(client)
+    return table, client
+
+
+async def _serve(ws: WebSocket, hub: TableHub, table: LiveTable, client: Client) -> None:
+    config = hub.config
+    limiter = RateLimiter(config.rate_per_second, config.rate_burst)
+    strikes = 0
+    while not client.closed:
+        text = await _receive_text(ws)
+        if text is None:
+            return
+        if not limiter.allow():
+            strikes += 1
+            table.error(
+                client,
+                "rate_limited",
+                _("too many messages: at most {rate:g} a second").format(
+                    rate=config.rate_per_second
+                ),
+            )
+            if strikes >= MAX_STRIKES:
+                client.close(CLOSE_POLICY, "flooding")
+                return
+            continue
+        if not text:
+            table.error(client, "binary", _("send text messages (JSON), not binary ones"))
+            continue
+        size = _too_large(text, config.max_message_bytes)
+        if size:
+            table.error(
+                client,
+                "too_large",
+                _("the message is {size} bytes; the limit is {limit}").format(
+                    size=size, limit=config.max_message_bytes
+                ),
+            )
+            continue
+        try:
+            message = parse_client_message(text)
+        except ValueError as e:
+            table.error(client, "invalid", str(e))
+            continue
+        try:
+            await _dispatch(table, client, message, config)
+        except Exception:
+            log.exception("table %s: handling a %s message failed", table.id, message.type)
+            table.error(client, "server_error", _("the server could not handle that message"))
+
+
+async def _dispatch(table: LiveTable, client: Client, message: Any, config: ServerConfig) -> None:
+    if isinstance(message, MoveMessage):
+        await table.move(client, message.move, message.id, message.version)
+    elif isinstance(message, ChatMessage):
+        if len(message.text) > config.chat_max_chars:
+            table.error(
+                client,
+                "too_long",
+                _("chat messages are at most {limit} characters, not {n}").format(
+                    limit=config.chat_max_chars, n=len(message.text)
+                ),
+            )
+            return
+        try:
+            text = clean_text(message.text, _("chat"))
+        except ValueError as e:
+            table.error(client, "invalid", str(e))
+            return
+        if not text:
+            table.error(client, "invalid", _("the chat message is empty"))
+            return
+        await table.chat_line(client, text)
+    elif isinstance(message, ResyncMessage):
+        await table.resync(client)
+    elif isinstance(message, RecordMessage):
+        await table.record_text(client)
+    elif isinstance(message, PingMessage):
+        await table.ping(client)
+    else:
+        table.error(client, "invalid", _("you have already said who you are"))

@@ -1,0 +1,338 @@
+"""``rummy500 bench server``: a real server process, many tables, simulated players.
+
+Each table has two simulated players — real WebSocket clients on loopback, in this process —
+and one bot played by the server. A simulated player thinks for a while (``think_ms`` on
+average, uniformly between half and one and a half times that), then sends one of its legal
+moves. The latency of a move is the time from sending it to receiving the server's answer to it
+(the ``update`` that carries it, or ``queued`` for an answer to a Rummy call window or a draw
+sent during one). When a game ends the players ask for a rematch and play on at the new table.
+
+``errors`` counts error replies other than ``stale`` ones (a move that raced a change of the
+table: another player's Rummy call closing a window), closed connections and failed requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["JSON_KEYS", "run_benchmark"]
+
+#: The keys of ``rummy500 bench server --json``.
+JSON_KEYS = ("tables", "moves", "moves_per_s", "p50_ms", "p99_ms", "errors")
+
+#: Error codes that are not the server's fault: a move that raced another player's.
+RACE_CODES = frozenset({"stale", "draw_cancelled"})
+
+
+@dataclass
+class _Stats:
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    races: int = 0
+    resyncs: int = 0
+    games: int = 0
+    measuring: bool = False
+    error_samples: list[str] = field(default_factory=list)
+
+    def error(self, what: str) -> None:
+        self.errors += 1
+        if len(self.error_samples) < 5:
+            self.error_samples.append(what)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _choose(legal: list[str], rng: random.Random) -> str:
+    """A plausible quick player: meld when it can, mostly draw from the stock, rarely call."""
+    plays = [m for m in legal if m.split()[1] in ("meld", "layoff")]
+    if plays:
+        return rng.choice(plays)
+    verbs = {m.split()[1]: m for m in legal}
+    if "draw" in verbs and rng.random() < 0.9:
+        return verbs["draw"]
+    if "rummy" in verbs and rng.random() < 0.2:
+        return rng.choice([m for m in legal if m.split()[1] == "rummy"])
+    for verb in ("pass", "draw", "end"):
+        if verb in verbs:
+            return verbs[verb]
+    discards = [m for m in legal if m.split()[1] == "discard"]
+    return rng.choice(discards or legal)
+
+
+class _Player:
+    """One simulated player: plays its seat, and on to the rematch when a game ends."""
+
+    def __init__(
+        self,
+        base: str,
+        table_id: str,
+        token: str,
+        think: float,
+        rng: random.Random,
+        stats: _Stats,
+    ) -> None:
+        self.base = base
+        self.table_id = table_id
+        self.token = token
+        self.think = think
+        self.rng = rng
+        self.stats = stats
+        self.version = -1
+        self.legal: list[str] = []
+        self.pending: dict[int, float] = {}
+        self.next_id = 0
+        self.decided_at = -1
+        self.over = False
+        self.resync: asyncio.Future[None] | None = None
+
+    async def run(self, http: Any, stop: asyncio.Event) -> None:
+        from websockets.asyncio.client import connect
+
+        ws_base = self.base.replace("http://", "ws://")
+        while not stop.is_set():
+            self.over = False
+            try:
+                async with connect(
+                    f"{ws_base}/ws/tables/{self.table_id}", max_size=1 << 22, open_timeout=60
+                ) as ws:
+                    await ws.send(json.dumps({"type": "auth", "token": self.token}))
+                    await self._play(ws, stop)
+            except Exception as e:
+                if stop.is_set():
+                    return
+                self.stats.error(f"connection: {e!r}")
+                await asyncio.sleep(1)
+                continue
+            if stop.is_set():
+                return
+            await self._rematch(http)
+
+    async def _play(self, ws: Any, stop: asyncio.Event) -> None:
+        thinker: asyncio.Task[None] | None = None
+        stopper = asyncio.ensure_future(stop.wait())
+        try:
+            while not self.over:
+                receiver = asyncio.ensure_future(ws.recv())
+                done, _pending = await asyncio.wait(
+                    {receiver, stopper}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if receiver not in done:
+                    receiver.cancel()
+                    return
+                self._receive(json.loads(receiver.result()), ws)
+                if self.legal and self.decided_at != self.version:
+                    self.decided_at = self.version
+                    if thinker is not None:
+                        thinker.cancel()
+                    thinker = asyncio.ensure_future(self._move_later(ws))
+        finally:
+            stopper.cancel()
+            if thinker is not None:
+                thinker.cancel()
+
+    def _receive(self, m: dict[str, Any], ws: Any) -> None:
+        now = time.perf_counter()
+        ref = m.get("ref")
+        if ref is not None and ref in self.pending:
+            sent = self.pending.pop(ref)
+            if self.stats.measuring:
+                self.stats.latencies.append(now - sent)
+        kind = m["type"]
+        if kind == "state":
+            self.version = m["version"]
+            self.legal = m["legal"]
+        elif kind == "update":
+            if m["version"] != self.version + 1:
+                self.stats.resyncs += 1
+                self.resync = asyncio.ensure_future(ws.send(json.dumps({"type": "resync"})))
+            self.version = m["version"]
+            self.legal = m["legal"]
+        elif kind == "error":
+            if m["code"] in RACE_CODES:
+                self.stats.races += 1
+            elif self.stats.measuring:
+                self.stats.error(f"{m['code']}: {m['message']}")
+        elif kind == "game_over":
+            self.stats.games += 1
+            self.over = True
+
+    async def _move_later(self, ws: Any) -> None:
+        await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+        if not self.legal:
+            return
+        self.next_id += 1
+        move = _choose(self.legal, self.rng)
+        self.pending[self.next_id] = time.perf_counter()
+        await ws.send(
+            json.dumps({"type": "move", "move": move, "id": self.next_id, "version": self.version})
+        )
+
+    async def _rematch(self, http: Any) -> None:
+        await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+        r = await http.post(
+            f"/api/tables/{self.table_id}/rematch",
+            headers={"Authorization": f"Bearer {self.token}"},
+        )
+        if r.status_code != 200:
+            self.stats.error(f"rematch: {r.status_code} {r.text}")
+            await asyncio.sleep(1)
+            return
+        reply = r.json()
+        self.table_id = reply["table"]["table_id"]
+        self.token = reply["token"]
+        self.version = -1
+        self.legal = []
+        self.pending.clear()
+
+
+async def _wait_ready(http: Any, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited with status {proc.returncode}")
+        with contextlib.suppress(Exception):
+            r = await http.get("/api/health")
+            if r.status_code == 200:
+                return
+        await asyncio.sleep(0.1)
+    raise RuntimeError("the server did not start")
+
+
+async def run_benchmark(
+    tables: int,
+    seconds: float,
+    think_ms: int = 1000,
+    level: str = "easy",
+    db_url: str | None = None,
+    seed: int = 0,
+    warmup: float = 3.0,
+) -> dict[str, Any]:
+    """Start a server, play ``tables`` tables for ``warmup`` + ``seconds`` seconds, measure the
+    last ``seconds``. Returns the figures (the first six keys are the ``--json`` output)."""
+    import httpx
+
+    rng = random.Random(seed)
+    stats = _Stats()
+    with tempfile.TemporaryDirectory(prefix="rummy500-bench-") as tmp:
+        port = _free_port()
+        base = f"http://127.0.0.1:{port}"
+        command = [
+            sys.executable,
+            "-m",
+            "rummy500",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            db_url or f"sqlite:///{tmp}/bench.sqlite3",
+            "--hand-pause",
+            "1",
+            "--call-seconds",
+            "5",
+            "--log-level",
+            "warning",
+            "--node",
+            f"bench-{port}",
+        ]
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        log_path = os.environ.get("RUMMY500_BENCH_LOG") or os.path.join(tmp, "server.log")
+        log = open(log_path, "wb")  # noqa: SIM115 (closed below, after the server)
+        proc = subprocess.Popen(
+            command, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
+        )
+        limits = httpx.Limits(max_connections=50)
+        try:
+            async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+                await _wait_ready(http, proc)
+                players = await _open_tables(http, tables, level, think_ms / 1000, rng, stats)
+                stop = asyncio.Event()
+                runs = [asyncio.ensure_future(p.run(http, stop)) for p in players]
+                await asyncio.sleep(warmup)
+                stats.measuring = True
+                start = time.perf_counter()
+                await asyncio.sleep(seconds)
+                stats.measuring = False
+                elapsed = time.perf_counter() - start
+                stop.set()
+                await asyncio.wait(runs, timeout=30)
+        except RuntimeError as e:
+            with open(log_path, encoding="utf-8", errors="replace") as f:
+                raise RuntimeError(f"{e}:\n{f.read()[-3000:]}") from None
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            log.close()
+    lat = sorted(stats.latencies)
+
+    def pct(p: float) -> float:
+        if not lat:
+            return 0.0
+        return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 2)
+
+    return {
+        "tables": tables,
+        "moves": len(lat),
+        "moves_per_s": round(len(lat) / elapsed, 1),
+        "p50_ms": pct(0.50),
+        "p99_ms": pct(0.99),
+        "errors": stats.errors,
+        "max_ms": round(lat[-1] * 1000, 2) if lat else 0.0,
+        "think_ms": think_ms,
+        "seconds": seconds,
+        "games_finished": stats.games,
+        "stale_moves": stats.races,
+        "resyncs": stats.resyncs,
+        "error_samples": stats.error_samples,
+    }
+
+
+async def _open_tables(
+    http: Any, tables: int, level: str, think: float, rng: random.Random, stats: _Stats
+) -> list[_Player]:
+    """Create the tables and seat two simulated players at each."""
+    players: list[_Player] = []
+    gate = asyncio.Semaphore(20)
+
+    async def one(i: int) -> None:
+        async with gate:
+            r = await http.post(
+                "/api/tables",
+                json={
+                    "seats": [
+                        {"kind": "human"},
+                        {"kind": "human"},
+                        {"kind": "bot", "level": level},
+                    ],
+                    "name": f"sim{i}a",
+                },
+            )
+            r.raise_for_status()
+            made = r.json()
+            table_id = made["table"]["table_id"]
+            r = await http.post(f"/api/tables/{table_id}/join", json={"name": f"sim{i}b"})
+            r.raise_for_status()
+            base = str(http.base_url).rstrip("/")
+            for token in (made["token"], r.json()["token"]):
+                players.append(_Player(base, table_id, token, think, rng, stats))
+
+    await asyncio.gather(*(one(i) for i in range(tables)))
+    return players

@@ -1,0 +1,163 @@
+"""``rummy500 serve`` and ``rummy500 bench server``.
+
+FastAPI, uvicorn and SQLAlchemy are imported inside the commands, so that the rest of the
+command line starts without them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from rummy500.i18n import _
+
+__all__ = ["register"]
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    """Add the server's commands to the ``rummy500`` command line."""
+    app.command("serve")(serve)
+    bench_app.command("server")(bench_server)
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8500,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL: sqlite:///PATH or postgresql://USER@HOST/DB "
+            "(default: SQLite in the user data directory)."
+        ),
+    ] = None,
+    call_seconds: Annotated[
+        float, typer.Option(help="How long a Rummy call window stays open.")
+    ] = 5.0,
+    turn_seconds: Annotated[
+        float, typer.Option(help="Turn timer of new tables in seconds (0: none).")
+    ] = 0.0,
+    away_seconds: Annotated[
+        float, typer.Option(help="A disconnected player's seat is played by a bot after this.")
+    ] = 30.0,
+    hand_pause: Annotated[
+        float, typer.Option(help="Seconds between the end of a hand and the next deal.")
+    ] = 3.0,
+    node: Annotated[
+        str | None,
+        typer.Option(help="Name of this process among those sharing the database."),
+    ] = None,
+    rate_limit: Annotated[
+        float, typer.Option(help="Messages a second one connection may send (bursts: twice).")
+    ] = 20.0,
+    bot_processes: Annotated[
+        int, typer.Option(help="Worker processes for the hard and expert bots (0: threads).")
+    ] = 1,
+    allow_seeds: Annotated[
+        bool, typer.Option(help="Let a new table ask for its seed (tests, demonstrations).")
+    ] = False,
+    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+) -> None:
+    """Run the online table server: lobby over HTTP, tables over WebSocket.
+
+    OpenAPI docs at /docs; tables at /ws/tables/ID (docs/protocol.md). Every table is stored
+    move by move and resumes after a restart.
+    """
+    import logging
+    import sys
+
+    import uvicorn
+
+    from rummy500.server.app import create_app
+    from rummy500.server.config import ServerConfig, default_db_url
+
+    config = ServerConfig(
+        db_url=db or default_db_url(),
+        call_seconds=call_seconds,
+        turn_seconds=turn_seconds or None,
+        away_seconds=away_seconds,
+        hand_pause=hand_pause,
+        bot_processes=bot_processes,
+        rate_per_second=rate_limit,
+        rate_burst=max(1, int(rate_limit * 2)),
+        allow_seeds=allow_seeds,
+        freeze_gc=True,
+    )
+    if node:
+        config.node = node
+    logging.basicConfig(
+        level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    # Quick bots and lobby database calls run in threads: hand them the interpreter sooner than
+    # the default 5 ms, or a busy event loop makes each of their short steps wait that long.
+    sys.setswitchinterval(0.0005)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    print(
+        _("rummy500 server: open http://{host}:{port}/ in your browser (API docs at /docs)").format(
+            host=shown, port=port
+        ),
+        flush=True,
+    )
+    uvicorn.run(
+        create_app(config),
+        host=host,
+        port=port,
+        log_level=log_level.lower(),
+        ws_max_size=1 << 20,
+        ws_per_message_deflate=False,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        timeout_graceful_shutdown=5,
+    )
+
+
+def bench_server(
+    tables: Annotated[int, typer.Option(min=1, help="Tables played at once.")] = 200,
+    seconds: Annotated[float, typer.Option(min=1.0, help="How long to measure.")] = 30.0,
+    think_ms: Annotated[
+        int, typer.Option(min=0, help="Mean thinking time of a simulated player per move.")
+    ] = 1000,
+    level: Annotated[str, typer.Option(help="Level of the bot at each table.")] = "easy",
+    warmup: Annotated[
+        float, typer.Option(min=0.0, help="Seconds of play before measuring starts.")
+    ] = 3.0,
+    db: Annotated[
+        str | None, typer.Option(help="Database URL (default: SQLite in a temporary folder).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the simulated players.")] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Load a real server with simulated players; report moves/s and latency.
+
+    Starts a server process, opens TABLES tables of two simulated players (WebSocket clients on
+    loopback) and a bot each, plays for SECONDS, and reports moves per second and the p50/p99
+    time from sending a move to receiving its answer.
+    """
+    import asyncio
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from rummy500.server.bench import JSON_KEYS, run_benchmark
+
+    result = asyncio.run(
+        run_benchmark(
+            tables=tables,
+            seconds=seconds,
+            think_ms=think_ms,
+            level=level,
+            db_url=db,
+            seed=seed,
+            warmup=warmup,
+        )
+    )
+    if json_out:
+        print(json.dumps({key: result[key] for key in JSON_KEYS}))
+        return
+    table = Table(title=_("Server benchmark ({n} tables)").format(n=tables))
+    table.add_column(_("measure"))
+    table.add_column(_("value"), justify="right")
+    for key, value in result.items():
+        table.add_row(key, str(value))
+    Console().print(table)

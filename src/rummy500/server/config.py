@@ -1,0 +1,87 @@
+"""The settings of one server process, and where its database lives by default."""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rummy500.i18n import N_
+
+__all__ = ["BOT_LEVELS", "LEVEL_HELP", "ServerConfig", "default_db_url"]
+
+#: The bot levels a seat can be given (``rummy500.bots.make_bot`` names and levels).
+BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
+
+#: What each level plays like, for players choosing one (translated when shown).
+LEVEL_HELP = {
+    "random": N_("plays any legal move: for testing, not for fun."),
+    "easy": N_("greedy and short-sighted: melds what it can, takes a discard only to meld it."),
+    "medium": N_("plans its melds, watches the discard pile and what the others pick up."),
+    "hard": N_("searches the likely hands of the others for about a third of a second."),
+    "expert": N_("searches the likely hands of the others for about a second a move."),
+}
+
+
+def default_db_url() -> str:
+    """SQLite in the user data directory (``platformdirs``): ``…/rummy500/server.sqlite3``."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("rummy500", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'server.sqlite3'}"
+
+
+def _web_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "web"
+
+
+@dataclass
+class ServerConfig:
+    """Everything a server process may be told. Times are in seconds.
+
+    The table settings (``call_seconds``, ``turn_seconds``, ``away_seconds``, ``hand_pause``)
+    are the defaults of new tables; a table created with its own values keeps them.
+    """
+
+    db_url: str
+    #: Name of this process among the processes sharing the database. A table is owned by one
+    #: process at a time; a process restarted under the same name takes its tables back at once.
+    node: str = field(default_factory=socket.gethostname)
+    #: How long a Rummy call window stays open for the players who may call.
+    call_seconds: float = 5.0
+    #: The turn timer (``None``: no timer): a player who has not finished the turn by then has
+    #: it finished by a computer player.
+    turn_seconds: float | None = None
+    #: A disconnected player's seat is played by a computer player after this long.
+    away_seconds: float = 30.0
+    #: The pause between the end of a hand and the next deal (to read the summary).
+    hand_pause: float = 3.0
+    #: The computer player that stands in for an away player.
+    takeover_level: str = "easy"
+    #: A hand is scored as if the stock ran out after this many moves (RULES.md §7).
+    max_moves_per_hand: int = 1000
+    #: Largest message a client may send, in bytes of UTF-8.
+    max_message_bytes: int = 4096
+    #: Per connection: messages per second, and the burst allowed above that rate.
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+    #: Longest chat message, in characters; chat lines kept and sent on a resync.
+    chat_max_chars: int = 300
+    chat_history: int = 50
+    #: Seconds a new connection has to say who it is.
+    auth_seconds: float = 10.0
+    #: Ownership lease of a table in the database, renewed while the process holds it.
+    lease_seconds: float = 30.0
+    #: A table nobody is connected to is released after this long.
+    idle_seconds: float = 300.0
+    #: Worker processes for the slow computer players (hard, expert); 0 runs them in threads.
+    bot_processes: int = 1
+    #: Move everything alive once the server has started out of the garbage collector's sight
+    #: (``gc.freeze``): a full collection then visits only what tables create, not the hundreds
+    #: of thousands of objects of the libraries, and stops pausing play for a tenth of a second.
+    freeze_gc: bool = False
+    #: Whether a new table may ask for its seed (tests and demonstrations: a known deal).
+    allow_seeds: bool = False
+    #: Static files of the browser game, served at ``/`` when the folder exists.
+    web_dir: Path = field(default_factory=_web_dir)

@@ -1,0 +1,289 @@
+"""The lobby over HTTP + JSON: create a table, list open tables, join, leave, rematch.
+
+No accounts: joining a seat with a name returns the seat's token, the only key to it. Actions
+on a seat (leave, rematch) carry the token as ``Authorization: Bearer <token>``.
+"""
+
+from __future__ import annotations
+
+import functools
+import secrets
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi.responses import PlainTextResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from rummy500.engine import InvalidRules, NotationError, Rules, parse_seat, seat_str
+from rummy500.i18n import _
+from rummy500.server.config import BOT_LEVELS, LEVEL_HELP
+from rummy500.server.messages import (
+    CreateReply,
+    CreateTable,
+    JoinReply,
+    JoinRequest,
+    SeatInfo,
+    TableInfo,
+    TableList,
+)
+from rummy500.server.storage import SeatError, TableRecord, hash_token, new_token
+from rummy500.server.tables import TableHub, rebuild_game
+
+__all__ = ["router", "table_info"]
+
+router = APIRouter(prefix="/api", tags=["lobby"])
+bearer = HTTPBearer(auto_error=False, description="The seat token returned when joining.")
+
+
+def _hub(request: Request) -> TableHub:
+    hub: TableHub = request.app.state.hub
+    return hub
+
+
+Hub = Annotated[TableHub, Depends(_hub)]
+Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+def table_info(record: TableRecord, base_url: str) -> TableInfo:
+    """A table as anyone may see it."""
+    base = base_url.rstrip("/")
+    return TableInfo(
+        table_id=record.id,
+        invite_code=record.invite_code,
+        invite_link=f"{base}/?invite={record.invite_code}",
+        status=record.status,  # type: ignore[arg-type]
+        players=record.players,
+        seats=[
+            SeatInfo(
+                seat=s.label,
+                kind=s.kind,  # type: ignore[arg-type]
+                level=s.level,
+                name=s.name,
+                taken=s.taken,
+            )
+            for s in record.seats
+        ],
+        rules=record.rules,
+        private=record.private,
+        call_seconds=record.call_seconds,
+        turn_seconds=record.turn_seconds,
+        away_seconds=record.away_seconds,
+        hand_pause=record.hand_pause,
+        version=record.version,
+        created_at=record.created_at,
+        rematch_of=record.rematch_of,
+        rematch_id=record.rematch_id,
+        ws_path=f"/ws/tables/{record.id}",
+    )
+
+
+async def _record(hub: TableHub, table_id: str) -> TableRecord:
+    record = await hub.db(hub.storage.table, table_id)
+    if record is None:
+        raise HTTPException(404, _("there is no such table"))
+    return record
+
+
+async def _seat_of(hub: TableHub, table_id: str, token: HTTPAuthorizationCredentials | None) -> int:
+    if token is None or not token.credentials:
+        raise HTTPException(401, _("this needs the seat token: Authorization: Bearer <token>"))
+    seat = await hub.db(hub.storage.seat_of, table_id, hash_token(token.credentials))
+    if seat is None:
+        raise HTTPException(403, _("this token holds no seat at this table"))
+    return int(seat)
+
+
+@router.post("/tables", status_code=201, response_model=CreateReply)
+async def create_table(spec: CreateTable, request: Request, hub: Hub) -> CreateReply:
+    """Create a table of 2 to 8 seats (people and computer players). With ``name``, the
+    creator takes the first person's seat and gets its token."""
+    try:
+        rules = Rules.preset(spec.rules.preset) if spec.rules.preset else Rules()
+        options = dict(spec.rules.options)
+        if spec.target is not None:
+            options["target"] = str(spec.target)
+        if options:
+            rules = rules.with_options(options)
+    except InvalidRules as e:
+        raise HTTPException(422, str(e)) from None
+    if spec.name is not None and not any(s.kind == "human" for s in spec.seats):
+        raise HTTPException(422, _("there is no person's seat for you at this table"))
+    config = hub.config
+    if spec.seed is not None and not config.allow_seeds:
+        raise HTTPException(
+            422, _("this server does not take seeds (rummy500 serve --allow-seeds)")
+        )
+    turn = spec.turn_seconds if spec.turn_seconds is not None else config.turn_seconds
+    create = functools.partial(
+        hub.storage.create_table,
+        seats_spec=[(s.kind, s.level if s.kind == "bot" else None) for s in spec.seats],
+        rules=str(rules),
+        seed=spec.seed if spec.seed is not None else secrets.randbits(62),
+        private=spec.private,
+        call_seconds=spec.call_seconds if spec.call_seconds is not None else config.call_seconds,
+        turn_seconds=turn or None,
+        away_seconds=spec.away_seconds if spec.away_seconds is not None else config.away_seconds,
+        hand_pause=spec.hand_pause if spec.hand_pause is not None else config.hand_pause,
+        max_moves=config.max_moves_per_hand,
+    )
+    record = await hub.db(create)
+    seat = token = None
+    if spec.name is not None:
+        token = new_token()
+        number = await hub.db(hub.storage.take_seat, record.id, spec.name, hash_token(token), None)
+        seat = seat_str(number)
+    await hub.seats_changed(record.id)
+    record = await _record(hub, record.id)
+    return CreateReply(table=table_info(record, str(request.base_url)), seat=seat, token=token)
+
+
+@router.get("/tables", response_model=TableList)
+async def open_tables(
+    request: Request,
+    hub: Hub,
+    status: Annotated[
+        Literal["open", "playing"],
+        Query(description="open: a free seat for a person; playing: games to watch."),
+    ] = "open",
+) -> TableList:
+    """Public tables with a free seat for a person (those still waiting first), or with
+    ``status=playing`` the public games being played, to watch."""
+    find = functools.partial(hub.storage.open_tables, 50, playing=status == "playing")
+    records = await hub.db(find)
+    return TableList(tables=[table_info(r, str(request.base_url)) for r in records])
+
+
+@router.get("/rules")
+async def rules_catalog() -> dict[str, Any]:
+    """Every rule option (its values, default first), every preset and every bot level, each
+    with a sentence that explains it."""
+    from rummy500.engine import PRESETS
+    from rummy500.engine.rules import OPTION_HELP, PRESET_HELP, option_choices
+
+    defaults = Rules().as_dict()
+    return {
+        "options": {
+            name: {
+                "values": None if name == "target" else list(option_choices(name)),
+                "default": defaults[name],
+                "help": _(OPTION_HELP[name]),
+            }
+            for name in Rules.OPTIONS
+        },
+        "presets": {
+            name: {
+                "options": {k: v for k, v in preset.as_dict().items() if v != defaults[k]},
+                "help": _(PRESET_HELP[name]),
+            }
+            for name, preset in PRESETS.items()
+        },
+        "levels": {level: _(LEVEL_HELP[level]) for level in BOT_LEVELS},
+    }
+
+
+@router.get("/tables/{table_id}", response_model=TableInfo)
+async def get_table(table_id: str, request: Request, hub: Hub) -> TableInfo:
+    """One table: its seats, rules and status (no card)."""
+    return table_info(await _record(hub, table_id), str(request.base_url))
+
+
+@router.get("/invites/{code}", response_model=TableInfo)
+async def find_invite(code: str, request: Request, hub: Hub) -> TableInfo:
+    """The table an invite code opens (private tables included)."""
+    if len(code) > 16:
+        raise HTTPException(404, _("there is no table with this invite code"))
+    record = await hub.db(hub.storage.table_by_invite, code)
+    if record is None:
+        raise HTTPException(404, _("there is no table with this invite code"))
+    return table_info(record, str(request.base_url))
+
+
+@router.post("/tables/{table_id}/join", response_model=JoinReply)
+async def join(table_id: str, body: JoinRequest, request: Request, hub: Hub) -> JoinReply:
+    """Take a free person's seat with a name. The reply's token is the key to the seat."""
+    await _record(hub, table_id)
+    try:
+        wanted = parse_seat(body.seat) if body.seat else None
+    except NotationError as e:
+        raise HTTPException(422, str(e)) from None
+    token = new_token()
+    try:
+        number = await hub.db(hub.storage.take_seat, table_id, body.name, hash_token(token), wanted)
+    except SeatError as e:
+        raise HTTPException(409, str(e)) from None
+    await hub.seats_changed(table_id)
+    record = await _record(hub, table_id)
+    return JoinReply(
+        table=table_info(record, str(request.base_url)), seat=seat_str(number), token=token
+    )
+
+
+@router.post("/tables/{table_id}/leave")
+async def leave(table_id: str, token: Token, hub: Hub) -> dict[str, str]:
+    """Give up the seat: the token stops working. In a game in progress a computer player
+    plays the seat until someone else takes it."""
+    await _record(hub, table_id)
+    await _seat_of(hub, table_id, token)
+    assert token is not None
+    seat = await hub.db(hub.storage.free_seat, table_id, hash_token(token.credentials))
+    if seat is None:
+        raise HTTPException(403, _("this token holds no seat at this table"))
+    await hub.seats_changed(table_id, vacated=seat)
+    return {"seat": seat_str(seat), "status": "left"}
+
+
+@router.post("/tables/{table_id}/rematch", response_model=JoinReply)
+async def rematch(table_id: str, token: Token, request: Request, hub: Hub) -> JoinReply:
+    """After the game: the same seats and rules at a new table. The first player to ask creates
+    it; everyone who asks with their token gets their own seat there, with a new token."""
+    record = await _record(hub, table_id)
+    seat = await _seat_of(hub, table_id, token)
+    if record.status != "finished":
+        raise HTTPException(409, _("the game is not over yet"))
+    create = functools.partial(
+        hub.storage.create_table,
+        seats_spec=[(s.kind, s.level) for s in record.seats],
+        rules=record.rules,
+        seed=secrets.randbits(62),
+        private=record.private,
+        call_seconds=record.call_seconds,
+        turn_seconds=record.turn_seconds,
+        away_seconds=record.away_seconds,
+        hand_pause=record.hand_pause,
+        max_moves=record.max_moves,
+        rematch_of=record.id,
+    )
+    new = await hub.db(create)
+    new_seat_token = new_token()
+    name = record.seats[seat].name or seat_str(seat)
+    try:
+        await hub.db(hub.storage.take_seat, new.id, name, hash_token(new_seat_token), seat)
+    except SeatError as e:
+        raise HTTPException(409, str(e)) from None
+    await hub.rematch_ready(table_id, new)
+    await hub.seats_changed(new.id)
+    new = await _record(hub, new.id)
+    return JoinReply(
+        table=table_info(new, str(request.base_url)), seat=seat_str(seat), token=new_seat_token
+    )
+
+
+@router.get("/tables/{table_id}/record", response_class=PlainTextResponse)
+async def game_record(table_id: str, hub: Hub) -> str:
+    """The ``.r500`` record of a finished game (every deal and move). Refused while the game
+    is on: it shows every hand."""
+    from rummy500.notation import format_record
+
+    record = await _record(hub, table_id)
+    if record.status != "finished":
+        raise HTTPException(409, _("the record is available when the game is over"))
+    events = await hub.db(hub.storage.events, table_id)
+    game = await hub.db(rebuild_game, record, events)
+    assert game is not None
+    return format_record(game, comment=f"rummy500 table {table_id}")
+
+
+@router.get("/health")
+async def health() -> dict[str, str]:
+    """Whether the server is up."""
+    return {"status": "ok"}

@@ -1,0 +1,266 @@
+"""The messages of the server, as pydantic models: the lobby's requests and replies (HTTP+JSON),
+and what a client may send on a table's WebSocket.
+
+What the server sends on the WebSocket is built in :mod:`rummy500.server.views` and described in
+``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+from rummy500.i18n import _
+
+__all__ = [
+    "MAX_NAME_CHARS",
+    "AuthMessage",
+    "ChatMessage",
+    "ClientMessage",
+    "CreateReply",
+    "CreateTable",
+    "JoinReply",
+    "JoinRequest",
+    "MoveMessage",
+    "PingMessage",
+    "RecordMessage",
+    "ResyncMessage",
+    "RulesSpec",
+    "SeatInfo",
+    "SeatSpec",
+    "TableInfo",
+    "TableList",
+    "WatchMessage",
+    "clean_text",
+    "describe_errors",
+    "parse_client_message",
+]
+
+MAX_NAME_CHARS = 24
+SEAT_PATTERN = r"^[Pp][1-8]$"
+
+
+#: Characters that reorder the text around them (a name could make another look reversed).
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def clean_text(text: str, what: str) -> str:
+    """``text`` trimmed; refused if it holds control characters or bidirectional overrides.
+
+    Names and chat are plain text: nothing in them is interpreted, by the server or (it must
+    not be) by a client."""
+    text = text.strip()
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI_CONTROLS:
+            raise ValueError(
+                _("{what} may not contain control characters (U+{code:04X})").format(
+                    what=what, code=ord(ch)
+                )
+            )
+    return text
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_max_length=10_000)
+
+
+# --- the lobby ---------------------------------------------------------------------------------
+
+
+class SeatSpec(_Strict):
+    """One seat of a new table: a person, or a computer player of a level."""
+
+    kind: Literal["human", "bot"] = "human"
+    level: Literal["random", "easy", "medium", "hard", "expert"] = Field(
+        "easy", description="The computer player's level (bots only)."
+    )
+
+
+class RulesSpec(_Strict):
+    """A rules preset and options written as in a record's ``rules:`` line."""
+
+    preset: str | None = Field(
+        None, max_length=20, description="standard, hoyle, 5-10-15, quick or no-jokers."
+    )
+    options: dict[Annotated[str, Field(max_length=20)], Annotated[str, Field(max_length=20)]] = (
+        Field(
+            default_factory=dict,
+            max_length=10,
+            description='Rule options by name, e.g. {"going-out": "float"}.',
+        )
+    )
+
+
+class CreateTable(_Strict):
+    """A new table. ``name`` seats its creator in the first person's seat at once."""
+
+    seats: list[SeatSpec] = Field(min_length=2, max_length=8)
+    rules: RulesSpec = Field(default_factory=lambda: RulesSpec(preset=None))
+    target: int | None = Field(None, gt=0, le=100_000, description="Target score.")
+    private: bool = Field(False, description="Private tables are not listed; join by invite.")
+    name: str | None = Field(None, min_length=1, max_length=MAX_NAME_CHARS)
+    call_seconds: float | None = Field(None, ge=0.05, le=60)
+    turn_seconds: float | None = Field(None, ge=1, le=3600)
+    away_seconds: float | None = Field(None, ge=0, le=3600)
+    hand_pause: float | None = Field(None, ge=0, le=60)
+    seed: int | None = Field(
+        None, ge=0, lt=2**62, description="The deal's seed (only if the server allows seeds)."
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = clean_text(value, _("name"))
+        if not value:
+            raise ValueError(_("the name is empty"))
+        return value
+
+
+class JoinRequest(_Strict):
+    """Take a seat with just a name; ``seat`` picks one (the first free person's seat if not)."""
+
+    name: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    seat: str | None = Field(None, pattern=SEAT_PATTERN)
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, value: str) -> str:
+        value = clean_text(value, _("name"))
+        if not value:
+            raise ValueError(_("the name is empty"))
+        return value
+
+
+class SeatInfo(BaseModel):
+    """A seat as anyone may see it."""
+
+    seat: str
+    kind: Literal["human", "bot"]
+    level: str | None
+    name: str | None
+    taken: bool
+
+
+class TableInfo(BaseModel):
+    """A table as anyone may see it (no card, no token)."""
+
+    table_id: str
+    invite_code: str
+    invite_link: str
+    status: Literal["waiting", "playing", "finished"]
+    players: int
+    seats: list[SeatInfo]
+    rules: str
+    private: bool
+    call_seconds: float
+    turn_seconds: float | None
+    away_seconds: float
+    hand_pause: float
+    version: int
+    created_at: float
+    rematch_of: str | None
+    rematch_id: str | None
+    ws_path: str
+
+
+class TableList(BaseModel):
+    tables: list[TableInfo]
+
+
+class JoinReply(BaseModel):
+    """A seat taken: the token is the only key to it; keep it secret."""
+
+    table: TableInfo
+    seat: str
+    token: str
+
+
+class CreateReply(BaseModel):
+    """A new table, and the creator's seat and token when a name was given."""
+
+    table: TableInfo
+    seat: str | None = None
+    token: str | None = None
+
+
+# --- the table's WebSocket: what a client sends ----------------------------------------------
+
+
+class AuthMessage(_Strict):
+    """First message of a player: the seat token from joining."""
+
+    type: Literal["auth"]
+    token: str = Field(min_length=1, max_length=200)
+
+
+class WatchMessage(_Strict):
+    """First message of a spectator."""
+
+    type: Literal["watch"]
+
+
+class MoveMessage(_Strict):
+    """A move in NOTATION.md notation; ``id`` comes back as ``ref`` on the reply. ``version``
+    (optional) is the version the move was chosen at: a move that became illegal because the
+    table moved on meanwhile is then refused as ``stale`` rather than ``illegal_move``."""
+
+    type: Literal["move"]
+    move: str = Field(min_length=1, max_length=200)
+    id: Annotated[str, Field(max_length=64)] | int | None = None
+    version: int | None = Field(None, ge=0)
+
+
+class ChatMessage(_Strict):
+    type: Literal["chat"]
+    text: str = Field(min_length=1)
+
+
+class ResyncMessage(_Strict):
+    type: Literal["resync"]
+
+
+class RecordMessage(_Strict):
+    type: Literal["record"]
+
+
+class PingMessage(_Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    AuthMessage
+    | WatchMessage
+    | MoveMessage
+    | ChatMessage
+    | ResyncMessage
+    | RecordMessage
+    | PingMessage,
+    Field(discriminator="type"),
+]
+
+_CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+def describe_errors(error: ValidationError) -> str:
+    """The problems pydantic found, one ``where: what`` each, in a sentence."""
+    parts = []
+    for e in error.errors()[:5]:
+        where = ".".join(str(x) for x in e["loc"]) or _("message")
+        parts.append(f"{where}: {e['msg']}")
+    return "; ".join(parts)
+
+
+def parse_client_message(text: str) -> ClientMessage:
+    """Read one client message (JSON); raises :class:`ValueError` naming the problem."""
+    try:
+        return _CLIENT_MESSAGE.validate_json(text)
+    except ValidationError as e:
+        if any(err["type"] == "json_invalid" for err in e.errors()):
+            raise ValueError(_("the message is not valid JSON")) from None
+        raise ValueError(
+            _("invalid message: {details}").format(details=describe_errors(e))
+        ) from None

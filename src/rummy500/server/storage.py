@@ -1,0 +1,696 @@
+"""Tables, seats, moves and chat in a database: SQLite (the default) or PostgreSQL (psycopg 3).
+
+A table is its settings, its seed, and the list of its events — ``deal`` and every accepted
+move in notation — numbered by the table's *version*. Replaying the events on
+``Game(players, rules, seed=seed)`` rebuilds the game exactly, hidden cards included, so nothing
+else of the game needs storing. :meth:`Storage.append` writes a move and advances the table's
+version in one transaction, and only if the table is still at the version the move was checked
+against and still owned by the writing process (fencing, see ``docs/server.md``).
+
+Every method is synchronous (SQLAlchemy Core); the server calls them from worker threads.
+Seat tokens are stored as SHA-256 hashes, never in the clear.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    and_,
+    create_engine,
+    event,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+
+from rummy500.engine import seat_str
+from rummy500.i18n import _
+
+__all__ = [
+    "Append",
+    "ChatLine",
+    "SeatError",
+    "SeatRecord",
+    "Storage",
+    "TableRecord",
+    "hash_token",
+    "metadata",
+    "new_token",
+]
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("invite_code", String(16), nullable=False, unique=True),
+    Column("status", String(16), nullable=False),  # waiting, playing, finished
+    Column("players", Integer, nullable=False),
+    Column("rules", String(200), nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("private", Boolean, nullable=False),
+    Column("call_seconds", Float, nullable=False),
+    Column("turn_seconds", Float, nullable=True),
+    Column("away_seconds", Float, nullable=False),
+    Column("hand_pause", Float, nullable=False),
+    Column("max_moves", Integer, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("owner", String(100), nullable=True),
+    Column("lease_until", Float, nullable=True),
+    Column("rematch_of", String(32), nullable=True),
+    Column("rematch_id", String(32), nullable=True),
+)
+Index("ix_tables_listing", tables.c.status, tables.c.private, tables.c.created_at)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(8), nullable=False),  # human, bot
+    Column("level", String(16), nullable=True),
+    Column("name", String(100), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("joined_at", Float, nullable=True),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("text", String(300), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+chat = Table(
+    "chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(100), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+)
+Index("ix_chat_table", chat.c.table_id, chat.c.id)
+
+_INVITE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
+
+def new_token() -> str:
+    """An unguessable seat token (256 random bits)."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    """What the database keeps of a token."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def _invite_code() -> str:
+    return "".join(secrets.choice(_INVITE_ALPHABET) for _ in range(6))
+
+
+class SeatError(Exception):
+    """A seat cannot be taken or left; the message says why, for the player."""
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    number: int
+    kind: str  # "human" or "bot"
+    level: str | None
+    name: str | None
+    taken: bool
+
+    @property
+    def label(self) -> str:
+        return seat_str(self.number)
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """A table row and its seats."""
+
+    id: str
+    invite_code: str
+    status: str
+    players: int
+    rules: str
+    seed: int
+    private: bool
+    call_seconds: float
+    turn_seconds: float | None
+    away_seconds: float
+    hand_pause: float
+    max_moves: int
+    version: int
+    created_at: float
+    owner: str | None
+    lease_until: float | None
+    rematch_of: str | None
+    rematch_id: str | None
+    seats: tuple[SeatRecord, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    seat: int | None
+    name: str
+    text: str
+    version: int
+    at: float
+
+
+@dataclass
+class Append:
+    """Events to store for one table: valid only at ``version`` and while ``node`` owns it."""
+
+    table_id: str
+    version: int
+    texts: list[str]
+    node: str
+    status: str | None = None
+
+
+def normalize_url(url: str) -> str:
+    """``postgresql://…`` -> the psycopg 3 driver; other URLs as given."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+class Storage:
+    """The database of a server (or of several server processes sharing it)."""
+
+    def __init__(self, url: str, *, echo: bool = False) -> None:
+        self.url = normalize_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        kwargs: dict[str, Any] = {"echo": echo, "future": True}
+        if self.is_sqlite:
+            path = self.url.split("///", 1)[1] if "///" in self.url else ""
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs["pool_size"] = 8
+            kwargs["max_overflow"] = 8
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        #: the driver's parameter marker, for the few statements written by hand
+        self._mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+        #: whether ``UPDATE … RETURNING`` works (SQLite 3.35 and later, PostgreSQL)
+        self.returning = not self.is_sqlite or sqlite3.sqlite_version_info >= (3, 35)
+
+    # --- schema --------------------------------------------------------------------------------
+
+    def migrate(self) -> None:
+        """Bring the schema up to date (alembic migrations shipped in the package)."""
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+        cfg.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def checkpoint(self) -> None:
+        """SQLite: copy the write-ahead log into the database file (without waiting for
+        readers or blocking writers). Commits never do it, so that they never wait on a sync
+        to disk."""
+        if self.is_sqlite:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
+    # --- tables --------------------------------------------------------------------------------
+
+    def create_table(
+        self,
+        *,
+        seats_spec: Sequence[tuple[str, str | None]],
+        rules: str,
+        seed: int,
+        private: bool,
+        call_seconds: float,
+        turn_seconds: float | None,
+        away_seconds: float,
+        hand_pause: float,
+        max_moves: int,
+        rematch_of: str | None = None,
+    ) -> TableRecord:
+        """A new table waiting for its players; ``seats_spec`` is ``(kind, level)`` per seat."""
+        now = time.time()
+        for _attempt in range(10):
+            table_id = secrets.token_urlsafe(12)
+            row = {
+                "id": table_id,
+                "invite_code": _invite_code(),
+                "status": "waiting",
+                "players": len(seats_spec),
+                "rules": rules,
+                "seed": seed,
+                "private": private,
+                "call_seconds": call_seconds,
+                "turn_seconds": turn_seconds,
+                "away_seconds": away_seconds,
+                "hand_pause": hand_pause,
+                "max_moves": max_moves,
+                "version": 0,
+                "created_at": now,
+                "updated_at": now,
+                "owner": None,
+                "lease_until": None,
+                "rematch_of": rematch_of,
+                "rematch_id": None,
+            }
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(insert(tables).values(**row))
+                    conn.execute(
+                        insert(seats),
+                        [
+                            {
+                                "table_id": table_id,
+                                "number": n,
+                                "kind": kind,
+                                "level": level if kind == "bot" else None,
+                                "name": None,
+                                "token_hash": None,
+                                "joined_at": None,
+                            }
+                            for n, (kind, level) in enumerate(seats_spec)
+                        ],
+                    )
+                    if rematch_of is not None:
+                        done = conn.execute(
+                            update(tables)
+                            .where(tables.c.id == rematch_of, tables.c.rematch_id.is_(None))
+                            .values(rematch_id=table_id)
+                        )
+                        if done.rowcount != 1:
+                            raise _RematchExists
+            except IntegrityError:
+                continue  # an invite code or id already in use: draw another
+            except _RematchExists:
+                existing = self.table(rematch_of) if rematch_of else None
+                if existing is not None and existing.rematch_id:
+                    again = self.table(existing.rematch_id)
+                    if again is not None:
+                        return again
+                raise
+            record = self.table(table_id)
+            assert record is not None
+            return record
+        raise RuntimeError("could not find a free invite code")
+
+    def table(self, table_id: str) -> TableRecord | None:
+        with self.engine.connect() as conn:
+            return self._table(conn, tables.c.id == table_id)
+
+    def table_by_invite(self, code: str) -> TableRecord | None:
+        with self.engine.connect() as conn:
+            return self._table(conn, tables.c.invite_code == code.strip().upper())
+
+    def _table(self, conn: Any, where: Any) -> TableRecord | None:
+        row = conn.execute(select(tables).where(where)).mappings().first()
+        if row is None:
+            return None
+        seat_rows = conn.execute(
+            select(seats).where(seats.c.table_id == row["id"]).order_by(seats.c.number)
+        ).mappings()
+        return _record(row, seat_rows)
+
+    def open_tables(self, limit: int = 50, *, playing: bool = False) -> list[TableRecord]:
+        """Public tables with a free person's seat, waiting first, newest first; with
+        ``playing``, the public tables being played (to watch), newest first."""
+        if playing:
+            where = [tables.c.private.is_(False), tables.c.status == "playing"]
+        else:
+            free = (
+                select(seats.c.table_id)
+                .where(seats.c.kind == "human", seats.c.token_hash.is_(None))
+                .distinct()
+            )
+            where = [
+                tables.c.private.is_(False),
+                tables.c.status != "finished",
+                tables.c.id.in_(free),
+            ]
+        with self.engine.connect() as conn:
+            rows = list(
+                conn.execute(
+                    select(tables)
+                    .where(*where)
+                    .order_by(tables.c.status.desc(), tables.c.created_at.desc())
+                    .limit(limit)
+                ).mappings()
+            )
+            ids = [r["id"] for r in rows]
+            by_table: dict[str, list[Any]] = {i: [] for i in ids}
+            if ids:
+                for s in conn.execute(
+                    select(seats).where(seats.c.table_id.in_(ids)).order_by(seats.c.number)
+                ).mappings():
+                    by_table[s["table_id"]].append(s)
+        return [_record(r, by_table[r["id"]]) for r in rows]
+
+    def set_status(self, table_id: str, status: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(tables).where(tables.c.id == table_id).values(status=status))
+
+    # --- seats ---------------------------------------------------------------------------------
+
+    def take_seat(self, table_id: str, name: str, token_hash: str, seat: int | None) -> int:
+        """Give a free person's seat to ``name``; return its number (raises :class:`SeatError`)."""
+        with self.engine.begin() as conn:
+            record = self._table(conn, tables.c.id == table_id)
+            if record is None:
+                raise SeatError(_("there is no such table"))
+            if record.status == "finished":
+                raise SeatError(_("the game at this table is over"))
+            if seat is not None:
+                if not 0 <= seat < record.players:
+                    raise SeatError(
+                        _("there is no seat {seat} at this table").format(seat=seat_str(seat))
+                    )
+                chosen = record.seats[seat]
+                if chosen.kind != "human":
+                    raise SeatError(
+                        _("seat {seat} is a computer player").format(seat=seat_str(seat))
+                    )
+                if chosen.taken:
+                    raise SeatError(_("seat {seat} is taken").format(seat=seat_str(seat)))
+                candidates = [seat]
+            else:
+                candidates = [s.number for s in record.seats if s.kind == "human" and not s.taken]
+                if not candidates:
+                    raise SeatError(_("there is no free seat at this table"))
+            for number in candidates:
+                done = conn.execute(
+                    update(seats)
+                    .where(
+                        seats.c.table_id == table_id,
+                        seats.c.number == number,
+                        seats.c.kind == "human",
+                        seats.c.token_hash.is_(None),
+                    )
+                    .values(name=name, token_hash=token_hash, joined_at=time.time())
+                )
+                if done.rowcount == 1:
+                    return number
+        raise SeatError(_("there is no free seat at this table"))
+
+    def seat_of(self, table_id: str, token_hash: str) -> int | None:
+        """The seat a token holds at a table, or ``None``."""
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(seats.c.number).where(
+                    seats.c.table_id == table_id, seats.c.token_hash == token_hash
+                )
+            ).scalar()
+
+    def free_seat(self, table_id: str, token_hash: str) -> int | None:
+        """Give up the seat a token holds (the token stops working); return its number."""
+        with self.engine.begin() as conn:
+            number = conn.execute(
+                select(seats.c.number).where(
+                    seats.c.table_id == table_id, seats.c.token_hash == token_hash
+                )
+            ).scalar()
+            if number is None:
+                return None
+            conn.execute(
+                update(seats)
+                .where(seats.c.table_id == table_id, seats.c.number == number)
+                .values(name=None, token_hash=None, joined_at=None)
+            )
+            return int(number)
+
+    def seat_records(self, table_id: str) -> tuple[SeatRecord, ...]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(seats).where(seats.c.table_id == table_id).order_by(seats.c.number)
+            ).mappings()
+            return tuple(_seat(r) for r in rows)
+
+    # --- events --------------------------------------------------------------------------------
+
+    def events(self, table_id: str) -> list[str]:
+        """The events of a table in order: event ``i`` (0-based) made version ``i + 1``."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(events.c.seq, events.c.text)
+                .where(events.c.table_id == table_id)
+                .order_by(events.c.seq)
+            ).all()
+        texts = []
+        for i, (seq, text) in enumerate(rows, start=1):
+            if seq != i:
+                raise RuntimeError(f"table {table_id}: event {i} is missing")
+            texts.append(text)
+        return texts
+
+    def append(self, items: Sequence[Append]) -> list[bool]:
+        """Store each item's events and advance its table's version, all in one transaction;
+        an item whose table moved on or changed owner is refused (``False``) and stores nothing.
+        """
+        if not items:
+            return []
+        try:
+            return self._append(items)
+        except Exception:
+            if len(items) == 1:
+                raise
+        # One item broke the batch: store them one by one so the others still go in.
+        results = []
+        for item in items:
+            try:
+                results.extend(self._append([item]))
+            except Exception:
+                results.append(False)
+        return results
+
+    def _append(self, items: Sequence[Append]) -> list[bool]:
+        """One transaction for the batch, in a handful of driver calls: the usual items (one
+        event, no status change) are checked and advanced by a single ``UPDATE … RETURNING``,
+        the others one by one, and every event is inserted by one ``executemany``. Few calls
+        matter: each one hands the interpreter to and from the busy event loop."""
+        now = time.time()
+        p = self._mark
+        plain = [n for n, i in enumerate(items) if len(i.texts) == 1 and i.status is None]
+        if len({items[n].table_id for n in plain}) != len(plain) or not self.returning:
+            plain = []
+        ok: set[int] = set()
+        conn = self.engine.raw_connection()
+        try:
+            cursor = conn.cursor()
+            if plain:
+                rows = ", ".join(f"({p}, {p}, {p})" for _ in plain)
+                cursor.execute(
+                    f"UPDATE tables SET version = version + 1, updated_at = {p} "
+                    f"WHERE (id, version, owner) IN (VALUES {rows}) RETURNING id",
+                    [
+                        now,
+                        *(
+                            v
+                            for n in plain
+                            for v in (items[n].table_id, items[n].version, items[n].node)
+                        ),
+                    ],
+                )
+                advanced = {row[0] for row in cursor.fetchall()}
+                ok.update(n for n in plain if items[n].table_id in advanced)
+            for n, item in enumerate(items):
+                if n in plain:
+                    continue
+                cursor.execute(
+                    f"UPDATE tables SET version = {p}, updated_at = {p}, "
+                    f"status = COALESCE({p}, status) "
+                    f"WHERE id = {p} AND version = {p} AND owner = {p}",
+                    [
+                        item.version + len(item.texts),
+                        now,
+                        item.status,
+                        item.table_id,
+                        item.version,
+                        item.node,
+                    ],
+                )
+                if cursor.rowcount == 1:
+                    ok.add(n)
+            rows_in = [
+                (item.table_id, item.version + k, text, now)
+                for n, item in enumerate(items)
+                if n in ok
+                for k, text in enumerate(item.texts, start=1)
+            ]
+            if rows_in:
+                cursor.executemany(
+                    f"INSERT INTO events (table_id, seq, text, at) VALUES ({p}, {p}, {p}, {p})",
+                    rows_in,
+                )
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        finally:
+            conn.close()
+        return [n in ok for n in range(len(items))]
+
+    # --- ownership -----------------------------------------------------------------------------
+
+    def claim(self, table_id: str, node: str, lease_seconds: float) -> bool:
+        """Make ``node`` the owner of a table unless another node holds a live lease."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(tables)
+                .where(
+                    tables.c.id == table_id,
+                    or_(
+                        tables.c.owner.is_(None),
+                        tables.c.owner == node,
+                        tables.c.lease_until < now,
+                    ),
+                )
+                .values(owner=node, lease_until=now + lease_seconds)
+            )
+            return done.rowcount == 1
+
+    def renew(self, node: str, table_ids: Iterable[str], lease_seconds: float) -> set[str]:
+        """Extend the leases of ``node``'s tables; return the ids it still owns."""
+        ids = list(table_ids)
+        if not ids:
+            return set()
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables)
+                .where(tables.c.id.in_(ids), tables.c.owner == node)
+                .values(lease_until=now + lease_seconds)
+            )
+            owned = conn.execute(
+                select(tables.c.id).where(tables.c.id.in_(ids), tables.c.owner == node)
+            ).scalars()
+            return set(owned)
+
+    def release(self, node: str, table_ids: Iterable[str]) -> None:
+        ids = list(table_ids)
+        if not ids:
+            return
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables)
+                .where(and_(tables.c.id.in_(ids), tables.c.owner == node))
+                .values(owner=None, lease_until=None)
+            )
+
+    # --- chat ----------------------------------------------------------------------------------
+
+    def add_chat(
+        self, table_id: str, seat: int | None, name: str, text: str, version: int
+    ) -> float:
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(chat).values(
+                    table_id=table_id, seat=seat, name=name, text=text, version=version, at=now
+                )
+            )
+        return now
+
+    def recent_chat(self, table_id: str, limit: int) -> list[ChatLine]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(chat)
+                .where(chat.c.table_id == table_id)
+                .order_by(chat.c.id.desc())
+                .limit(limit)
+            ).mappings()
+            lines = [ChatLine(r["seat"], r["name"], r["text"], r["version"], r["at"]) for r in rows]
+        lines.reverse()
+        return lines
+
+
+class _RematchExists(Exception):
+    pass
+
+
+def _seat(row: Any) -> SeatRecord:
+    return SeatRecord(
+        number=row["number"],
+        kind=row["kind"],
+        level=row["level"],
+        name=row["name"],
+        taken=row["token_hash"] is not None,
+    )
+
+
+def _record(row: Any, seat_rows: Iterable[Any]) -> TableRecord:
+    return TableRecord(
+        id=row["id"],
+        invite_code=row["invite_code"],
+        status=row["status"],
+        players=row["players"],
+        rules=row["rules"],
+        seed=row["seed"],
+        private=bool(row["private"]),
+        call_seconds=row["call_seconds"],
+        turn_seconds=row["turn_seconds"],
+        away_seconds=row["away_seconds"],
+        hand_pause=row["hand_pause"],
+        max_moves=row["max_moves"],
+        version=row["version"],
+        created_at=row["created_at"],
+        owner=row["owner"],
+        lease_until=row["lease_until"],
+        rematch_of=row["rematch_of"],
+        rematch_id=row["rematch_id"],
+        seats=tuple(_seat(s) for s in seat_rows),
+    )
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL: readers never wait for the writer, and a committed move survives ``kill -9``."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute("PRAGMA wal_autocheckpoint=0")  # Storage.checkpoint, from a worker thread
+    cursor.close()

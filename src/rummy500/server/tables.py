@@ -1,0 +1,1172 @@
+"""The live tables of this process: one :class:`LiveTable` per table it owns.
+
+A live table holds the :class:`~rummy500.engine.Game` rebuilt from the table's stored events and
+the clients connected to it. Everything that changes a table — a player's move, a bot's move, a
+timer — runs under the table's lock, in this order: the engine checks and applies the move (an
+:class:`~rummy500.engine.IllegalMove` changes nothing), the move is stored together with the new
+version (:class:`EventWriter`, one database transaction), and only then is each client sent its
+own view of the change. A move the database refused is never shown to anyone: the table is
+dropped from memory and rebuilt from the database on the next connection.
+
+The Rummy call window is announced at once to every seat that may call, with one deadline; their
+answers are applied in the engine's order (nearest seat first), so the nearest caller wins
+whoever answered first. Seats that cannot call pass at once; a seat that has not answered by the
+deadline passes. The next player may send their draw during the window: it is applied when the
+window closes without a call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from rummy500.engine import (
+    CALL,
+    DRAW,
+    GAME_OVER,
+    HAND_OVER,
+    PLAY,
+    Game,
+    IllegalMove,
+    Move,
+    NotationError,
+    Rules,
+    seat_str,
+)
+from rummy500.i18n import _
+from rummy500.server.autoplay import BotRunner, decision_seed
+from rummy500.server.config import ServerConfig
+from rummy500.server.storage import Append, ChatLine, SeatRecord, Storage, TableRecord
+from rummy500.server.views import (
+    game_over_summary,
+    hand_summary,
+    legal_strings,
+    own_part,
+    public_view,
+    seat_view,
+)
+
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
+
+__all__ = ["Client", "EventWriter", "LiveTable", "TableHub", "TableMoved", "rebuild_game"]
+
+log = logging.getLogger("rummy500.server")
+
+T = TypeVar("T")
+
+#: A client whose outgoing queue grows past this is too slow to keep up and is disconnected.
+MAX_OUTBOX = 1000
+#: The optional parts of the protocol this server has (``state.table.features``).
+FEATURES = ("chat", "record", "rematch", "spectate", "turn_timer")
+#: A database commit slower than this (seconds) is logged.
+SLOW_COMMIT = 0.05
+#: How often SQLite's write-ahead log is checkpointed.
+CHECKPOINT_SECONDS = 2.0
+
+# WebSocket close codes (4000-4999 are the application's own).
+CLOSE_SEAT_LEFT = 4403
+CLOSE_RELOAD = 1012
+CLOSE_TOO_SLOW = 1008
+
+
+class TableMoved(Exception):
+    """The table is owned by another server process."""
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def rebuild_game(record: TableRecord, events: list[str]) -> Game | None:
+    """The game of a table from its seed and its events (``None`` before the first deal)."""
+    if not events:
+        return None
+    game = Game(
+        record.players,
+        Rules.parse(record.rules),
+        seed=record.seed,
+        max_moves_per_hand=record.max_moves,
+    )
+    for text in events:
+        if text == "deal":
+            game.deal()
+        else:
+            game.play(text)
+    return game
+
+
+@dataclass(eq=False)
+class Client:
+    """One WebSocket connection to a table: a seat's player, or a spectator (``seat`` None)."""
+
+    ws: WebSocket
+    seat: int | None
+    outbox: asyncio.Queue[tuple[str, int] | str] = field(default_factory=asyncio.Queue)
+    closed: bool = False
+    task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._pump())
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.send_text(dumps(message))
+
+    def send_text(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.outbox.qsize() >= MAX_OUTBOX:
+            self.close(CLOSE_TOO_SLOW, "too slow")
+            return
+        self.outbox.put_nowait(text)
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Send what is queued, then close the connection."""
+        if not self.closed:
+            self.closed = True
+            self.outbox.put_nowait((reason, code))
+
+    async def _pump(self) -> None:
+        while True:
+            item = await self.outbox.get()
+            try:
+                if isinstance(item, tuple):
+                    reason, code = item
+                    await self.ws.close(code=code, reason=reason)
+                    return
+                await self.ws.send_text(item)
+            except Exception:
+                self.closed = True
+                return
+
+
+class EventWriter:
+    """Stores moves in batches: every move waiting when a batch starts goes into the same
+    transaction (each with its table's version check), so a busy server commits once for many
+    tables instead of once per move.
+
+    With SQLite the commit runs on the event loop itself: it is a fraction of a millisecond
+    (WAL, no fsync at commit; checkpoints run in a worker thread, see
+    :meth:`TableHub._checkpoints`), far less than a worker thread would wait for the
+    interpreter while the loop is busy. With PostgreSQL it runs in a worker thread (the
+    round trips to the database server must not hold the loop).
+    """
+
+    def __init__(self, storage: Storage, executor: ThreadPoolExecutor) -> None:
+        self.storage = storage
+        self.executor = executor
+        self.inline = storage.is_sqlite
+        self._pending: list[tuple[Append, asyncio.Future[bool]]] = []
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def append(self, item: Append) -> bool:
+        """Store ``item``; ``False`` when its table moved on or changed owner."""
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._pending.append((item, future))
+        self._wake.set()
+        return await future
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._pending = self._pending, []
+            if not batch:
+                continue
+            started = loop.time()
+            items = [item for item, _f in batch]
+            try:
+                if self.inline:
+                    results = self.storage.append(items)
+                else:
+                    results = await loop.run_in_executor(self.executor, self.storage.append, items)
+            except Exception as e:
+                log.exception("storing moves failed")
+                for _item, future in batch:
+                    if not future.done():
+                        future.set_exception(e)
+                continue
+            took = loop.time() - started
+            if took > SLOW_COMMIT:
+                log.warning("storing %d changes took %.0f ms", len(batch), took * 1000)
+            for (_item, future), ok in zip(batch, results, strict=True):
+                if not future.done():
+                    future.set_result(ok)
+
+
+class TableHub:
+    """The tables this process owns, the database, the bots and the timers behind them."""
+
+    def __init__(self, config: ServerConfig, storage: Storage) -> None:
+        self.config = config
+        self.storage = storage
+        self.db_executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="rummy500-db")
+        self.writer = EventWriter(storage, self.db_executor)
+        self.bots = BotRunner(processes=config.bot_processes)
+        self.live: dict[str, LiveTable] = {}
+        self._loading: dict[str, asyncio.Future[LiveTable]] = {}
+        self._unloading: dict[str, asyncio.Task[None]] = {}
+        self._lease_task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
+        """Run ``coroutine`` as a task the hub keeps until it is done."""
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def start(self) -> None:
+        self.writer.start()
+        self._lease_task = asyncio.get_running_loop().create_task(self._renew_leases())
+        if self.storage.is_sqlite:
+            self.spawn(self._checkpoints())
+
+    async def _checkpoints(self) -> None:
+        """Copy SQLite's write-ahead log into the database now and then, in a worker thread
+        (commits on the event loop never do it themselves)."""
+        while True:
+            await asyncio.sleep(CHECKPOINT_SECONDS)
+            try:
+                await self.db(self.storage.checkpoint)
+            except Exception:
+                log.exception("SQLite checkpoint failed")
+
+    async def stop(self) -> None:
+        if self._lease_task is not None:
+            self._lease_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._lease_task
+        for task in list(self._tasks):
+            task.cancel()
+        for table in list(self.live.values()):
+            table.shut()
+        ids = list(self.live)
+        self.live.clear()
+        await self.writer.stop()
+        with contextlib.suppress(Exception):
+            await self.db(self.storage.release, self.config.node, ids)
+        self.bots.close()
+        self.db_executor.shutdown(wait=True)
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a storage call in a worker thread."""
+        return await asyncio.get_running_loop().run_in_executor(self.db_executor, fn, *args)
+
+    async def table(self, table_id: str) -> LiveTable:
+        """The live table, loaded from the database (and claimed) if this process lacks it.
+
+        Raises :class:`KeyError` for an unknown table and :class:`TableMoved` when another
+        process owns it.
+        """
+        live = self.live.get(table_id)
+        if live is not None:
+            return live
+        loading = self._loading.get(table_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[LiveTable] = asyncio.get_running_loop().create_future()
+        future.add_done_callback(lambda f: f.cancelled() or f.exception())
+        self._loading[table_id] = future
+        try:
+            live = await self._load(table_id)
+        except BaseException as e:
+            future.set_exception(e)
+            raise
+        finally:
+            self._loading.pop(table_id, None)
+        future.set_result(live)
+        return live
+
+    async def _load(self, table_id: str) -> LiveTable:
+        unloading = self._unloading.get(table_id)
+        if unloading is not None:
+            await asyncio.shield(unloading)  # its release must not undo our claim
+        record = await self.db(self.storage.table, table_id)
+        if record is None:
+            raise KeyError(table_id)
+        if not await self.db(
+            self.storage.claim, table_id, self.config.node, self.config.lease_seconds
+        ):
+            raise TableMoved(table_id)
+        record = await self.db(self.storage.table, table_id)
+        assert record is not None
+        events = await self.db(self.storage.events, table_id)
+        chat = await self.db(self.storage.recent_chat, table_id, self.config.chat_history)
+        game = await asyncio.get_running_loop().run_in_executor(
+            self.db_executor, rebuild_game, record, events
+        )
+        live = LiveTable(self, record, game, len(events), chat)
+        self.live[table_id] = live
+        log.info("table %s loaded at version %d", table_id, live.version)
+        await live.wake()
+        return live
+
+    def drop(self, table: LiveTable, code: int = CLOSE_RELOAD) -> None:
+        """Forget a table (its state stays in the database); its clients must reconnect."""
+        if self.live.get(table.id) is table:
+            del self.live[table.id]
+        table.shut(code)
+
+    async def unload(self, table: LiveTable) -> None:
+        """Release a table nobody uses any more."""
+        if self.live.get(table.id) is not table or table.id in self._unloading:
+            return
+        self.drop(table)
+        task = asyncio.get_running_loop().create_task(self._release(table.id))
+        self._unloading[table.id] = task
+        try:
+            await task
+        finally:
+            self._unloading.pop(table.id, None)
+
+    async def _release(self, table_id: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.db(self.storage.release, self.config.node, [table_id])
+        log.info("table %s released", table_id)
+
+    async def seats_changed(self, table_id: str, vacated: int | None = None) -> None:
+        """A seat was taken or given up through the lobby: tell the table, start it if full."""
+        live = self.live.get(table_id)
+        if live is None:
+            record = await self.db(self.storage.table, table_id)
+            if record is None or record.status != "waiting":
+                return
+            if any(s.kind == "human" and not s.taken for s in record.seats):
+                return
+            try:
+                live = await self.table(table_id)
+            except (KeyError, TableMoved):
+                return
+        await live.refresh_seats(vacated)
+
+    async def rematch_ready(self, table_id: str, rematch: TableRecord) -> None:
+        live = self.live.get(table_id)
+        if live is not None:
+            await live.announce_rematch(rematch)
+
+    async def _renew_leases(self) -> None:
+        interval = max(self.config.lease_seconds / 3, 0.5)
+        while True:
+            await asyncio.sleep(interval)
+            ids = list(self.live)
+            if not ids:
+                continue
+            try:
+                owned = await self.db(
+                    self.storage.renew, self.config.node, ids, self.config.lease_seconds
+                )
+            except Exception:
+                log.exception("renewing table leases failed")
+                continue
+            for table_id in ids:
+                table = self.live.get(table_id)
+                if table is not None and table_id not in owned:
+                    log.warning("table %s is owned by another process now", table_id)
+                    self.drop(table)
+
+
+class LiveTable:
+    """One table in play in this process. See the module docstring for the order of things."""
+
+    def __init__(
+        self,
+        hub: TableHub,
+        record: TableRecord,
+        game: Game | None,
+        version: int,
+        chat: list[ChatLine],
+    ) -> None:
+        self.hub = hub
+        self.config = hub.config
+        self.id = record.id
+        self.record = record
+        self.seats: list[SeatRecord] = list(record.seats)
+        self.game = game
+        self.version = version
+        self.lock = asyncio.Lock()
+        self.clients: set[Client] = set()
+        self.chat: collections.deque[ChatLine] = collections.deque(
+            chat, maxlen=self.config.chat_history
+        )
+        self.loop = asyncio.get_running_loop()
+        now = self.loop.time()
+        #: when each person's seat was last left without a connection
+        self.away_since: dict[int, float] = {s.number: now for s in self.seats if s.kind == "human"}
+        # the Rummy call window: its id (the version that opened it), deadline, who may call
+        # with which moves, and the answers given so far
+        self.window_id: int | None = None
+        self.window_deadline = 0.0
+        self.callers: dict[int, list[Move]] = {}
+        self.answers: dict[int, Move] = {}
+        self.answer_refs: dict[int, tuple[str, Any]] = {}  # who answered, and the ref
+        # the next player's draw sent during a call window: (move, ref)
+        self.queued_draw: tuple[Move, Any] | None = None
+        # the turn timer
+        self.turn_key: tuple[int, int] | None = None
+        self.turn_deadline: float | None = None
+        self.turn_expired = False
+        self.deal_at: float | None = None
+        self.bot_tasks: dict[tuple[Any, ...], asyncio.Task[None]] = {}
+        self.timer: asyncio.TimerHandle | None = None
+        self.timer_at: float | None = None
+        self.idle_handle: asyncio.TimerHandle | None = None
+        self.last_seats: list[dict[str, Any]] | None = None
+        self.rematch: dict[str, Any] | None = None
+        self.shut_down = False
+
+    # --- settings ------------------------------------------------------------------------------
+
+    @property
+    def call_seconds(self) -> float:
+        return self.record.call_seconds
+
+    @property
+    def turn_seconds(self) -> float | None:
+        return self.record.turn_seconds
+
+    @property
+    def away_seconds(self) -> float:
+        return self.record.away_seconds
+
+    @property
+    def status(self) -> str:
+        if self.game is None:
+            return "waiting"
+        return "finished" if self.game.phase == GAME_OVER else "playing"
+
+    # --- clients -------------------------------------------------------------------------------
+
+    async def attach(self, client: Client) -> None:
+        """A client has authenticated: send it the whole state, then every change."""
+        async with self.lock:
+            if self.idle_handle is not None:
+                self.idle_handle.cancel()
+                self.idle_handle = None
+            self.clients.add(client)
+            client.start()
+            if client.seat is not None:
+                self.away_since.pop(client.seat, None)
+                g = self.game
+                if g is not None and g.turn == client.seat and self.turn_seconds:
+                    # back for its own turn: the turn timer starts again
+                    self.turn_deadline = self.loop.time() + self.turn_seconds
+                    self.turn_expired = False
+            client.send(self.state_message(client.seat))
+            with contextlib.suppress(_TableLost):
+                await self._advance()
+
+    async def detach(self, client: Client) -> None:
+        """A connection has closed. The seat is kept; its player is away from now on."""
+        client.close()
+        async with self.lock:
+            self.clients.discard(client)
+            seat = client.seat
+            if seat is not None and not any(c.seat == seat for c in self.clients):
+                self.away_since[seat] = self.loop.time()
+            if not self.clients and not self.shut_down:
+                self.idle_handle = self.loop.call_later(self.config.idle_seconds, self._idle_check)
+            if not self.shut_down:
+                with contextlib.suppress(_TableLost):
+                    await self._advance()
+
+    def _idle_check(self) -> None:
+        self.idle_handle = None
+        if self.clients or self.shut_down:
+            return
+        if any(not t.done() for t in self.bot_tasks.values()):
+            self.idle_handle = self.loop.call_later(self.config.idle_seconds, self._idle_check)
+            return
+        self.hub.spawn(self.hub.unload(self))
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat and not c.closed for c in self.clients)
+
+    def _players_here(self) -> bool:
+        """Whether a player (not just spectators) is connected."""
+        return any(c.seat is not None and not c.closed for c in self.clients)
+
+    def shut(self, code: int = CLOSE_RELOAD) -> None:
+        """Stop the table's timers and bots and close its connections."""
+        self.shut_down = True
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.idle_handle is not None:
+            self.idle_handle.cancel()
+        for task in self.bot_tasks.values():
+            task.cancel()
+        for client in list(self.clients):
+            client.close(code, "reconnect")
+        self.clients.clear()
+
+    # --- what clients are sent -----------------------------------------------------------------
+
+    def table_info(self) -> dict[str, Any]:
+        r = self.record
+        return {
+            "table_id": r.id,
+            "invite_code": r.invite_code,
+            "status": self.status,
+            "players": r.players,
+            "rules": r.rules,
+            "call_seconds": r.call_seconds,
+            "turn_seconds": r.turn_seconds,
+            "away_seconds": r.away_seconds,
+            "hand_pause": r.hand_pause,
+            "features": list(FEATURES),
+        }
+
+    def seats_payload(self) -> list[dict[str, Any]]:
+        now = self.loop.time()
+        return [
+            {
+                "seat": s.label,
+                "kind": s.kind,
+                "level": s.level,
+                "name": s.name,
+                "taken": s.taken,
+                "connected": self.connected(s.number),
+                "bot_playing": self._bot_level(s.number, now) is not None,
+            }
+            for s in self.seats
+        ]
+
+    def state_message(self, seat: int | None) -> dict[str, Any]:
+        """The whole state as ``seat`` (or a spectator) may see it."""
+        message: dict[str, Any] = {
+            "type": "state",
+            "version": self.version,
+            "table": self.table_info(),
+            "you": {"seat": None if seat is None else seat_str(seat), "spectator": seat is None},
+            "seats": self.seats_payload(),
+            "chat": [self._chat_payload(line) for line in self.chat],
+            "rematch": self.rematch,
+        }
+        message.update(self._game_part(seat, history=True))
+        return message
+
+    def _game_part(
+        self, seat: int | None, *, history: bool = False, public: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The view, legal moves, call and timer of ``seat``. ``public`` is the public view if
+        already made for this version (it is the same for every seat)."""
+        g = self.game
+        if g is None:
+            return {"view": None, "legal": [], "call": None, "timer": None}
+        if public is not None:
+            view = public if seat is None else {**public, **own_part(seat, g.hand(seat), g.phase)}
+        elif seat is None:
+            view = public_view(g.observation(0), history=history)
+        else:
+            view = seat_view(g.observation(seat), history=history)
+        return {
+            "view": view,
+            "legal": self._legal_for(seat),
+            "call": self._call_for(seat),
+            "timer": self._timer_payload(),
+        }
+
+    def _legal_for(self, seat: int | None) -> list[str]:
+        g = self.game
+        if seat is None or g is None or self._bot_level(seat, self.loop.time()) is not None:
+            return []
+        if g.phase == CALL:
+            if seat in self.callers and seat not in self.answers and seat in g.window:
+                return legal_strings(self.callers[seat])
+            return []
+        if g.phase in (DRAW, PLAY) and g.to_act == seat:
+            return legal_strings(g.legal_moves())
+        return []
+
+    def _call_for(self, seat: int | None) -> dict[str, Any] | None:
+        g = self.game
+        if seat is None or g is None or g.phase != CALL or self.window_id is None:
+            return None
+        if seat not in self.callers or seat in self.answers or seat not in g.window:
+            return None
+        if self._bot_level(seat, self.loop.time()) is not None:
+            return None  # a computer player answers for this seat
+        left = max(0.0, self.window_deadline - self.loop.time())
+        return {"deadline_ms": int(left * 1000), "window": [seat_str(s) for s in g.window]}
+
+    def _timer_payload(self) -> dict[str, Any] | None:
+        g = self.game
+        if g is None or self.turn_deadline is None or g.phase not in (DRAW, PLAY):
+            return None
+        left = max(0.0, self.turn_deadline - self.loop.time())
+        return {"seat": seat_str(g.turn), "ms_left": int(left * 1000)}
+
+    def _chat_payload(self, line: ChatLine) -> dict[str, Any]:
+        return {
+            "seat": None if line.seat is None else seat_str(line.seat),
+            "name": line.name,
+            "text": line.text,
+            "at": line.at,
+        }
+
+    def error(self, client: Client, code: str, message: str, ref: Any = None) -> None:
+        """Tell one client what was wrong with its message. Nothing has changed."""
+        client.send(
+            {"type": "error", "version": self.version, "code": code, "message": message, "ref": ref}
+        )
+
+    def _tell_seat(self, seat: int, code: str, message: str, ref: Any = None) -> None:
+        for client in list(self.clients):
+            if client.seat == seat:
+                self.error(client, code, message, ref)
+
+    def _broadcast(self, build: Callable[[int | None], dict[str, Any] | None]) -> None:
+        """Send each client the message ``build`` makes for its seat (once per seat)."""
+        cache: dict[int | None, str | None] = {}
+        for client in list(self.clients):
+            if client.seat not in cache:
+                message = build(client.seat)
+                cache[client.seat] = None if message is None else dumps(message)
+            text = cache[client.seat]
+            if text is not None:
+                client.send_text(text)
+
+    def _broadcast_seats(self) -> None:
+        seats = self.seats_payload()
+        if seats != self.last_seats:
+            self.last_seats = seats
+            message = dumps({"type": "seats", "version": self.version, "seats": seats})
+            for client in list(self.clients):
+                client.send_text(message)
+
+    # --- messages from clients -----------------------------------------------------------------
+
+    async def resync(self, client: Client) -> None:
+        async with self.lock:
+            client.send(self.state_message(client.seat))
+
+    async def ping(self, client: Client) -> None:
+        client.send({"type": "pong", "version": self.version})
+
+    async def record_text(self, client: Client) -> None:
+        """The ``.r500`` record, once the game is over (it holds every deal)."""
+        from rummy500.notation import format_record
+
+        async with self.lock:
+            g = self.game
+            if g is None or g.phase != GAME_OVER:
+                self.error(
+                    client,
+                    "record_unavailable",
+                    _("the record (with every deal) is available when the game is over"),
+                )
+                return
+            text = format_record(g, comment=f"rummy500 table {self.id}")
+            client.send({"type": "record", "version": self.version, "text": text})
+
+    async def chat_line(self, client: Client, text: str) -> None:
+        if client.seat is None:
+            self.error(client, "spectator", _("spectators cannot chat"))
+            return
+        seat = self.seats[client.seat]
+        name = seat.name or seat.label
+        async with self.lock:
+            version = self.version
+        at = await self.hub.db(self.hub.storage.add_chat, self.id, client.seat, name, text, version)
+        line = ChatLine(client.seat, name, text, version, at)
+        async with self.lock:
+            self.chat.append(line)
+            message = dumps({"type": "chat", "version": self.version, **self._chat_payload(line)})
+            for c in list(self.clients):
+                c.send_text(message)
+
+    async def move(
+        self, client: Client, text: str, ref: Any = None, seen: int | None = None
+    ) -> None:
+        """A player's move in notation: checked by the engine, stored, then sent to all."""
+        if client.seat is None:
+            self.error(client, "spectator", _("spectators cannot play"), ref)
+            return
+        try:
+            move = Move.parse(text)
+        except NotationError as e:
+            self.error(client, "bad_move", str(e), ref)
+            return
+        seat = client.seat
+        async with self.lock:
+            g = self.game
+            if self.shut_down:
+                self.error(client, "reload", _("the table is reloading: reconnect"), ref)
+                return
+            if g is None:
+                self.error(client, "not_started", _("the game has not started yet"), ref)
+                return
+            if move.seat != seat:
+                self.error(
+                    client,
+                    "not_your_seat",
+                    _("you play {seat}, not {other}").format(
+                        seat=seat_str(seat), other=seat_str(move.seat)
+                    ),
+                    ref,
+                )
+                return
+            if self._bot_level(seat, self.loop.time()) is not None:
+                self.error(
+                    client,
+                    "bot_playing",
+                    _("your time for this turn ran out: the computer finishes it"),
+                    ref,
+                )
+                return
+            try:
+                if g.phase == CALL:
+                    self._answer_window(client, move, ref)
+                else:
+                    await self._commit(move, "player", ref)
+                await self._advance()
+            except IllegalMove as e:
+                if seen is not None and seen < self.version:
+                    self.error(
+                        client,
+                        "stale",
+                        _("the table has changed since version {seen}: {reason}").format(
+                            seen=seen, reason=e
+                        ),
+                        ref,
+                    )
+                else:
+                    self.error(client, "illegal_move", str(e), ref)
+            except _TableLost:
+                return
+
+    def _answer_window(self, client: Client, move: Move, ref: Any) -> None:
+        """A move sent while a call window is open: a call or pass, or the next player's draw."""
+        g = self.game
+        assert g is not None and client.seat is not None
+        seat = client.seat
+        if move.verb in ("pass", "rummy") and seat in g.window:
+            if seat in self.answers:
+                raise IllegalMove(_("you have already answered this Rummy call"))
+            options = self.callers.get(seat, [])
+            if move.verb == "rummy" and move not in options:
+                probe = self._probe(seat)
+                probe.play(move)  # raises with the engine's reason
+                if probe.moves[-1] not in options:
+                    raise IllegalMove(_("that move is not allowed now"))
+                move = probe.moves[-1]
+            self.answers[seat] = move
+            self.answer_refs[seat] = ("player", ref)
+        elif move.verb in ("draw", "take", "end") and seat == g.turn:
+            probe = self._probe(None)
+            probe.play(move)
+            move = probe.moves[-1]
+            self.queued_draw = (move, ref)
+            if seat in g.window and seat not in self.answers:
+                self.answers[seat] = Move(seat, "pass")  # drawing lets the call go by
+        else:
+            probe = g.clone()
+            probe.play(move)  # raises with the engine's reason
+            raise IllegalMove(_("that move is not allowed now"))
+        client.send({"type": "queued", "version": self.version, "move": str(move), "ref": ref})
+
+    def _probe(self, seat: int | None) -> Game:
+        """A copy of the game with the call window passed up to ``seat`` (all of it: None)."""
+        g = self.game
+        assert g is not None
+        probe = g.clone()
+        while probe.phase == CALL and probe.window[0] != seat:
+            probe.play(Move(probe.window[0], "pass"))
+        return probe
+
+    # --- changes from the lobby ----------------------------------------------------------------
+
+    async def refresh_seats(self, vacated: int | None = None) -> None:
+        """Seats changed in the database: reload them; start the game once every seat is taken."""
+        seats = await self.hub.db(self.hub.storage.seat_records, self.id)
+        async with self.lock:
+            self.seats = list(seats)
+            now = self.loop.time()
+            for s in self.seats:
+                if s.kind == "human" and not self.connected(s.number):
+                    self.away_since.setdefault(s.number, now)
+            if vacated is not None:
+                for client in list(self.clients):
+                    if client.seat == vacated:
+                        client.send(
+                            {
+                                "type": "error",
+                                "version": self.version,
+                                "code": "seat_left",
+                                "message": _("you have left this seat"),
+                                "ref": None,
+                            }
+                        )
+                        client.close(CLOSE_SEAT_LEFT, "left")
+                        self.clients.discard(client)
+                self.away_since[vacated] = now
+            try:
+                if self.game is None and all(s.kind == "bot" or s.taken for s in self.seats):
+                    await self._start()
+                self._broadcast_seats()
+                await self._advance()
+            except _TableLost:
+                return
+
+    async def announce_rematch(self, rematch: TableRecord) -> None:
+        async with self.lock:
+            self.rematch = {"table_id": rematch.id, "invite_code": rematch.invite_code}
+            message = dumps({"type": "rematch", "version": self.version, **self.rematch})
+            for client in list(self.clients):
+                client.send_text(message)
+
+    # --- advancing the table -------------------------------------------------------------------
+
+    async def wake(self) -> None:
+        async with self.lock:
+            with contextlib.suppress(_TableLost):
+                await self._advance()
+
+    def _bot_level(self, seat: int, now: float) -> str | None:
+        """The level of the computer player that plays ``seat`` now, or None (a person does)."""
+        s = self.seats[seat]
+        if s.kind == "bot":
+            return s.level or "easy"
+        if not self._players_here():
+            return None  # no player is here: the table waits for its people
+        takeover = self.config.takeover_level
+        if not s.taken:
+            return takeover
+        g = self.game
+        if self.turn_expired and g is not None and g.phase in (DRAW, PLAY) and g.turn == seat:
+            return takeover
+        if self.connected(seat):
+            return None
+        since = self.away_since.get(seat)
+        if since is not None and now - since >= self.away_seconds:
+            return takeover
+        return None
+
+    async def _advance(self) -> None:
+        """Do whatever is due: apply queued and automatic moves, start bots, deal, set timers."""
+        if self.shut_down:
+            return
+        while True:
+            g = self.game
+            if g is None or self.shut_down:
+                break
+            now = self.loop.time()
+            if g.phase == GAME_OVER:
+                break
+            if g.phase == HAND_OVER:
+                if self.deal_at is None:
+                    self.deal_at = now + self.record.hand_pause
+                if now >= self.deal_at:
+                    await self._deal()
+                    continue
+                break
+            if g.phase == CALL:
+                if await self._resolve_window(now):
+                    continue
+                break
+            # draw or play
+            if self.queued_draw is not None:
+                move, ref = self.queued_draw
+                self.queued_draw = None
+                if g.phase == DRAW and move.seat == g.turn:
+                    try:
+                        await self._commit(move, "player", ref)
+                        continue
+                    except IllegalMove as e:
+                        self._tell_seat(move.seat, "illegal_move", str(e), ref)
+                else:
+                    self._tell_seat(
+                        move.seat,
+                        "draw_cancelled",
+                        _("your {move} was not played: a Rummy call was made").format(
+                            move=move.verb
+                        ),
+                        ref,
+                    )
+            self._track_turn(now)
+            seat = g.to_act
+            assert seat is not None
+            if (
+                self.turn_deadline is not None
+                and now >= self.turn_deadline
+                and self._players_here()
+                and self.seats[seat].kind == "human"
+            ):
+                self.turn_expired = True
+            level = self._bot_level(seat, now)
+            if level is not None:
+                legal = g.legal_moves()
+                self._start_bot(("play", self.version, seat), seat, level, g, legal)
+            break
+        self._broadcast_seats()
+        self._set_timer()
+
+    def _track_turn(self, now: float) -> None:
+        g = self.game
+        assert g is not None
+        key = (g.hand_number, g.turn)
+        if key != self.turn_key:
+            self.turn_key = key
+            self.turn_expired = False
+            human = self.seats[g.turn].kind == "human"
+            self.turn_deadline = now + self.turn_seconds if self.turn_seconds and human else None
+
+    async def _resolve_window(self, now: float) -> bool:
+        """Apply what the nearest seat of the call window answered, if it has; True if a move
+        was applied."""
+        g = self.game
+        assert g is not None
+        if self.window_id is None:
+            self._open_window(now)
+        seat = g.window[0]
+        if seat in self.answers:
+            move = self.answers.pop(seat)
+            by, ref = self.answer_refs.pop(seat, ("player", None))
+            try:
+                await self._commit(move, by, ref)
+            except IllegalMove:
+                await self._commit(Move(seat, "pass"), "auto")
+            return True
+        if seat not in self.callers:
+            await self._commit(Move(seat, "pass"), "auto")
+            return True
+        if now >= self.window_deadline:
+            await self._commit(Move(seat, "pass"), "timeout")
+            return True
+        for caller in self.callers:
+            if caller in self.answers or caller not in g.window:
+                continue
+            level = self._bot_level(caller, now)
+            if level is not None:
+                probe = self._probe(caller)
+                self._start_bot(
+                    ("call", self.window_id, caller), caller, level, probe, self.callers[caller]
+                )
+        return False
+
+    def _open_window(self, now: float) -> None:
+        """A discard has opened a call window: who may call, with which moves, until when."""
+        g = self.game
+        assert g is not None
+        self.window_id = self.version
+        self.window_deadline = now + self.call_seconds
+        self.answers.clear()
+        self.answer_refs.clear()
+        self.callers = {}
+        probe = g.clone()
+        for seat in list(g.window):
+            legal = probe.legal_moves()
+            if any(m.verb == "rummy" for m in legal):
+                self.callers[seat] = list(legal)
+            probe.play(Move(seat, "pass"))
+            if probe.phase != CALL:
+                break
+
+    def _start_bot(
+        self, key: tuple[Any, ...], seat: int, level: str, game: Game, legal: list[Move]
+    ) -> None:
+        for old in [k for k, t in self.bot_tasks.items() if t.done()]:
+            del self.bot_tasks[old]
+        if key in self.bot_tasks:
+            return  # already thinking about it
+        observation = game.observation(seat)
+        seed = decision_seed(self.record.seed, self.version, seat)
+        self.bot_tasks[key] = self.loop.create_task(
+            self._bot_decides(key, seat, level, seed, observation, list(legal))
+        )
+
+    async def _bot_decides(
+        self,
+        key: tuple[Any, ...],
+        seat: int,
+        level: str,
+        seed: int,
+        observation: Any,
+        legal: list[Move],
+    ) -> None:
+        try:
+            move = await self.hub.bots.choose(level, seed, observation, legal)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the %s bot failed at %s", self.id, level, seat_str(seat))
+            move = legal[0]
+        async with self.lock:
+            with contextlib.suppress(_TableLost):
+                await self._apply_bot_choice(key, seat, level, move, legal)
+
+    async def _apply_bot_choice(
+        self, key: tuple[Any, ...], seat: int, level: str, move: Move, legal: list[Move]
+    ) -> None:
+        if self.shut_down:
+            return
+        g = self.game
+        if g is not None:
+            by = "bot" if self.seats[seat].kind == "bot" else "takeover"
+            if key[0] == "play":
+                if self.version != key[1] or self._bot_level(seat, self.loop.time()) is None:
+                    return  # the table moved on, or the player came back
+                try:
+                    await self._commit(move, by)
+                except IllegalMove:
+                    log.exception("table %s: the %s bot played an illegal move", self.id, level)
+                    await self._commit(legal[0], by)
+            else:
+                if g.phase != CALL or self.window_id != key[1] or seat in self.answers:
+                    return
+                if seat not in g.window:
+                    return
+                self.answers[seat] = move
+                self.answer_refs[seat] = (by, None)
+            await self._advance()
+
+    def _set_timer(self) -> None:
+        """One timer per table, at the next moment something becomes due."""
+        g = self.game
+        due: list[float] = []
+        if g is not None and not self.shut_down:
+            if g.phase == HAND_OVER and self.deal_at is not None:
+                due.append(self.deal_at)
+            elif g.phase == CALL and self.window_id is not None:
+                due.append(self.window_deadline)
+            if g.phase in (DRAW, PLAY, CALL) and self._players_here():
+                if g.phase != CALL and self.turn_deadline is not None and not self.turn_expired:
+                    due.append(self.turn_deadline)
+                seats = [g.to_act] if g.phase != CALL else list(self.callers)
+                now = self.loop.time()
+                for seat in seats:
+                    if seat is None or self.connected(seat):
+                        continue
+                    since = self.away_since.get(seat)
+                    human = self.seats[seat].kind == "human"
+                    if human and since is not None and since + self.away_seconds > now:
+                        due.append(since + self.away_seconds)  # a takeover still to come
+        when = min(due) if due else None
+        if when == self.timer_at:
+            return
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        self.timer_at = when
+        if when is not None:
+            self.timer = self.loop.call_at(max(when, self.loop.time()) + 0.001, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self.timer = None
+        self.timer_at = None
+        self.hub.spawn(self.wake())
+
+    # --- changing the table: every change is stored before anyone hears of it -----------------
+
+    async def _start(self) -> None:
+        g = Game(
+            self.record.players,
+            Rules.parse(self.record.rules),
+            seed=self.record.seed,
+            max_moves_per_hand=self.record.max_moves,
+        )
+        g.deal()
+        await self._store(["deal"], "playing")
+        self.game = g
+        log.info("table %s: the game starts", self.id)
+        self._after_change({"kind": "deal", "hand_number": 1, "dealer": seat_str(g.dealer)})
+
+    async def _deal(self) -> None:
+        g = self.game
+        assert g is not None
+        g.deal()
+        self.deal_at = None
+        await self._store(["deal"], None)
+        self._after_change(
+            {"kind": "deal", "hand_number": g.hand_number, "dealer": seat_str(g.dealer)}
+        )
+
+    async def _commit(self, move: Move, by: str, ref: Any = None) -> None:
+        """Apply ``move`` (raises :class:`IllegalMove`, changing nothing), store it, tell all."""
+        g = self.game
+        assert g is not None
+        before = g.phase
+        g.play(move)
+        applied = g.moves[-1]
+        status = "finished" if g.phase == GAME_OVER else None
+        await self._store([str(applied)], status)
+        event = {"kind": "move", "move": str(applied), "seat": seat_str(applied.seat), "by": by}
+        self._after_change(event, ref=ref, mover=applied.seat)
+        if g.phase in (HAND_OVER, GAME_OVER) and before not in (HAND_OVER, GAME_OVER):
+            self._hand_over()
+
+    async def _store(self, texts: list[str], status: str | None) -> None:
+        """Write events at the current version; on failure the table is rebuilt from the
+        database (the in-memory change is thrown away with it)."""
+        item = Append(self.id, self.version, texts, self.config.node, status)
+        try:
+            ok = await self.hub.writer.append(item)
+        except Exception:
+            ok = False
+        if not ok:
+            log.error("table %s: storing %s failed; reloading the table", self.id, texts)
+            self.hub.drop(self)
+            raise _TableLost
+        self.version += len(texts)
+
+    def _after_change(
+        self, event: dict[str, Any], ref: Any = None, mover: int | None = None
+    ) -> None:
+        """Bookkeeping after a stored change, and an ``update`` to every client."""
+        g = self.game
+        assert g is not None
+        if g.phase != CALL:
+            self.window_id = None
+            self.callers = {}
+            self.answers.clear()
+            self.answer_refs.clear()
+        elif self.window_id is None:
+            self._open_window(self.loop.time())
+        if g.phase in (DRAW, PLAY):
+            self._track_turn(self.loop.time())
+        version = self.version
+        public = public_view(g.observation(0))
+
+        def build(seat: int | None) -> dict[str, Any]:
+            message: dict[str, Any] = {"type": "update", "version": version, "event": event}
+            message.update(self._game_part(seat, public=public))
+            if ref is not None and seat is not None and seat == mover:
+                message["ref"] = ref
+            return message
+
+        self._broadcast(build)
+
+    def _hand_over(self) -> None:
+        g = self.game
+        assert g is not None
+        obs = g.observation(0)
+        summary = dumps({"type": "hand_over", "version": self.version, **hand_summary(obs)})
+        for client in list(self.clients):
+            client.send_text(summary)
+        if g.phase == GAME_OVER:
+            log.info("table %s: game over, %s wins", self.id, seat_str(g.winner or 0))
+            over = dumps({"type": "game_over", "version": self.version, **game_over_summary(obs)})
+            for client in list(self.clients):
+                client.send_text(over)
+
+
+class _TableLost(Exception):
+    """A change could not be stored: the table has been dropped (clients reconnect)."""

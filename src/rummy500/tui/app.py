@@ -1,0 +1,151 @@
+"""The Textual application of ``rummy500 play``: the start screen, then the table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+
+from rummy500.engine import GAME_OVER
+from rummy500.i18n import _
+from rummy500.notation import RecordError
+from rummy500.tui.screens import StartScreen
+from rummy500.tui.session import PACES, GameSetup, Session
+from rummy500.tui.stats import Statistics
+from rummy500.tui.storage import GameStore
+from rummy500.tui.table import TableScreen
+
+__all__ = ["RummyApp"]
+
+
+class RummyApp(App[str | None]):
+    """Rummy 500 against computer players.
+
+    - ``setup``: the game to start, at once with ``start_now``, else the choices the start
+      screen opens with;
+    - ``resume``: continue the saved game in progress;
+    - ``session``: play this prepared session (tests: scripted bots, a chosen deal);
+    - ``data_dir``: where games and statistics are kept (default: the user data directory);
+    - ``pace``: how long each computer move stays on screen (a name of :data:`PACES`);
+    - ``call_seconds``: how long the person's Rummy! call window stays open (0: until they
+      answer);
+    - ``hint_level`` and ``hint_options``: the computer player that gives hints.
+
+    The app's return value is a line for the terminal (where the game was saved).
+    """
+
+    CSS_PATH = "rummy500.tcss"
+    TITLE = "Rummy 500"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(
+        self,
+        *,
+        setup: GameSetup | None = None,
+        start_now: bool = False,
+        resume: bool = False,
+        session: Session | None = None,
+        data_dir: str | Path | None = None,
+        pace: str = "normal",
+        call_seconds: float = 8,
+        hint_level: str = "expert",
+        hint_options: dict[str, Any] | None = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.store = GameStore(data_dir)
+        self.stats = Statistics(self.store.directory / "stats.sqlite3")
+        self._setup = setup
+        self._start_now = start_now
+        self._resume = resume
+        self.session = session
+        self.pace = pace if pace in PACES else "normal"
+        self.call_seconds = call_seconds
+        self.hint_level = hint_level
+        if hint_options is None:
+            hint_options = {"time": 0.8} if hint_level in ("expert", "hard") else {}
+        self.hint_options = hint_options
+        self.player_name = name or ""
+
+    @property
+    def pace_seconds(self) -> float:
+        return PACES[self.pace]
+
+    def change_pace(self, step: int) -> None:
+        """``step`` -1: faster, +1: slower."""
+        names = list(PACES)
+        index = max(0, min(len(names) - 1, names.index(self.pace) + step))
+        self.pace = names[index]
+
+    def on_mount(self) -> None:
+        if self.session is not None:
+            self._open_table(self.session)
+        elif self._resume:
+            self.resume_game()
+        elif self._setup is not None and self._start_now:
+            self.start_game(self._setup)
+        else:
+            self.show_start()
+
+    def _show(self, screen: Any) -> None:
+        if len(self.screen_stack) > 1:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def show_start(self, setup: GameSetup | None = None) -> None:
+        """The start screen: opponents, levels, rules, statistics."""
+        self._show(
+            StartScreen(
+                name=self.player_name,
+                setup=setup or self._setup,
+                pace=self.pace,
+                can_resume=self.store.has_saved(),
+                summary=self.stats.summary(),
+            )
+        )
+
+    def start_game(self, setup: GameSetup, pace: str | None = None) -> None:
+        """A new game: it replaces any saved game in progress."""
+        if pace in PACES:
+            self.pace = pace
+        session = Session.new(
+            setup.levels,
+            setup.rules,
+            seed=setup.seed,
+            name=setup.name or self.player_name or None,
+            store=self.store,
+            stats=self.stats,
+        )
+        self._open_table(session)
+
+    def resume_game(self) -> None:
+        """Continue the saved game in progress (or say why it cannot be)."""
+        try:
+            session = Session.resume(self.store, self.stats)
+        except (RecordError, ValueError, OSError) as e:
+            self.notify(_("The saved game cannot be read: {reason}").format(reason=e))
+            self.show_start()
+            return
+        if session is None:
+            self.notify(_("There is no saved game to resume."))
+            self.show_start()
+            return
+        self._open_table(session)
+
+    def _open_table(self, session: Session) -> None:
+        self.session = session
+        self._show(TableScreen(session))
+
+    def quit_saved(self) -> None:
+        """Leave; the game was saved after the last move."""
+        session = self.session
+        if session is not None and session.game.phase != GAME_OVER and self.store.has_saved():
+            self.exit(
+                _("Game saved in {path}. Continue it with: rummy500 play --resume").format(
+                    path=self.store.current_path
+                )
+            )
+        else:
+            self.exit()

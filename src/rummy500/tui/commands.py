@@ -1,0 +1,142 @@
+"""The terminal game's command: ``rummy500 play``.
+
+:func:`register` adds it to the ``rummy500`` application (``cli.py`` calls it). Textual is
+imported only when the game starts, so ``rummy500 --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rummy500.engine import InvalidRules, Rules
+from rummy500.i18n import _
+
+__all__ = ["register"]
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    typer.echo(message, err=True)
+    return typer.Exit(code)
+
+
+def _rules(preset: str | None, options: list[str] | None) -> Rules:
+    """Rules from a preset and ``name=value`` options (each may hold several, space- or
+    comma-separated)."""
+    try:
+        rules = Rules.preset(preset) if preset else Rules()
+        pairs: dict[str, str] = {}
+        for text in options or []:
+            for item in filter(None, re.split(r"[\s,]+", text)):
+                name, sep, value = item.partition("=")
+                if not sep:
+                    raise InvalidRules(_("{item!r} is not name=value").format(item=item))
+                pairs[name.strip()] = value.strip()
+        return rules.with_options(pairs) if pairs else rules
+    except InvalidRules as e:
+        raise _fail(str(e)) from None
+
+
+def play(
+    players: Annotated[
+        int | None,
+        typer.Option(min=2, max=8, help="Players at the table, you included (2-8)."),
+    ] = None,
+    opponents: Annotated[
+        str | None,
+        typer.Option(
+            help="Levels of the computer players, comma-separated: easy, medium, hard, "
+            "expert (e.g. hard,medium,medium)."
+        ),
+    ] = None,
+    preset: Annotated[
+        str | None,
+        typer.Option(help="Rules preset: standard, hoyle, 5-10-15, quick, no-jokers."),
+    ] = None,
+    rule: Annotated[
+        list[str] | None,
+        typer.Option(help="A rule option name=value (repeatable), e.g. --rule target=300."),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the deals.")] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the last unfinished game.")
+    ] = False,
+    name: Annotated[str | None, typer.Option(help="Your name at the table.")] = None,
+    pace: Annotated[
+        str | None,
+        typer.Option(help="How fast the computer players move: instant, fast, normal, slow."),
+    ] = None,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where games and statistics are kept (default: your user data directory, "
+            "or $RUMMY500_DATA_DIR)."
+        ),
+    ] = None,
+) -> None:
+    """Play Rummy 500 against computer opponents in the terminal.
+
+    Without options a start screen lets you choose the opponents, their levels and the rules.
+    The game is saved after every move; --resume continues it.
+    """
+    from rummy500.tui.session import PACES, GameSetup, check_level
+    from rummy500.tui.storage import GameStore
+
+    if pace is not None and pace not in PACES:
+        raise _fail(
+            _("unknown pace {pace!r} (choose from {choices})").format(
+                pace=pace, choices=", ".join(PACES)
+            )
+        )
+    levels: list[str] | None = None
+    if opponents:
+        try:
+            levels = [check_level(w) for w in filter(None, re.split(r"[\s,]+", opponents))]
+        except ValueError as e:
+            raise _fail(str(e)) from None
+        if not 1 <= len(levels) <= 7:
+            raise _fail(_("choose 1 to 7 opponents"))
+        if players is not None and players != len(levels) + 1:
+            raise _fail(
+                _("--players {n} does not match {k} opponents (you make one more)").format(
+                    n=players, k=len(levels)
+                )
+            )
+    elif players is not None:
+        levels = ["medium"] * (players - 1)
+    rules = _rules(preset, rule)
+    direct = any(x is not None for x in (players, opponents, preset, rule, seed))
+    setup = GameSetup(
+        levels=tuple(levels) if levels else GameSetup().levels,
+        rules=rules,
+        seed=seed,
+        name=name,
+    )
+    if resume:
+        store = GameStore(data_dir)
+        if not store.has_saved():
+            raise _fail(
+                _("There is no saved game to resume in {dir}.").format(dir=store.directory), 1
+            )
+
+    from rummy500.tui.app import RummyApp
+
+    app = RummyApp(
+        setup=setup,
+        start_now=direct,
+        resume=resume,
+        data_dir=data_dir,
+        pace=pace or "normal",
+        name=name,
+    )
+    message = app.run()
+    if message:
+        typer.echo(message)
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    """Add ``rummy500 play`` to the command line."""
+    app.command("play")(play)

@@ -1,0 +1,310 @@
+"""One game at the terminal table: the seats, the computer players, undo and autosave.
+
+:class:`Session` is the part of the terminal game that knows nothing about the screen, so it
+can be tested on its own. Every move, the person's and the bots', goes through
+:meth:`Session.play`, which calls ``game.play(move)`` (the engine alone decides what is legal),
+writes a line for the log, saves the game and keeps the statistics.
+
+Undo: the person may take back their own moves of the current turn before they discard. A
+draw from the stock cannot be taken back (the card has been seen), nor a Rummy! call; melds,
+lay-offs and a take from the discard pile (which shows nothing new) can, back to the start of
+the turn. Undo restores a copy of the game saved before the move (``Game.clone()``).
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from rummy500.engine import GAME_OVER, HAND_OVER, PLAY, Game, Move, Rules
+from rummy500.i18n import _
+from rummy500.tui.stats import Statistics
+from rummy500.tui.storage import GameStore
+from rummy500.tui.words import describe_move, explain_hint
+
+if TYPE_CHECKING:
+    from rummy500.bots.base import Bot
+
+__all__ = [
+    "LEVEL_CHOICES",
+    "PACES",
+    "GameSetup",
+    "OPPONENT_NAMES",
+    "LogEntry",
+    "Session",
+    "check_level",
+    "default_names",
+]
+
+#: The opponent levels offered on the start screen, weakest first.
+LEVEL_CHOICES = ("easy", "medium", "hard", "expert")
+#: Names of the computer players, seat by seat.
+OPPONENT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus")
+
+
+def check_level(level: str) -> str:
+    """The level or bot name, normalised; raises :class:`ValueError` with the choices."""
+    from rummy500.bots import BOTS, LEVELS
+
+    key = level.strip().lower()
+    if key not in LEVELS and key not in BOTS:
+        choices = ", ".join([*LEVELS, *(b for b in BOTS if b not in LEVELS)])
+        raise ValueError(
+            _("unknown opponent level {level!r} (choose from {choices})").format(
+                level=level, choices=choices
+            )
+        )
+    return key
+
+
+def default_names(players: int, you_name: str) -> list[str]:
+    """The person's name at seat 1, then the computer players' names."""
+    return [you_name, *OPPONENT_NAMES[: players - 1]]
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """A line of the game log: the move in words and in notation."""
+
+    seat: int
+    words: str
+    notation: str
+
+
+class Session:
+    """A game between the person at seat ``you`` and computer players.
+
+    ``levels`` gives each seat's opponent level (``None`` for the person); ``bots`` may replace
+    the computer players (tests use scripted ones).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        names: Sequence[str],
+        levels: Sequence[str | None],
+        *,
+        you: int = 0,
+        game_id: str | None = None,
+        store: GameStore | None = None,
+        stats: Statistics | None = None,
+        bots: dict[int, Bot] | None = None,
+        new: bool = True,
+    ) -> None:
+        self.game = game
+        self.names = list(names)
+        self.levels = list(levels)
+        self.you = you
+        self.game_id = game_id or uuid.uuid4().hex[:12]
+        self.store = store
+        self.stats = stats
+        self.log: list[LogEntry] = []
+        self._undo: list[Game] = []
+        self._hint_bot: Bot | None = None
+        if bots is None:
+            from rummy500.bots import make_bot
+
+            bots = {
+                seat: make_bot(level or "medium", seed=self._bot_seed(seat))
+                for seat, level in enumerate(self.levels)
+                if seat != you
+            }
+        self.bots = bots
+        if stats is not None and new:
+            stats.start_game(
+                self.game_id,
+                game.players,
+                [lv or "" for s, lv in enumerate(self.levels) if s != you],
+            )
+        if new:
+            self._log_deal()
+            self.save()
+
+    # --- making and resuming ------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        levels: Sequence[str],
+        rules: Rules | None = None,
+        *,
+        seed: int | None = None,
+        name: str | None = None,
+        store: GameStore | None = None,
+        stats: Statistics | None = None,
+    ) -> Session:
+        """A new game against opponents of these ``levels`` (one per computer player)."""
+        levels = [check_level(lv) for lv in levels]
+        players = len(levels) + 1
+        seed = random.randrange(10**9) if seed is None else seed
+        game = Game.new(players, rules or Rules(), seed=seed)
+        names = default_names(players, name or _("You"))
+        return cls(game, names, [None, *levels], store=store, stats=stats)
+
+    @classmethod
+    def resume(cls, store: GameStore, stats: Statistics | None = None) -> Session | None:
+        """The saved game in progress, or ``None`` if there is none."""
+        saved = store.load()
+        if saved is None:
+            return None
+        session = cls(
+            saved.game,
+            saved.names,
+            saved.levels,
+            you=saved.you,
+            game_id=saved.game_id,
+            store=store,
+            stats=stats,
+            new=False,
+        )
+        session.log.append(
+            LogEntry(
+                saved.you,
+                _("Game resumed: hand {n}.").format(n=saved.game.hand_number),
+                "",
+            )
+        )
+        return session
+
+    def _bot_seed(self, seat: int) -> int:
+        return random.Random(f"rummy500-tui:{self.game.seed}:{seat}").getrandbits(32)
+
+    # --- who acts -------------------------------------------------------------------------------
+
+    @property
+    def your_turn(self) -> bool:
+        """Whether the person must act now (their turn, or their say in a call window)."""
+        return self.game.to_act == self.you
+
+    @property
+    def bot_to_act(self) -> int | None:
+        """The computer player who must act now, if any."""
+        seat = self.game.to_act
+        return None if seat is None or seat == self.you else seat
+
+    def legal_moves(self) -> list[Move]:
+        """The person's legal moves now (empty when it is not their say)."""
+        return list(self.game.legal_moves()) if self.your_turn else []
+
+    # --- moves ----------------------------------------------------------------------------------
+
+    def play(self, move: Move) -> LogEntry:
+        """Check and apply ``move`` (raises :class:`~rummy500.engine.IllegalMove` and changes
+        nothing when it is illegal); log it, save the game, keep the statistics."""
+        game = self.game
+        before = game.clone()
+        game.play(move)
+        if move.seat == self.you:
+            if move.verb in ("take", "meld", "layoff"):
+                self._undo.append(before)
+            else:
+                self._undo.clear()
+        if not (game.phase == PLAY and game.turn == self.you):
+            self._undo.clear()
+        entry = LogEntry(
+            move.seat, describe_move(move, before, game, self.names, self.you), str(move)
+        )
+        self.log.append(entry)
+        if game.phase in (HAND_OVER, GAME_OVER):
+            self._hand_over()
+        self.save()
+        if game.phase == GAME_OVER and self.store is not None:
+            self.store.archive(self.game_id)
+        return entry
+
+    def bot_choice(self, seat: int) -> Move:
+        """What the computer player at ``seat`` plays now (may take a while: search bots)."""
+        game = self.game
+        bot = self.bots[seat]
+        return bot.choose(game.observation(seat), game.legal_moves())
+
+    def play_bots(self, limit: int = 10_000) -> None:
+        """Let the computer players move until it is the person's say or the hand is over."""
+        for _i in range(limit):
+            seat = self.bot_to_act
+            if seat is None:
+                return
+            self.play(self.bot_choice(seat))
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def undo(self) -> bool:
+        """Take back the person's last move of this turn; ``False`` if there is none."""
+        if not self._undo:
+            return False
+        self.game = self._undo.pop()
+        self.log.append(LogEntry(self.you, _("You take back your last move."), _("undo")))
+        self.save()
+        return True
+
+    def next_hand(self) -> None:
+        """Deal the next hand (after a hand is over and the game is not)."""
+        self.game.deal()
+        self._undo.clear()
+        self._log_deal()
+        self.save()
+
+    def hint_bot(self, level: str = "expert", **options: object) -> Bot:
+        """The computer player that gives hints (made once)."""
+        from rummy500.bots import make_bot
+
+        if self._hint_bot is None:
+            self._hint_bot = make_bot(level, seed=self._bot_seed(self.you), **options)
+        return self._hint_bot
+
+    def hint(self, level: str = "expert", **options: object) -> tuple[Move, str]:
+        """The move a computer player of ``level`` would make for the person, and why."""
+        bot = self.hint_bot(level, **options)
+        game = self.game
+        obs = game.observation(self.you)
+        move = bot.choose(obs, game.legal_moves())
+        return move, explain_hint(move, obs, game)
+
+    # --- bookkeeping ----------------------------------------------------------------------------
+
+    def _log_deal(self) -> None:
+        game = self.game
+        if game.dealer == self.you:
+            words = _("Hand {n}: you deal.").format(n=game.hand_number)
+        else:
+            words = _("Hand {n}: {name} deals.").format(
+                n=game.hand_number, name=self.names[game.dealer]
+            )
+        self.log.append(LogEntry(game.dealer, words, ""))
+
+    def _hand_over(self) -> None:
+        game = self.game
+        result = game.hand_results[-1]
+        hands = [game.hand(s) for s in range(game.players)]
+        for seat, bot in self.bots.items():
+            hook = getattr(bot, "hand_over", None)
+            if hook is not None:
+                hook(game.observation(seat), hands)
+        if self.stats is not None:
+            self.stats.record_hand(self.game_id, game.hand_number, result.scores[self.you])
+            if game.phase == GAME_OVER:
+                self.stats.finish_game(self.game_id, game.winner == self.you, game.totals[self.you])
+
+    def save(self) -> None:
+        """Write the game to the store (after every move)."""
+        if self.store is not None:
+            self.store.save(self.game, self.game_id, self.names, self.levels, self.you)
+
+
+#: How long each computer move stays on screen before the next, by pace name.
+PACES: dict[str, float] = {"instant": 0.0, "fast": 0.35, "normal": 0.9, "slow": 1.8}
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """What the start screen (or the command line) chose for a new game."""
+
+    levels: tuple[str, ...] = ("medium", "medium", "medium")
+    rules: Rules = field(default_factory=Rules)
+    seed: int | None = None
+    name: str | None = None

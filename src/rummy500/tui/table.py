@@ -1,0 +1,726 @@
+"""The table: the person plays against the computer players here.
+
+Every intent of the person (a key, a click) becomes a :class:`~rummy500.engine.Move` given to
+the engine through :meth:`Session.play`; an :class:`~rummy500.engine.IllegalMove` is shown with
+the engine's reason and changes nothing. Where one intent fits several legal moves (what a joker
+stands for, which end of a run, which meld), the person chooses among the engine's legal moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from itertools import combinations_with_replacement
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, RichLog
+
+from rummy500.engine import CALL, DRAW, GAME_OVER, HAND_OVER, JOKER, PLAY, IllegalMove, Move
+from rummy500.engine.cards import JOKER_AS, JOKER_RANK
+from rummy500.engine.melds import analyze_meld, layoff_index, meldable, presence_mask
+from rummy500.i18n import _, ngettext
+from rummy500.tui.screens import (
+    ChoiceScreen,
+    GameOverScreen,
+    HandSummaryScreen,
+    HelpScreen,
+    level_label,
+    pace_label,
+)
+from rummy500.tui.session import LogEntry, Session
+from rummy500.tui.widgets import (
+    HandView,
+    Line,
+    MeldsView,
+    PileView,
+    PlayerLine,
+    PlayersView,
+    StockView,
+)
+from rummy500.tui.words import card_label, cards_label, explain_hint, played_label
+
+__all__ = ["TableScreen"]
+
+#: Keys of the game's actions: pressed when the action is not offered, they still go to the
+#: engine, so the person learns why it is not allowed.
+GAME_KEYS = {
+    "d": "draw",
+    "t": "take",
+    "m": "meld",
+    "l": "lay_off",
+    "x": "discard",
+    "r": "rummy",
+    "p": "pass_call",
+    "e": "end_hand",
+    "u": "undo",
+}
+
+
+def physical(played: int) -> int:
+    """The card in the hand that was played: the natural card itself, or the joker."""
+    return played if played < JOKER_AS else JOKER
+
+
+def joker_declarations(cards: Sequence[int], limit: int = 3000) -> list[tuple[int, ...]]:
+    """Ways to say what the jokers among ``cards`` stand for, to ask the engine why a meld with
+    jokers is not allowed when none of its legal declarations matches."""
+    naturals = [c for c in cards if c != JOKER]
+    jokers = len(cards) - len(naturals)
+    if not jokers:
+        return [tuple(cards)]
+    meanings = sorted({JOKER_RANK + c % 13 for c in naturals}) or [JOKER_RANK]
+    for suit in sorted({c // 13 for c in naturals}):
+        meanings += [JOKER_AS + suit * 13 + r for r in range(13)]
+    out = []
+    for combo in combinations_with_replacement(meanings, jokers):
+        out.append((*naturals, *combo))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def meld_label(move: Move) -> str:
+    """A meld the person may choose, in run order, saying where an ace goes."""
+    label = cards_label(move.cards)
+    ranks = {c % 13 for c in move.cards if c < 52}
+    if len(ranks) > 1:
+        if move.cards[0] < 52 and move.cards[0] % 13 == 0:
+            label += " " + _("(ace low)")
+        elif move.cards[-1] < 52 and move.cards[-1] % 13 == 0:
+            label += " " + _("(ace high)")
+    return label
+
+
+class TableScreen(Screen[None]):
+    """The table of one game; the person sits at ``session.you``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d", "draw", _("Draw")),
+        Binding("t", "take", _("Take")),
+        Binding("m", "meld", _("Meld")),
+        Binding("l", "lay_off", _("Lay off")),
+        Binding("x", "discard", _("Discard")),
+        Binding("r", "rummy", _("Rummy!")),
+        Binding("p", "pass_call", _("Pass")),
+        Binding("e", "end_hand", _("End hand")),
+        Binding("u", "undo", _("Undo")),
+        Binding("h", "hint", _("Hint")),
+        Binding("s", "sort", _("Sort")),
+        Binding("plus", "pace(-1)", _("Pace"), key_display="+/-"),
+        Binding("minus", "pace(1)", _("Slower"), show=False),
+        Binding("question_mark", "help", _("Help")),
+        Binding("q", "quit_game", _("Quit")),
+        Binding("escape", "unpick", _("Unpick"), show=False),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self._bots_running = False
+        self._summary_open = False
+        self._countdown: int | None = None
+        self._countdown_timer: Timer | None = None
+        self._meld_target: int | None = None
+        self._message: Text | None = None  # an error or a hint, shown until the next change
+        self._error = False
+        self._offered: tuple[bool | None, ...] = ()
+
+    #: The actions whose offer in the footer depends on the game.
+    _OFFERED = (*GAME_KEYS.values(), "hint")
+
+    # --- layout -------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Line(id="title")
+        with Horizontal(id="table-body"):
+            with Vertical(id="table-left"):
+                with Horizontal(id="pile-row"):
+                    yield StockView(id="stock")
+                    yield PileView(id="pile")
+                with VerticalScroll(id="melds-box"):
+                    yield MeldsView(id="melds")
+                yield HandView(id="hand")
+            with Vertical(id="table-right"):
+                yield PlayersView(id="players")
+                yield RichLog(id="log", wrap=True, markup=False, min_width=10)
+        yield Line(id="status")
+        yield Footer(compact=True)
+
+    @property
+    def hand(self) -> HandView:
+        return self.query_one("#hand", HandView)
+
+    @property
+    def pile(self) -> PileView:
+        return self.query_one("#pile", PileView)
+
+    @property
+    def melds(self) -> MeldsView:
+        return self.query_one("#melds", MeldsView)
+
+    def on_mount(self) -> None:
+        self.query_one("#players").border_title = _("Players")
+        log = self.query_one("#log", RichLog)
+        log.border_title = _("Log")
+        log.can_focus = False
+        self.query_one("#melds-box").border_title = _("Melds")
+        self.query_one("#melds-box").can_focus = False
+        for entry in self.session.log:
+            self._show_entry(entry)
+        self.hand.focus()
+        self.advance()
+
+    # --- showing the game ---------------------------------------------------------------------
+
+    def _short_names(self) -> list[str]:
+        return [name[:8] for name in self.session.names]
+
+    def _meldable(self) -> set[int]:
+        """The cards in the person's hand that could be melded or laid off now."""
+        game = self.session.game
+        hand = game.hand(self.session.you)
+        counts = [0] * 53
+        for c in hand:
+            counts[c] += 1
+        present = presence_mask(counts)
+        spots = layoff_index(game.melds)
+        return {c for c in set(hand) if meldable(c, present, counts[JOKER]) or c in spots}
+
+    def refresh_table(self) -> None:
+        """Show the game as the person's seat sees it."""
+        session = self.session
+        game = session.game
+        obs = game.observation(session.you)
+        dealer = _("you deal") if game.dealer == session.you else _("{name} deals")
+        title = " · ".join(
+            [
+                _("Rummy 500"),
+                _("hand {n}").format(n=game.hand_number),
+                dealer.format(name=session.names[game.dealer]),
+                _("to {target}").format(target=game.rules.target),
+                _("pace: {pace}").format(pace=pace_label(self.app.pace)),  # type: ignore[attr-defined]
+            ]
+        )
+        self.query_one("#title", Line).update(title)
+        self.query_one("#stock", StockView).set_count(obs.stock_size)
+        self.pile.set_cards(obs.discard_pile)
+        self._set_border_title(
+            "#pile-row",
+            ngettext(
+                "Discard pile · {n} card", "Discard pile · {n} cards", len(obs.discard_pile)
+            ).format(n=len(obs.discard_pile)),
+        )
+        self.melds.set_melds(obs.melds, self._short_names())
+        hand = self.hand
+        hand.set_cards(obs.hand, self._meldable())
+        order = _("by rank") if hand.by_rank else _("by suit")
+        self._set_border_title(
+            "#hand",
+            ngettext(
+                "Your hand · {n} card · {order}", "Your hand · {n} cards · {order}", len(obs.hand)
+            ).format(n=len(obs.hand), order=order),
+        )
+        acting = game.to_act
+        self.query_one("#players", PlayersView).set_players(
+            [
+                PlayerLine(
+                    name=session.names[seat],
+                    level=level_label(session.levels[seat]) if seat != session.you else None,
+                    cards=obs.hand_sizes[seat],
+                    total=obs.totals[seat],
+                    to_act=seat == acting,
+                    dealer=seat == game.dealer,
+                )
+                for seat in range(game.players)
+            ]
+        )
+        offered = tuple(self.check_action(action, ()) for action in self._OFFERED)
+        if offered != self._offered:
+            self._offered = offered
+            self.refresh_bindings()
+
+    def _set_border_title(self, selector: str, title: str) -> None:
+        widget = self.query_one(selector)
+        if widget.border_title != title:
+            widget.border_title = title
+
+    def _show_entry(self, entry: LogEntry) -> None:
+        if entry.notation.endswith(" pass"):
+            return  # letting a Rummy! call go is not worth a line
+        line = Text(entry.words)
+        if entry.notation:
+            line.append("  " + entry.notation, style="dim")
+        self.query_one("#log", RichLog).write(line)
+
+    def show_error(self, reason: str) -> None:
+        """An illegal attempt: the reason, marked so it reads without colour too."""
+        self._message = Text("✗ " + reason[:1].upper() + reason[1:], style="bold")
+        self._error = True
+        status = self.query_one("#status", Line)
+        status.add_class("-error")
+        status.update(self._message)
+
+    def show_info(self, text: str) -> None:
+        self._message = Text(text)
+        self._error = False
+        status = self.query_one("#status", Line)
+        status.remove_class("-error")
+        status.update(self._message)
+
+    def prompt(self) -> None:
+        """What the person can do now, in the status line."""
+        session = self.session
+        game = session.game
+        you = session.you
+        if game.phase in (HAND_OVER, GAME_OVER):
+            text = _("The hand is over.")
+        elif not session.your_turn:
+            seat = game.to_act
+            assert seat is not None
+            if game.phase == CALL:
+                text = _("{name} may call Rummy!…").format(name=session.names[seat])
+            else:
+                text = _("{name} is playing…").format(name=session.names[seat])
+        elif game.phase == CALL:
+            text = _("Rummy! You can claim a card of the discard pile: r calls, p lets it go.")
+            if game.turn == you:
+                text += " " + _("Or draw (d/t) to go on.")
+            if self._countdown is not None:
+                text += " " + ngettext(
+                    "{n} second left.", "{n} seconds left.", self._countdown
+                ).format(n=self._countdown)
+        elif game.phase == DRAW:
+            if game.stock_size:
+                text = _(
+                    "Your turn: d draws from the stock, t takes the discard pile down to the "
+                    "chosen card (Tab to the pile, then ←/→)."
+                )
+            else:
+                text = _("The stock is empty: t takes from the discard pile, e ends the hand.")
+            if not game.hand(you):
+                text = _("You are floating. ") + text
+        else:
+            if game.must_use >= 0:
+                text = _(
+                    "Meld the {card} you took at once: pick it with cards it melds with (m), "
+                    "or lay it off (l)."
+                ).format(card=card_label(game.must_use))
+            else:
+                text = _(
+                    "Pick cards (space or click), then m melds, l lays off, x discards "
+                    "and ends your turn."
+                )
+        self._message = None
+        self._error = False
+        status = self.query_one("#status", Line)
+        status.remove_class("-error")
+        status.update(text)
+
+    # --- the flow of the game -----------------------------------------------------------------
+
+    def advance(self) -> None:
+        """After any change: show the table, then let the computer players move, open the
+        person's call window, or show the end of the hand."""
+        if not self.is_attached:
+            return
+        self.refresh_table()
+        if self._bots_running or self._summary_open:
+            return
+        session = self.session
+        game = session.game
+        if game.phase in (HAND_OVER, GAME_OVER):
+            self._stop_countdown()
+            self._summary_open = True
+            self.prompt()
+            self.app.push_screen(HandSummaryScreen(session), callback=self._after_summary)
+            return
+        if session.your_turn:
+            if game.phase == CALL:
+                if not any(m.verb == "rummy" for m in game.legal_moves()):
+                    session.play(Move(session.you, "pass"))
+                    self.advance()
+                    return
+                self._start_countdown()
+            if self._message is None:
+                self.prompt()
+            return
+        self._bots_running = True
+        self.prompt()
+        self.run_worker(self._run_bots(), group="bots")
+
+    async def _run_bots(self) -> None:
+        """The computer players move one at a time, at the chosen pace."""
+        session = self.session
+        try:
+            while True:
+                seat = session.bot_to_act
+                if seat is None:
+                    break
+                game = session.game
+                obs = game.observation(seat)
+                legal = list(game.legal_moves())
+                started = time.monotonic()
+                if len(legal) == 1:
+                    move = legal[0]
+                else:
+                    bot = session.bots[seat]
+                    move = await asyncio.to_thread(bot.choose, obs, legal)
+                pace = 0.0 if move.verb == "pass" else self.app.pace_seconds  # type: ignore[attr-defined]
+                rest = pace - (time.monotonic() - started)
+                await asyncio.sleep(max(rest, 0))
+                if session.game is not game or game.to_act != seat:
+                    continue
+                try:
+                    entry = session.play(move)
+                except IllegalMove:
+                    entry = session.play(legal[0])  # a bot's mistake must not stop the game
+                self._show_entry(entry)
+                self.refresh_table()
+                if not self._error:
+                    self.prompt()
+                if session.game.phase in (HAND_OVER, GAME_OVER):
+                    break
+        finally:
+            self._bots_running = False
+        self._message = None
+        self.advance()
+
+    def _after_summary(self, _result: object = None) -> None:
+        self._summary_open = False
+        session = self.session
+        if session.game.phase == GAME_OVER:
+            self.app.switch_screen(GameOverScreen(session))
+            return
+        session.next_hand()
+        self._show_entry(session.log[-1])
+        self._meld_target = None
+        self.advance()
+
+    # --- the Rummy! countdown -----------------------------------------------------------------
+
+    def _start_countdown(self) -> None:
+        if self._countdown_timer is not None:
+            return
+        seconds = int(self.app.call_seconds)  # type: ignore[attr-defined]
+        if seconds <= 0:
+            return
+        self._countdown = seconds
+        self._countdown_timer = self.set_interval(1.0, self._tick)
+
+    def _stop_countdown(self) -> None:
+        if self._countdown_timer is not None:
+            self._countdown_timer.stop()
+        self._countdown_timer = None
+        self._countdown = None
+
+    def _tick(self) -> None:
+        if self._countdown is None or self.app.screen is not self:
+            return  # a prompt is open: the clock waits
+        self._countdown -= 1
+        session = self.session
+        if self._countdown > 0:
+            if self._message is None:
+                self.prompt()
+            return
+        self._stop_countdown()
+        if session.your_turn and session.game.phase == CALL:
+            self._play(Move(session.you, "pass"))
+
+    # --- playing ------------------------------------------------------------------------------
+
+    def _play(self, move: Move) -> bool:
+        """Give ``move`` to the engine; show its reason if it is illegal."""
+        try:
+            entry = self.session.play(move)
+        except IllegalMove as e:
+            self.show_error(str(e))
+            return False
+        self._after_move(entry)
+        return True
+
+    def _try(self, move: Move) -> None:
+        self._play(move)
+
+    def _after_move(self, entry: LogEntry | None) -> None:
+        self._stop_countdown()
+        if entry is not None:
+            self._show_entry(entry)
+        self._meld_target = None
+        self._message = None
+        self.hand.clear_picks()
+        self.advance()
+
+    def _play_one_of(
+        self,
+        moves: Sequence[Move],
+        title: str,
+        label: Callable[[Move], str],
+        otherwise: Callable[[], None],
+    ) -> None:
+        """Play the only move, let the person choose among several, or explain why none."""
+        if len(moves) == 1:
+            self._play(moves[0])
+        elif moves:
+
+            def chosen(index: int | None) -> None:
+                if index is not None:
+                    self._play(moves[index])
+
+            self.app.push_screen(ChoiceScreen(title, [label(m) for m in moves]), callback=chosen)
+        else:
+            otherwise()
+
+    def _relevant(self, action: str) -> bool:
+        """Whether the footer offers ``action`` now."""
+        session = self.session
+        game = session.game
+        if not session.your_turn:
+            return False
+        phase = game.phase
+        drawing = phase == DRAW or (phase == CALL and game.turn == session.you)
+        if action in ("draw", "take"):
+            return drawing
+        if action == "end_hand":
+            return drawing and game.stock_size == 0
+        if action in ("meld", "lay_off", "discard"):
+            return phase == PLAY
+        if action in ("rummy", "pass_call"):
+            return phase == CALL
+        return True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in GAME_KEYS.values() and action != "undo":
+            return self._relevant(action)
+        if action == "undo":
+            return self.session.can_undo
+        if action == "hint":
+            return self.session.your_turn
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        """A game key that the footer does not offer now still goes to the engine, which says
+        why it is not allowed (when it is the person's say at all)."""
+        action = GAME_KEYS.get(event.key)
+        if action is None or self.app.screen is not self:
+            return
+        event.stop()
+        session = self.session
+        if session.game.phase in (HAND_OVER, GAME_OVER):
+            return
+        if not session.your_turn:
+            seat = session.game.to_act
+            name = session.names[seat] if seat is not None else ""
+            self.show_error(_("it is not your turn: {name} is playing").format(name=name))
+            return
+        getattr(self, f"action_{action}")()
+
+    def action_draw(self) -> None:
+        self._play(Move(self.session.you, "draw"))
+
+    def action_take(self) -> None:
+        self._play(Move(self.session.you, "take", number=self.pile.depth))
+
+    def action_end_hand(self) -> None:
+        self._play(Move(self.session.you, "end"))
+
+    def action_pass_call(self) -> None:
+        self._play(Move(self.session.you, "pass"))
+
+    def action_meld(self) -> None:
+        cards = self.hand.picked_cards()
+        if not cards:
+            self.show_error(_("pick the cards to meld first: space or a click raises a card"))
+            return
+        want = sorted(cards)
+        moves = [
+            m
+            for m in self.session.legal_moves()
+            if m.verb == "meld" and sorted(physical(c) for c in m.cards) == want
+        ]
+        self._play_one_of(
+            moves,
+            _("Which meld do you mean?"),
+            meld_label,
+            lambda: self._explain_meld(cards),
+        )
+
+    def _explain_meld(self, cards: list[int]) -> None:
+        """No legal meld matches the picked cards: let the engine say why."""
+        you = self.session.you
+        declarations = joker_declarations(cards)
+        for declared in declarations:
+            try:
+                analyze_meld(declared)
+            except IllegalMove:
+                continue
+            self._play(Move(you, "meld", declared))
+            return
+        self._play(Move(you, "meld", declarations[0]))
+
+    def _one_card(self, verb: str) -> int | None:
+        """The picked card, or the card under the cursor when none is picked."""
+        cards = self.hand.picked_cards()
+        if not cards and self.hand.cursor_card() is not None:
+            cards = [self.hand.cursor_card()]  # type: ignore[list-item]
+        if len(cards) != 1:
+            if verb == "discard":
+                self.show_error(_("pick exactly one card to discard"))
+            else:
+                self.show_error(_("pick exactly one card to lay off"))
+            return None
+        return cards[0]
+
+    def action_lay_off(self) -> None:
+        card = self._one_card("layoff")
+        if card is None:
+            return
+        target = self._meld_target
+        moves = [
+            m
+            for m in self.session.legal_moves()
+            if m.verb == "layoff"
+            and physical(m.cards[0]) == card
+            and (target is None or m.number == target)
+        ]
+
+        def label(m: Move) -> str:
+            meld = next(
+                v
+                for v in self.session.game.observation(self.session.you).melds
+                if v.number == m.number
+            )
+            end = {"low": _(" (low end)"), "high": _(" (high end)")}.get(m.end, "")
+            return _("{card} on meld #{n}: {cards}{end}").format(
+                card=played_label(m.cards[0]), n=m.number, cards=cards_label(meld.cards), end=end
+            )
+
+        self._play_one_of(
+            moves,
+            _("Where does the {card} go?").format(card=card_label(card)),
+            label,
+            lambda: self._explain_lay_off(card, target),
+        )
+
+    def _explain_lay_off(self, card: int, target: int | None) -> None:
+        game = self.session.game
+        if not game.melds:
+            self._play(Move(self.session.you, "layoff", (card,), 1))
+            return
+        number = target if target is not None else game.melds[0].number
+        played = card
+        if card == JOKER:
+            meld = next((m for m in game.melds if m.number == number), None)
+            spots = meld.layoff_spots(JOKER) if meld is not None else []
+            if not spots:
+                self.show_error(_("the joker has no place on meld {n}").format(n=number))
+                return
+            played = spots[0][0]
+        self._play(Move(self.session.you, "layoff", (played,), number))
+
+    def action_discard(self) -> None:
+        card = self._one_card("discard")
+        if card is not None:
+            self._play(Move(self.session.you, "discard", (card,)))
+
+    def action_rummy(self) -> None:
+        you = self.session.you
+        calls = [m for m in self.session.legal_moves() if m.verb == "rummy"]
+        depth = self.pile.depth
+        at_depth = [m for m in calls if m.number == depth]
+        pile = self.session.game.discard
+        self._play_one_of(
+            at_depth or calls,
+            _("Call Rummy! on which card?"),
+            lambda m: ngettext(
+                "take the {card}", "take {n} cards, down to the {card}", m.number
+            ).format(n=m.number, card=card_label(pile[-m.number])),
+            lambda: self._try(Move(you, "rummy", number=depth)),
+        )
+
+    def action_undo(self) -> None:
+        if not self.session.undo():
+            self.show_error(
+                _(
+                    "nothing to undo: only your melds, lay-offs and takes of this turn can be "
+                    "taken back"
+                )
+            )
+            return
+        self._after_move(self.session.log[-1])
+
+    def action_hint(self) -> None:
+        if not self.session.your_turn:
+            self.show_error(_("hints are for your own moves"))
+            return
+        self.show_info(_("Thinking about a hint…"))
+        self.run_worker(self._hint(), group="hint", exclusive=True)
+
+    async def _hint(self) -> None:
+        session = self.session
+        game = session.game
+        version = len(session.log)
+        obs = game.observation(session.you)
+        legal = list(game.legal_moves())
+        app = self.app
+        bot = session.hint_bot(app.hint_level, **app.hint_options)  # type: ignore[attr-defined]
+        move = await asyncio.to_thread(bot.choose, obs, legal)
+        if len(session.log) != version or session.game is not game or not self.is_attached:
+            return
+        sentence = explain_hint(move, obs, game)
+        self.show_info(_("Hint: {sentence} ({move})").format(sentence=sentence, move=move))
+        if move.verb == "meld":
+            self.hand.pick_cards([physical(c) for c in move.cards])
+        elif move.verb in ("layoff", "discard"):
+            self.hand.pick_cards([physical(move.cards[0])])
+        if move.verb == "layoff":
+            self._meld_target = move.number
+        if move.verb in ("take", "rummy"):
+            self.pile.depth = move.number
+            self.pile.cursor = self.pile.chosen
+            self.pile.refresh()
+
+    def action_sort(self) -> None:
+        self.hand.resort(not self.hand.by_rank)
+        self.refresh_table()
+
+    def action_pace(self, step: int) -> None:
+        self.app.change_pace(step)  # type: ignore[attr-defined]
+        self.refresh_table()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.session.game.rules))
+
+    def action_unpick(self) -> None:
+        self.hand.clear_picks()
+
+    def action_quit_game(self) -> None:
+        self.app.quit_saved()  # type: ignore[attr-defined]
+
+    # --- clicks and widget messages -------------------------------------------------------------
+
+    def on_stock_view_draw_requested(self, _message: StockView.DrawRequested) -> None:
+        if self.session.your_turn:
+            self.action_draw()
+
+    def on_pile_view_take_requested(self, _message: PileView.TakeRequested) -> None:
+        if not self.session.your_turn:
+            return
+        game = self.session.game
+        calls = {m.number for m in self.session.legal_moves() if m.verb == "rummy"}
+        if game.phase == CALL and (game.turn != self.session.you or self.pile.depth in calls):
+            self.action_rummy()
+        else:
+            self.action_take()
+
+    def on_melds_view_chosen(self, message: MeldsView.Chosen) -> None:
+        self._meld_target = message.number
+        if message.lay_off and self.hand.picked_cards() and self.session.your_turn:
+            self.action_lay_off()

@@ -1,0 +1,64 @@
+// The lobby over HTTP + JSON (docs/protocol.md): create, list, find by invite, join, leave,
+// rematch. Errors are thrown as ApiError with the server's own words.
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+function describe(detail) {
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail)) {
+    return detail
+      .map((d) => {
+        const where = (d.loc || []).filter((x) => x !== 'body').join('.');
+        return where ? `${where}: ${d.msg}` : d.msg;
+      })
+      .join('; ');
+  }
+  return JSON.stringify(detail);
+}
+
+async function request(method, path, { body, token } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError(0, e.message || String(e));
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  if (!response.ok) {
+    const detail = data && typeof data === 'object' && 'detail' in data ? data.detail : data;
+    throw new ApiError(response.status, describe(detail) || response.statusText);
+  }
+  return data;
+}
+
+export const api = {
+  createTable: (spec) => request('POST', '/api/tables', { body: spec }),
+  openTables: () => request('GET', '/api/tables'),
+  table: (id) => request('GET', `/api/tables/${encodeURIComponent(id)}`),
+  invite: (code) => request('GET', `/api/invites/${encodeURIComponent(code.trim())}`),
+  join: (id, name, seat) =>
+    request('POST', `/api/tables/${encodeURIComponent(id)}/join`, {
+      body: seat ? { name, seat } : { name },
+    }),
+  leave: (id, token) => request('POST', `/api/tables/${encodeURIComponent(id)}/leave`, { token }),
+  rematch: (id, token) =>
+    request('POST', `/api/tables/${encodeURIComponent(id)}/rematch`, { token }),
+  recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
+};

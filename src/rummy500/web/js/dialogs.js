@@ -1,0 +1,138 @@
+// Dialogs (a choice among moves, the keyboard help) and the toasts that say what went wrong.
+import { html, cls, useState, useEffect, useRef } from './lib.js';
+import { t } from './i18n.js';
+
+/** A modal dialog: focus moves into it, Escape closes it, focus goes back after. */
+export function Modal({ title, onClose, children, className }) {
+  const ref = useRef(null);
+  useEffect(() => {
+    const before = document.activeElement;
+    const first = ref.current && ref.current.querySelector('button, [href], input, select, [tabindex="0"]');
+    if (first) first.focus();
+    const onKey = (e) => {
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        onClose();
+      }
+      if (e.key === 'Tab' && ref.current) {
+        const items = [...ref.current.querySelectorAll('button, [href], input, select')].filter((x) => !x.disabled);
+        if (!items.length) return;
+        const i = items.indexOf(document.activeElement);
+        if (e.shiftKey && i <= 0) {
+          items.at(-1).focus();
+          e.preventDefault();
+        } else if (!e.shiftKey && i === items.length - 1) {
+          items[0].focus();
+          e.preventDefault();
+        }
+      }
+    };
+    document.addEventListener('keydown', onKey, true);
+    return () => {
+      document.removeEventListener('keydown', onKey, true);
+      if (before && before.focus) before.focus();
+    };
+  }, []);
+  return html`<div class="backdrop" onClick=${(e) => e.target === e.currentTarget && onClose()}>
+    <div class=${cls('dialog', className)} role="dialog" aria-modal="true" aria-labelledby="dialog-title" ref=${ref}>
+      <h2 id="dialog-title">${title}</h2>
+      ${children}
+    </div>
+  </div>`;
+}
+
+/** Several legal moves fit what the player did: which one? */
+export function ChoiceDialog({ title, options, onChoose, onCancel }) {
+  return html`<${Modal} title=${title} onClose=${onCancel} className="choices">
+    <ul class="choice-list">
+      ${options.map(
+        (o) => html`<li key=${o.move}>
+          <button class="choice" data-move=${o.move} onClick=${() => onChoose(o.move)}>${o.label}</button>
+        </li>`,
+      )}
+    </ul>
+    <div class="dialog-actions"><button onClick=${onCancel}>${t('action.cancel')}</button></div>
+  </${Modal}>`;
+}
+
+const SHORTCUTS = [
+  ['D', 'keys.draw'],
+  ['T', 'keys.take'],
+  ['1–9', 'keys.digits'],
+  ['M', 'keys.meld'],
+  ['L', 'keys.layoff'],
+  ['X', 'keys.discard'],
+  ['R', 'keys.rummy'],
+  ['P', 'keys.pass'],
+  ['E', 'keys.end'],
+  ['H', 'keys.hint'],
+  ['U', 'keys.undo'],
+  ['S', 'keys.sort'],
+  ['C', 'keys.chat'],
+  ['← →', 'keys.arrows'],
+  ['Shift + ← →', 'keys.move'],
+  ['Space / Enter', 'keys.select'],
+  ['Esc', 'keys.escape'],
+  ['?', 'keys.help'],
+];
+
+export function HelpDialog({ onClose }) {
+  return html`<${Modal} title=${t('help.title')} onClose=${onClose} className="help">
+    <p>${t('help.intro')}</p>
+    <dl class="shortcuts">
+      ${SHORTCUTS.map(
+        ([key, what]) => html`<div key=${key}><dt><kbd>${key}</kbd></dt><dd>${t(what)}</dd></div>`,
+      )}
+    </dl>
+    <p>${t('help.drag')}</p>
+    <div class="dialog-actions"><button onClick=${onClose}>${t('action.close')}</button></div>
+  </${Modal}>`;
+}
+
+let toastIds = 0;
+
+/** Messages that come and go: errors (the engine's reasons) and notes. */
+export function useToasts() {
+  const [items, setItems] = useState([]);
+  const api = useRef(null);
+  if (!api.current) {
+    api.current = {
+      items: [],
+      show(text, kind = 'info', code = null) {
+        const id = ++toastIds;
+        setItems((list) => [...list.slice(-3), { id, text, kind, code }]);
+        setTimeout(() => setItems((list) => list.filter((x) => x.id !== id)), kind === 'error' ? 7000 : 4000);
+      },
+      dismiss(id) {
+        setItems((list) => list.filter((x) => x.id !== id));
+      },
+    };
+  }
+  api.current.items = items;
+  return api.current;
+}
+
+export function Toasts({ toasts }) {
+  return html`<div class="toasts">
+    <div role="alert" aria-live="assertive" class="toast-stack">
+      ${toasts.items
+        .filter((x) => x.kind === 'error')
+        .map(
+          (x) => html`<div key=${x.id} class="toast error" data-error=${x.code || ''}>
+            <span>${x.text}</span>
+            <button class="ghost" aria-label=${t('action.dismiss')} onClick=${() => toasts.dismiss(x.id)}>×</button>
+          </div>`,
+        )}
+    </div>
+    <div role="status" aria-live="polite" class="toast-stack">
+      ${toasts.items
+        .filter((x) => x.kind !== 'error')
+        .map(
+          (x) => html`<div key=${x.id} class="toast info">
+            <span>${x.text}</span>
+            <button class="ghost" aria-label=${t('action.dismiss')} onClick=${() => toasts.dismiss(x.id)}>×</button>
+          </div>`,
+        )}
+    </div>
+  </div>`;
+}

@@ -1,0 +1,466 @@
+// The start page: your name, a new table (seats, rules, target), joining by link or code, the
+// open tables, watching a table, the tables you sit at, and your statistics.
+import { html, cls, useState, useEffect } from './lib.js';
+import { t } from './i18n.js';
+import { api } from './api.js';
+import * as store from './store.js';
+import { navigate, Settings } from './app-shell.js';
+
+export const LEVELS = ['easy', 'medium', 'hard', 'expert', 'random'];
+export const PRESETS = ['standard', 'hoyle', '5-10-15', 'quick', 'no-jokers'];
+export const OPTIONS = {
+  jokers: ['on', 'off'],
+  values: ['standard', '5-10-15'],
+  pickup: ['top-free', 'must-meld', 'new-meld'],
+  rummy: ['pile', 'last-discard', 'off'],
+  'going-out': ['any', 'discard', 'float', 'unplayable'],
+  win: ['highest', 'must-go-out'],
+};
+const PRESET_OPTIONS = {
+  standard: {},
+  hoyle: { pickup: 'must-meld' },
+  '5-10-15': { values: '5-10-15' },
+  quick: { target: '200' },
+  'no-jokers': { jokers: 'off' },
+};
+const TURN_TIMES = [0, 30, 60, 120, 300];
+
+/** The non-default parts of a table's rules line, in words. */
+export function rulesSummary(rules) {
+  const parts = [];
+  for (const item of (rules || '').split(/\s+/)) {
+    const [name, value] = item.split('=');
+    if (!value) continue;
+    if (name === 'target') parts.push(t('rules.target.short', { n: value }));
+    else if (OPTIONS[name] && OPTIONS[name][0] !== value) parts.push(`${t(`rules.option.${name}`)}: ${t(`rules.value.${name}.${value}.short`)}`);
+  }
+  return parts.join(' · ');
+}
+
+function NameField({ name, setName, id = 'player-name' }) {
+  return html`<label class="field" for=${id}>
+    <span>${t('lobby.name')}</span>
+    <input
+      id=${id}
+      value=${name}
+      maxlength="24"
+      autocomplete="nickname"
+      required
+      onInput=${(e) => {
+        setName(e.target.value);
+        store.setName(e.target.value);
+      }}
+    />
+  </label>`;
+}
+
+function Field({ label, help, children, htmlFor }) {
+  return html`<div class="field">
+    <label for=${htmlFor}>${label}</label>
+    ${children}
+    ${help && html`<p class="help" id=${`${htmlFor}-help`}>${help}</p>`}
+  </div>`;
+}
+
+function CreateTable({ name, setName, onError }) {
+  const [seats, setSeats] = useState([
+    { kind: 'human', you: true },
+    { kind: 'bot', level: 'easy' },
+  ]);
+  const [preset, setPreset] = useState('standard');
+  const [options, setOptions] = useState({});
+  const [target, setTarget] = useState('');
+  const [priv, setPriv] = useState(false);
+  const [callSeconds, setCallSeconds] = useState('5');
+  const [turnSeconds, setTurnSeconds] = useState(0);
+  const [busy, setBusy] = useState(false);
+
+  const setSeat = (i, change) => setSeats(seats.map((s, j) => (j === i ? { ...s, ...change } : s)));
+  const add = (kind) => seats.length < 8 && setSeats([...seats, kind === 'bot' ? { kind, level: 'easy' } : { kind }]);
+  const remove = (i) => seats.length > 2 && setSeats(seats.filter((_, j) => j !== i));
+  const presetValue = (option) => (PRESET_OPTIONS[preset][option] ? PRESET_OPTIONS[preset][option] : OPTIONS[option][0]);
+
+  const submit = async (e) => {
+    e.preventDefault();
+    if (!name.trim()) {
+      onError(t('lobby.name.needed'));
+      return;
+    }
+    const chosen = Object.fromEntries(Object.entries(options).filter(([, v]) => v));
+    const spec = {
+      seats: seats.map((s) => (s.kind === 'bot' ? { kind: 'bot', level: s.level } : { kind: 'human' })),
+      rules: { preset, options: chosen },
+      private: priv,
+      name: name.trim(),
+      call_seconds: Number(callSeconds) || 5,
+    };
+    if (target) spec.target = Number(target);
+    if (turnSeconds) spec.turn_seconds = turnSeconds;
+    setBusy(true);
+    try {
+      const reply = await api.createTable(spec);
+      const id = reply.table.table_id;
+      store.saveSeat(id, { token: reply.token, seat: reply.seat, code: reply.table.invite_code, name: name.trim() });
+      navigate(`/?table=${encodeURIComponent(id)}`);
+    } catch (err) {
+      onError(err.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return html`<form class="panel create" onSubmit=${submit} aria-labelledby="create-title">
+    <h2 id="create-title">${t('create.title')}</h2>
+    <${NameField} name=${name} setName=${setName} />
+    <fieldset class="seats">
+      <legend>${t('create.seats')}</legend>
+      <ol class="seat-rows">
+        ${seats.map(
+          (s, i) => html`<li key=${i} class="seat-row" data-seat-row=${i + 1}>
+            <span class="seat-label">${t('create.seat', { n: i + 1 })}</span>
+            ${s.you
+              ? html`<span class="you">${t('create.you')}</span>`
+              : html`<select
+                    aria-label=${t('create.seat.kind', { n: i + 1 })}
+                    value=${s.kind}
+                    data-seat-kind=${i + 1}
+                    onChange=${(e) => setSeat(i, e.target.value === 'bot' ? { kind: 'bot', level: s.level || 'easy' } : { kind: 'human' })}
+                  >
+                    <option value="human">${t('create.friend')}</option>
+                    <option value="bot">${t('create.computer')}</option>
+                  </select>
+                  ${s.kind === 'bot' &&
+                  html`<select
+                    aria-label=${t('create.seat.level', { n: i + 1 })}
+                    value=${s.level}
+                    data-seat-level=${i + 1}
+                    onChange=${(e) => setSeat(i, { level: e.target.value })}
+                  >
+                    ${LEVELS.map((l) => html`<option key=${l} value=${l}>${t(`level.${l}`)}</option>`)}
+                  </select>`}
+                  <button type="button" class="ghost" aria-label=${t('create.remove', { n: i + 1 })} disabled=${seats.length <= 2} onClick=${() => remove(i)}>×</button>`}
+            ${s.kind === 'bot' && html`<p class="help">${t(`level.${s.level}.help`)}</p>`}
+          </li>`,
+        )}
+      </ol>
+      <div class="row">
+        <button type="button" onClick=${() => add('human')} disabled=${seats.length >= 8} data-add="human">${t('create.add.friend')}</button>
+        <button type="button" onClick=${() => add('bot')} disabled=${seats.length >= 8} data-add="bot">${t('create.add.computer')}</button>
+      </div>
+      <p class="help">${t('create.seats.help')}</p>
+    </fieldset>
+
+    <fieldset class="rules">
+      <legend>${t('create.rules')}</legend>
+      <${Field} label=${t('create.preset')} help=${t(`rules.preset.${preset}.help`)} htmlFor="preset">
+        <select id="preset" value=${preset} onChange=${(e) => setPreset(e.target.value)} aria-describedby="preset-help">
+          ${PRESETS.map((p) => html`<option key=${p} value=${p}>${t(`rules.preset.${p}`)}</option>`)}
+        </select>
+      </${Field}>
+      <${Field} label=${t('create.target')} help=${t('create.target.help', { n: PRESET_OPTIONS[preset].target || 500 })} htmlFor="target">
+        <input
+          id="target"
+          type="number"
+          min="1"
+          max="100000"
+          inputmode="numeric"
+          placeholder=${PRESET_OPTIONS[preset].target || '500'}
+          value=${target}
+          onInput=${(e) => setTarget(e.target.value)}
+          aria-describedby="target-help"
+        />
+      </${Field}>
+      <details class="options">
+        <summary>${t('create.options')}</summary>
+        ${Object.entries(OPTIONS).map(([option, values]) => {
+          const value = options[option] || '';
+          const shown = value || presetValue(option);
+          return html`<${Field}
+            key=${option}
+            label=${t(`rules.option.${option}`)}
+            help=${`${t(`rules.option.${option}.help`)} ${t(`rules.value.${option}.${shown}`)}`}
+            htmlFor=${`option-${option}`}
+          >
+            <select
+              id=${`option-${option}`}
+              value=${value}
+              onChange=${(e) => setOptions({ ...options, [option]: e.target.value })}
+              aria-describedby=${`option-${option}-help`}
+            >
+              <option value="">${t('create.option.preset', { value: t(`rules.value.${option}.${presetValue(option)}.short`) })}</option>
+              ${values.map((v) => html`<option key=${v} value=${v}>${t(`rules.value.${option}.${v}.short`)}</option>`)}
+            </select>
+          </${Field}>`;
+        })}
+      </details>
+    </fieldset>
+
+    <details class="table-settings">
+      <summary>${t('create.settings')}</summary>
+      <${Field} label=${t('create.call')} help=${t('create.call.help')} htmlFor="call-seconds">
+        <input id="call-seconds" type="number" min="1" max="60" value=${callSeconds} onInput=${(e) => setCallSeconds(e.target.value)} />
+      </${Field}>
+      <${Field} label=${t('create.turn')} help=${t('create.turn.help')} htmlFor="turn-seconds">
+        <select id="turn-seconds" value=${turnSeconds} onChange=${(e) => setTurnSeconds(Number(e.target.value))}>
+          ${TURN_TIMES.map((s) => html`<option key=${s} value=${s}>${s ? t('create.turn.seconds', { n: s }) : t('create.turn.none')}</option>`)}
+        </select>
+      </${Field}>
+      <label class="check">
+        <input type="checkbox" checked=${priv} onChange=${(e) => setPriv(e.target.checked)} />
+        ${t('create.private')}
+      </label>
+      <p class="help">${t('create.private.help')}</p>
+    </details>
+
+    <button type="submit" class="primary big" disabled=${busy} data-action="create">${t('create.submit')}</button>
+  </form>`;
+}
+
+function SeatsLine({ table }) {
+  return html`<span class="seats-line">
+    ${table.seats.map(
+      (s, i) => html`<span key=${i} class=${cls('seat-chip', !s.taken && s.kind === 'human' && 'free')}>
+        ${s.kind === 'bot'
+          ? t('lobby.seat.bot', { level: t(`level.${s.level || 'easy'}`) })
+          : s.taken
+            ? s.name || s.seat
+            : t('lobby.seat.free')}
+      </span>`,
+    )}
+  </span>`;
+}
+
+function JoinTable({ table, name, setName, onError, onCancel }) {
+  const held = store.seatAt(table.table_id);
+  const free = table.seats.filter((s) => s.kind === 'human' && !s.taken);
+  const [seat, setSeat] = useState(free.length ? free[0].seat : '');
+  const [busy, setBusy] = useState(false);
+  const join = async (e) => {
+    e.preventDefault();
+    if (!name.trim()) {
+      onError(t('lobby.name.needed'));
+      return;
+    }
+    setBusy(true);
+    try {
+      const reply = await api.join(table.table_id, name.trim(), free.length > 1 ? seat : null);
+      store.saveSeat(table.table_id, { token: reply.token, seat: reply.seat, code: table.invite_code, name: name.trim() });
+      navigate(`/?table=${encodeURIComponent(table.table_id)}`);
+    } catch (err) {
+      onError(err.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<form class="panel join" onSubmit=${join} aria-labelledby="join-title">
+    <h2 id="join-title">${t('join.title', { code: table.invite_code })}</h2>
+    <p><${SeatsLine} table=${table} /></p>
+    <p class="muted">${rulesSummary(table.rules) || t('rules.preset.standard')}</p>
+    ${held
+      ? html`<p>${t('join.held', { seat: held.seat })}</p>
+          <button type="button" class="primary big" onClick=${() => navigate(`/?table=${encodeURIComponent(table.table_id)}`)}>
+            ${t('join.back')}
+          </button>`
+      : free.length
+        ? html`<${NameField} name=${name} setName=${setName} id="join-name" />
+            ${free.length > 1 &&
+            html`<fieldset>
+              <legend>${t('join.seat')}</legend>
+              ${free.map(
+                (s) => html`<label key=${s.seat} class="check">
+                  <input type="radio" name="seat" value=${s.seat} checked=${seat === s.seat} onChange=${() => setSeat(s.seat)} />
+                  ${s.seat}
+                </label>`,
+              )}
+            </fieldset>`}
+            <button type="submit" class="primary big" disabled=${busy} data-action="join">${t('join.submit')}</button>`
+        : html`<p>${t('join.full')}</p>`}
+    <div class="row">
+      <button type="button" onClick=${() => navigate(`/?watch=${encodeURIComponent(table.table_id)}`)}>${t('lobby.watch')}</button>
+      <button type="button" class="ghost" onClick=${onCancel}>${t('action.cancel')}</button>
+    </div>
+  </form>`;
+}
+
+function CodeBox({ onFound, onError }) {
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const find = async (watch) => {
+    let value = code.trim();
+    const match = /[?&]invite=([^&#\s]+)/.exec(value);
+    if (match) value = decodeURIComponent(match[1]);
+    if (!value) {
+      onError(t('code.needed'));
+      return;
+    }
+    setBusy(true);
+    try {
+      const table = await api.invite(value);
+      if (watch) navigate(`/?watch=${encodeURIComponent(table.table_id)}`);
+      else onFound(table);
+    } catch (err) {
+      onError(err.status === 404 ? t('code.unknown', { code: value }) : err.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<form
+    class="panel code"
+    aria-labelledby="code-title"
+    onSubmit=${(e) => {
+      e.preventDefault();
+      find(false);
+    }}
+  >
+    <h2 id="code-title">${t('code.title')}</h2>
+    <label class="field" for="invite-code">
+      <span>${t('code.label')}</span>
+      <input id="invite-code" value=${code} autocomplete="off" autocapitalize="characters" onInput=${(e) => setCode(e.target.value)} />
+    </label>
+    <div class="row">
+      <button type="submit" class="primary" disabled=${busy}>${t('code.join')}</button>
+      <button type="button" disabled=${busy} onClick=${() => find(true)}>${t('code.watch')}</button>
+    </div>
+  </form>`;
+}
+
+function OpenTables({ onJoin }) {
+  const [tables, setTables] = useState(null);
+  const [error, setError] = useState(null);
+  const load = async () => {
+    try {
+      const data = await api.openTables();
+      setTables(data.tables);
+      setError(null);
+    } catch (err) {
+      setError(err.message);
+    }
+  };
+  useEffect(() => {
+    load();
+    const timer = setInterval(load, 10000);
+    return () => clearInterval(timer);
+  }, []);
+  return html`<section class="panel open-tables" aria-labelledby="open-title">
+    <div class="row spread">
+      <h2 id="open-title">${t('open.title')}</h2>
+      <button class="ghost" onClick=${load}>${t('open.refresh')}</button>
+    </div>
+    ${error && html`<p class="error">${error}</p>`}
+    ${tables === null
+      ? html`<p class="muted">${t('open.loading')}</p>`
+      : tables.length === 0
+        ? html`<p class="muted">${t('open.none')}</p>`
+        : html`<ul class="table-list">
+            ${tables.map(
+              (table) => html`<li key=${table.table_id} data-table=${table.table_id}>
+                <div>
+                  <strong>${t('open.table', { code: table.invite_code })}</strong>
+                  <span class="tag">${t(`status.table.${table.status}`)}</span>
+                  <div><${SeatsLine} table=${table} /></div>
+                  <div class="muted">${rulesSummary(table.rules) || t('rules.preset.standard')}</div>
+                </div>
+                <div class="row">
+                  <button onClick=${() => onJoin(table)}>${t('open.join')}</button>
+                  <button class="ghost" onClick=${() => navigate(`/?watch=${encodeURIComponent(table.table_id)}`)}>${t('lobby.watch')}</button>
+                </div>
+              </li>`,
+            )}
+          </ul>`}
+    <p class="help">${t('open.help')}</p>
+  </section>`;
+}
+
+function MyTables() {
+  const held = Object.entries(store.seats());
+  if (!held.length) return null;
+  return html`<section class="panel my-tables" aria-labelledby="mine-title">
+    <h2 id="mine-title">${t('mine.title')}</h2>
+    <ul class="table-list">
+      ${held
+        .sort((a, b) => b[1].at - a[1].at)
+        .slice(0, 8)
+        .map(
+          ([id, seat]) => html`<li key=${id}>
+            <span>${t('mine.table', { code: seat.code || id, seat: seat.seat, name: seat.name || '' })}</span>
+            <div class="row">
+              <button onClick=${() => navigate(`/?table=${encodeURIComponent(id)}`)}>${t('mine.open')}</button>
+              <button class="ghost" aria-label=${t('mine.forget.label', { code: seat.code || id })} onClick=${() => {
+                store.forgetSeat(id);
+                navigate('/');
+              }}>${t('mine.forget')}</button>
+            </div>
+          </li>`,
+        )}
+    </ul>
+  </section>`;
+}
+
+function Statistics() {
+  const s = store.stats();
+  const average = s.hands ? Math.round(s.points / s.hands) : 0;
+  return html`<section class="panel stats" aria-labelledby="stats-title">
+    <h2 id="stats-title">${t('stats.title')}</h2>
+    <dl class="stat-grid">
+      <div><dt>${t('stats.games')}</dt><dd data-stat="games">${s.games}</dd></div>
+      <div><dt>${t('stats.wins')}</dt><dd data-stat="wins">${s.wins}</dd></div>
+      <div><dt>${t('stats.hands')}</dt><dd data-stat="hands">${s.hands}</dd></div>
+      <div><dt>${t('stats.average')}</dt><dd>${average}</dd></div>
+      <div><dt>${t('stats.best')}</dt><dd>${s.best === null ? '–' : s.best}</dd></div>
+    </dl>
+    <p class="help">${t('stats.help')}</p>
+  </section>`;
+}
+
+export function Lobby({ invite, settings, onSettings }) {
+  const [name, setName] = useState(store.getName());
+  const [joining, setJoining] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    if (!invite) return;
+    api
+      .invite(invite)
+      .then(setJoining)
+      .catch((err) => setError(err.status === 404 ? t('code.unknown', { code: invite }) : err.message));
+  }, [invite]);
+  const onError = (message) => setError(message);
+  return html`<div class="lobby">
+    <header class="topbar">
+      <span class="brand">${t('app.name')}</span>
+      <span class="spacer"></span>
+      <${Settings} settings=${settings} onSettings=${onSettings} compact=${true} />
+    </header>
+    <main id="main" class="lobby-main">
+      <h1>${t('lobby.title')}</h1>
+      <p class="lede">${t('lobby.lede')}</p>
+      ${error &&
+      html`<div class="error-box" role="alert">
+        <span>${error}</span>
+        <button class="ghost" aria-label=${t('action.dismiss')} onClick=${() => setError(null)}>×</button>
+      </div>`}
+      <div class="lobby-grid">
+        ${joining &&
+        html`<${JoinTable}
+          table=${joining}
+          name=${name}
+          setName=${setName}
+          onError=${onError}
+          onCancel=${() => {
+            setJoining(null);
+            if (invite) navigate('/');
+          }}
+        />`}
+        <${CreateTable} name=${name} setName=${setName} onError=${onError} />
+        <div class="lobby-column">
+          <${CodeBox} onFound=${setJoining} onError=${onError} />
+          <${MyTables} />
+          <${OpenTables} onJoin=${(table) => {
+            setJoining(table);
+            window.scrollTo({ top: 0, behavior: 'smooth' });
+          }} />
+          <${Statistics} />
+        </div>
+      </div>
+    </main>
+  </div>`;
+}

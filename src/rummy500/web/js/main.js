@@ -1,0 +1,64 @@
+// The browser game: the start page or a table, chosen by the address (?table=ID, ?watch=ID,
+// ?invite=CODE), with the settings every screen shares.
+import { html, render, useState, useEffect } from './lib.js';
+import { setLanguage, preferredLanguage, t } from './i18n.js';
+import * as store from './store.js';
+import { Lobby } from './lobby.js';
+import { TableScreen } from './table.js';
+import { reducedMotion } from './app-shell.js';
+
+function route() {
+  const params = new URLSearchParams(location.search);
+  if (params.get('table')) return { screen: 'table', id: params.get('table') };
+  if (params.get('watch')) return { screen: 'watch', id: params.get('watch') };
+  return { screen: 'lobby', invite: params.get('invite') };
+}
+
+function App({ initialSettings }) {
+  const [where, setWhere] = useState(route());
+  const [settings, setSettings] = useState(initialSettings);
+  useEffect(() => {
+    const onChange = () => setWhere(route());
+    window.addEventListener('popstate', onChange);
+    window.addEventListener('r500:navigate', onChange);
+    return () => {
+      window.removeEventListener('popstate', onChange);
+      window.removeEventListener('r500:navigate', onChange);
+    };
+  }, []);
+  useEffect(() => {
+    document.documentElement.dataset.speed = reducedMotion() ? 'none' : settings.speed;
+  }, [settings.speed]);
+  const onSettings = async (next) => {
+    store.saveSettings(next);
+    if (next.language !== settings.language) await setLanguage(preferredLanguage(next.language));
+    setSettings(next);
+  };
+  useEffect(() => {
+    document.title =
+      where.screen === 'lobby' ? t('title.lobby') : where.screen === 'watch' ? t('title.watch') : t('title.table');
+    window.scrollTo(0, 0);
+  }, [where.screen, where.id]);
+  if (where.screen === 'lobby') {
+    return html`<${Lobby} key=${`lobby-${where.invite || ''}`} invite=${where.invite} settings=${settings} onSettings=${onSettings} />`;
+  }
+  return html`<${TableScreen}
+    key=${`${where.screen}-${where.id}`}
+    tableId=${where.id}
+    watch=${where.screen === 'watch'}
+    settings=${settings}
+    onSettings=${onSettings}
+  />`;
+}
+
+async function start() {
+  const settings = store.settings();
+  await setLanguage(preferredLanguage(settings.language));
+  const skip = document.querySelector('.skip-link');
+  if (skip) skip.textContent = t('skip.link');
+  const root = document.getElementById('app');
+  root.textContent = '';
+  render(html`<${App} initialSettings=${settings} />`, root);
+}
+
+start();

@@ -1,0 +1,246 @@
+// Moves in NOTATION.md notation: reading them, finding the legal moves that fit what the player
+// picked (a selection of cards, a card and a meld), describing them in words, and a simple hint.
+// Nothing here decides what is legal: the server sends the legal moves and judges every move.
+import { t } from './i18n.js';
+import { baseCard, cardShort, cardValue, isJoker, parsePlayed, rankOf, suitOf, RANKS } from './cards.js';
+
+/** 'P2 layoff AS 1 low' -> { seat: 'P2', verb: 'layoff', cards: ['AS'], number: 1, end: 'low' } */
+export function parseMove(text) {
+  const words = text.trim().split(/\s+/);
+  const move = { text, seat: words[0].toUpperCase(), verb: (words[1] || '').toLowerCase(), cards: [], number: 0, end: '' };
+  const args = words.slice(2);
+  switch (move.verb) {
+    case 'take':
+    case 'rummy':
+      move.number = Number(args[0]);
+      break;
+    case 'meld':
+      move.cards = args.map((a) => a.toUpperCase());
+      break;
+    case 'layoff':
+      move.cards = [args[0].toUpperCase()];
+      move.number = Number(args[1]);
+      move.end = (args[2] || '').toLowerCase();
+      break;
+    case 'discard':
+      move.cards = [args[0].toUpperCase()];
+      break;
+    default:
+      break;
+  }
+  return move;
+}
+
+function multiset(cards) {
+  return [...cards].map((c) => c.toUpperCase()).sort().join(' ');
+}
+
+/** The legal moves of a verb. */
+export function movesOf(legal, verb) {
+  return legal.map(parseMove).filter((m) => m.verb === verb);
+}
+
+/** Legal melds made of exactly the selected cards (hand codes such as 'JK', '8H'). */
+export function meldsFor(legal, selected) {
+  const want = multiset(selected);
+  return movesOf(legal, 'meld').filter((m) => multiset(m.cards.map(baseCard)) === want);
+}
+
+/** Legal lay-offs of the hand card `card` on meld `number` (any meld when number is null). */
+export function layoffsFor(legal, card, number = null) {
+  return movesOf(legal, 'layoff').filter(
+    (m) => baseCard(m.cards[0]) === card.toUpperCase() && (number === null || m.number === number),
+  );
+}
+
+/** The meld numbers the hand card `card` may be laid off on now. */
+export function layoffTargets(legal, card) {
+  return new Set(layoffsFor(legal, card).map((m) => m.number));
+}
+
+/** The depths the discard pile may be taken down to now (take N), and called (rummy N). */
+export function takeDepths(legal) {
+  return new Set(movesOf(legal, 'take').map((m) => m.number));
+}
+
+export function rummyDepths(legal) {
+  return new Set(movesOf(legal, 'rummy').map((m) => m.number));
+}
+
+export function canDiscard(legal, card) {
+  return movesOf(legal, 'discard').some((m) => m.cards[0] === card.toUpperCase());
+}
+
+/** Whether the legal moves hold the verb. */
+export function has(legal, verb) {
+  return legal.some((m) => parseMove(m).verb === verb);
+}
+
+/**
+ * The move to send for a selection when no legal move fits it: the server then says why it is
+ * not allowed (the engine's reason). Jokers go undeclared.
+ */
+export function meldAttempt(seat, selected) {
+  return `${seat} meld ${selected.join(' ')}`;
+}
+
+/** Words for one option among several (a joker's declaration, the end of a run, a depth). */
+export function describeOption(move, pile = []) {
+  const m = typeof move === 'string' ? parseMove(move) : move;
+  if (m.verb === 'meld') {
+    const jokers = m.cards.filter(isJoker).map((c) => parsePlayed(c).as);
+    const cards = m.cards.map(cardShort).join(' ');
+    if (!jokers.length) return t('option.meld', { cards });
+    return t('option.meld.jokers', { cards, jokers: jokers.map(declaration).join(', ') });
+  }
+  if (m.verb === 'layoff') {
+    const card = m.cards[0];
+    const parts = [];
+    if (isJoker(card)) parts.push(t('option.joker.as', { as: declaration(parsePlayed(card).as) }));
+    if (m.end) parts.push(t(m.end === 'low' ? 'option.end.low' : 'option.end.high'));
+    return parts.length
+      ? t('option.layoff.with', { card: cardShort(card), meld: m.number, how: parts.join(', ') })
+      : t('option.layoff', { card: cardShort(card), meld: m.number });
+  }
+  if (m.verb === 'rummy' || m.verb === 'take') {
+    const deepest = pile.length >= m.number ? pile[pile.length - m.number] : null;
+    return t(m.verb === 'rummy' ? 'option.rummy' : 'option.take', {
+      n: m.number,
+      card: deepest ? cardShort(deepest) : '?',
+    });
+  }
+  return m.text;
+}
+
+function declaration(as) {
+  if (!as) return '?';
+  return as.length > 1 ? cardShort(as) : t('option.joker.rank', { rank: t(`rank.plural.${as}`) });
+}
+
+/** A move that happened, in words: 'Bob melded 9♠ 10♠ J♠'. `name` gives a seat's name. */
+export function describeMove(text, name, pile = []) {
+  const m = parseMove(text);
+  const who = name(m.seat);
+  const cards = m.cards.map(cardShort).join(' ');
+  switch (m.verb) {
+    case 'draw':
+      return t('event.draw', { who });
+    case 'take':
+      return pile.length >= m.number
+        ? t('event.take', { who, n: m.number, card: cardShort(pile[pile.length - m.number]) })
+        : t('event.take.some', { who, n: m.number });
+    case 'meld':
+      return t('event.meld', { who, cards });
+    case 'layoff':
+      return t('event.layoff', { who, card: cards, meld: m.number });
+    case 'discard':
+      return t('event.discard', { who, card: cards });
+    case 'rummy':
+      return t('event.rummy', { who, n: m.number });
+    case 'end':
+      return t('event.end', { who });
+    case 'pass':
+      return t('event.pass', { who });
+    default:
+      return text;
+  }
+}
+
+// --- hints -------------------------------------------------------------------------------------
+
+/** A suggested move in words, with the hand cards it uses: { move, text, cards }. */
+export function hintFor(text, pile = []) {
+  const m = parseMove(text);
+  const deepest = pile.length >= m.number && m.number > 0 ? cardShort(pile[pile.length - m.number]) : '';
+  switch (m.verb) {
+    case 'rummy':
+      return { move: text, text: t('hint.rummy', { n: m.number }) };
+    case 'take':
+      return { move: text, text: m.number > 1 ? t('hint.take.deep', { n: m.number, card: deepest }) : t('hint.take.top', { card: deepest }) };
+    case 'draw':
+      return { move: text, text: t('hint.draw') };
+    case 'meld':
+      return { move: text, text: t('hint.meld', { cards: m.cards.map(cardShort).join(' ') }), cards: m.cards.map(baseCard) };
+    case 'layoff':
+      return { move: text, text: t('hint.layoff', { card: cardShort(m.cards[0]), meld: m.number }), cards: [baseCard(m.cards[0])] };
+    case 'discard':
+      return { move: text, text: t('hint.discard', { card: cardShort(m.cards[0]) }), cards: [m.cards[0]] };
+    case 'end':
+      return { move: text, text: t('hint.end') };
+    case 'pass':
+      return { move: text, text: t('hint.pass') };
+    default:
+      return { move: text, text };
+  }
+}
+
+// --- a simple hint, from the legal moves alone ----------------------------------------------
+
+/** Whether `card` would make a meld with two cards of `hand` (same rank, or a short run). */
+function fitsHand(card, hand) {
+  if (card === 'JK') return true;
+  const rank = RANKS.indexOf(rankOf(card));
+  const suit = suitOf(card);
+  const sameRank = new Set(hand.filter((c) => c !== 'JK' && rankOf(c) === rankOf(card)).map(suitOf));
+  sameRank.delete(suit);
+  if (sameRank.size >= 2) return true;
+  const near = (d) =>
+    hand.some((c) => c !== 'JK' && suitOf(c) === suit && RANKS.indexOf(rankOf(c)) === rank + d);
+  return (near(-1) && near(1)) || (near(-1) && near(-2)) || (near(1) && near(2));
+}
+
+/**
+ * A suggestion from the legal moves: call Rummy, take when the top card fits, the longest meld,
+ * a lay-off, else discard the highest card that fits nothing. Returns { move, text } or null.
+ * (The server's expert bot would do better: see docs/web-needs.md.)
+ */
+export function simpleHint(legal, view, values = 'standard') {
+  if (!legal.length || !view) return null;
+  const moves = legal.map(parseMove);
+  const pile = view.discard_pile || [];
+  const hand = view.hand || [];
+  const rummy = moves.filter((m) => m.verb === 'rummy');
+  if (rummy.length) {
+    const m = rummy.reduce((a, b) => (a.number <= b.number ? a : b));
+    return { move: m.text, text: t('hint.rummy', { n: m.number }) };
+  }
+  const takes = moves.filter((m) => m.verb === 'take' && m.number > 1);
+  if (takes.length) {
+    const m = takes.reduce((a, b) => (a.number <= b.number ? a : b));
+    return { move: m.text, text: t('hint.take.deep', { n: m.number, card: cardShort(pile[pile.length - m.number]) }) };
+  }
+  const top = pile.at(-1);
+  if (moves.some((m) => m.verb === 'take' && m.number === 1) && top && fitsHand(top, hand)) {
+    return { move: moves.find((m) => m.verb === 'take').text, text: t('hint.take.top', { card: cardShort(top) }) };
+  }
+  if (moves.some((m) => m.verb === 'draw')) {
+    return { move: moves.find((m) => m.verb === 'draw').text, text: t('hint.draw') };
+  }
+  const melds = moves.filter((m) => m.verb === 'meld');
+  if (melds.length) {
+    const natural = melds.filter((m) => !m.cards.some(isJoker));
+    const pool = natural.length ? natural : melds;
+    const m = pool.reduce((a, b) => (b.cards.length > a.cards.length ? b : a));
+    return { move: m.text, text: t('hint.meld', { cards: m.cards.map(cardShort).join(' ') }), cards: m.cards.map(baseCard) };
+  }
+  const layoffs = moves.filter((m) => m.verb === 'layoff');
+  if (layoffs.length) {
+    const m = layoffs[0];
+    return { move: m.text, text: t('hint.layoff', { card: cardShort(m.cards[0]), meld: m.number }), cards: [baseCard(m.cards[0])] };
+  }
+  const discards = moves.filter((m) => m.verb === 'discard');
+  if (discards.length) {
+    const scored = discards.map((m) => {
+      const card = m.cards[0];
+      const rest = hand.filter((c, i) => i !== hand.indexOf(card));
+      return { m, keep: fitsHand(card, rest) ? 1 : 0, value: cardValue(card, values) };
+    });
+    scored.sort((a, b) => a.keep - b.keep || b.value - a.value);
+    const m = scored[0].m;
+    return { move: m.text, text: t('hint.discard', { card: cardShort(m.cards[0]) }), cards: [m.cards[0]] };
+  }
+  if (moves.some((m) => m.verb === 'end')) return { move: moves.find((m) => m.verb === 'end').text, text: t('hint.end') };
+  if (moves.some((m) => m.verb === 'pass')) return { move: moves.find((m) => m.verb === 'pass').text, text: t('hint.pass') };
+  return null;
+}
+

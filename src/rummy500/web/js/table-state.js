@@ -1,0 +1,163 @@
+// The table as this client knows it, changed only by the server's messages (a reducer: the
+// same messages in the same order always give the same state).
+import { t } from './i18n.js';
+
+export const EMPTY = {
+  version: -1,
+  table: null, // table_id, invite_code, status, players, rules, call_seconds, …
+  you: { seat: null, spectator: true },
+  seats: [],
+  chat: [],
+  view: null, // the seat's observation (docs/protocol.md), null before the first deal
+  legal: [],
+  call: null, // { deadline_ms, window } while this seat may call Rummy
+  callUntil: null, // the call's deadline on this browser's clock
+  timer: null,
+  timerUntil: null,
+  rematch: null,
+  handResults: [], // one per finished hand: scores, melded, left, ended_by, out, totals
+  summary: null, // the hand summary to show: { hand_number, …, nextHandStarted }
+  gameOver: null, // { totals, winner, hands }
+  log: [], // what happened, newest last: { id, event, view }
+  lastEvent: null,
+  queued: null,
+  canUndo: false, // the server says an undo is possible now (when it offers undo at all)
+  serverHint: null, // the server's hint: { move, version }
+};
+
+let logIds = 0;
+
+function withTimes(state, message, now) {
+  const call = message.call ?? null;
+  const timer = message.timer ?? null;
+  return {
+    ...state,
+    call,
+    callUntil: call ? now + call.deadline_ms : null,
+    timer,
+    timerUntil: timer ? now + timer.ms_left : null,
+  };
+}
+
+/** Totals after each hand, from the hand results: [{ P1: 45, P2: -10 }, …]. */
+export function totalsByHand(results) {
+  const running = {};
+  return results.map((r) => {
+    if (r.totals) return { ...r.totals };
+    for (const [seat, score] of Object.entries(r.scores)) running[seat] = (running[seat] || 0) + score;
+    return { ...running };
+  });
+}
+
+export function reduce(state, message, now = Date.now()) {
+  switch (message.type) {
+    case 'state': {
+      const view = message.view;
+      let handResults = view && view.hand_results ? view.hand_results : state.handResults;
+      const totals = totalsByHand(handResults);
+      handResults = handResults.map((r, i) => ({ ...r, hand_number: i + 1, totals: totals[i] }));
+      let summary = state.summary;
+      let gameOver = state.gameOver;
+      if (view && view.phase === 'game_over') {
+        gameOver = { totals: view.totals, winner: view.winner, hands: handResults.length };
+        summary = summary || (handResults.length ? { ...handResults.at(-1) } : null);
+      } else if (view && view.phase === 'hand_over' && handResults.length && !summary) {
+        summary = { ...handResults.at(-1) };
+      }
+      const log =
+        state.log.length || !view || !view.history
+          ? state.log
+          : view.history.map((move) => ({ id: ++logIds, event: { kind: 'move', move }, pile: [] }));
+      return withTimes(
+        {
+          ...state,
+          version: message.version,
+          table: message.table,
+          you: message.you,
+          seats: message.seats,
+          chat: message.chat || [],
+          view,
+          legal: message.legal || [],
+          rematch: message.rematch,
+          handResults,
+          summary,
+          gameOver,
+          log,
+          queued: null,
+          canUndo: !!message.can_undo,
+        },
+        message,
+        now,
+      );
+    }
+    case 'update': {
+      const event = message.event || {};
+      let summary = state.summary;
+      let queued = state.queued;
+      if (event.kind === 'deal' && summary) summary = { ...summary, nextHandStarted: true };
+      if (event.kind === 'move' && queued && event.move === queued) queued = null;
+      const entry = { id: ++logIds, event, pile: state.view ? state.view.discard_pile : [] };
+      const log = event.kind === 'deal' ? [entry] : [...state.log.slice(-199), entry];
+      const table = state.table ? { ...state.table, status: message.view && message.view.phase === 'game_over' ? 'finished' : 'playing' } : state.table;
+      return withTimes(
+        {
+          ...state,
+          version: message.version,
+          table,
+          view: message.view,
+          legal: message.legal || [],
+          summary,
+          log,
+          lastEvent: entry,
+          queued,
+          canUndo: !!message.can_undo,
+          serverHint: null,
+        },
+        message,
+        now,
+      );
+    }
+    case 'seats':
+      return { ...state, seats: message.seats };
+    case 'chat':
+      return {
+        ...state,
+        chat: [...state.chat.slice(-99), { seat: message.seat, name: message.name, text: message.text, at: message.at }],
+      };
+    case 'hand_over': {
+      const { type, version, ...result } = message;
+      const handResults = state.handResults.length >= result.hand_number
+        ? state.handResults
+        : [...state.handResults, result];
+      return { ...state, handResults, summary: { ...result } };
+    }
+    case 'game_over': {
+      const { type, version, ...over } = message;
+      return { ...state, gameOver: over, table: state.table && { ...state.table, status: 'finished' } };
+    }
+    case 'rematch':
+      return { ...state, rematch: { table_id: message.table_id, invite_code: message.invite_code } };
+    case 'hint':
+      return { ...state, serverHint: { move: message.move, version: message.version } };
+    case 'queued':
+      return { ...state, queued: message.move };
+    case 'error':
+      if (message.code === 'draw_cancelled') return { ...state, queued: null };
+      return state;
+    default:
+      return state;
+  }
+}
+
+/** Close the hand summary. */
+export function closeSummary(state) {
+  return { ...state, summary: null };
+}
+
+/** The name of a seat: its player's name, or 'P3' when it has none. */
+export function seatName(state, seat) {
+  const s = state.seats.find((x) => x.seat === seat);
+  if (s && s.name) return s.name;
+  if (s && s.kind === 'bot') return t('seat.bot.name', { seat });
+  return seat;
+}

@@ -1,0 +1,179 @@
+"""The database, on SQLite and on a real PostgreSQL server: schema, seats, moves stored only at
+their version and by the table's owner, and games rebuilt exactly from what is stored."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from rummy500.engine import Game, Rules
+from rummy500.server.storage import Append, SeatError, Storage, hash_token, metadata
+from rummy500.server.tables import rebuild_game
+
+from .helpers import RunningServer, play_to_the_end, server_config
+
+
+@pytest.fixture
+def storage(db_url: str) -> Iterator[Storage]:
+    store = Storage(db_url)
+    store.migrate()
+    yield store
+    store.close()
+
+
+def new_table(storage: Storage, seats: Any = (("human", None), ("bot", "easy")), **kw: Any) -> Any:
+    values: dict[str, Any] = {
+        "seats_spec": list(seats),
+        "rules": str(Rules(target=100)),
+        "seed": 2**62 + 5,
+        "private": False,
+        "call_seconds": 5.0,
+        "turn_seconds": None,
+        "away_seconds": 30.0,
+        "hand_pause": 3.0,
+        "max_moves": 1000,
+    }
+    values.update(kw)
+    return storage.create_table(**values)
+
+
+def test_the_migrations_build_the_schema_of_the_code(storage: Storage) -> None:
+    storage.migrate()  # a second time changes nothing
+    with storage.engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+
+
+def test_seats_are_taken_once_and_given_up_with_their_token(storage: Storage) -> None:
+    table = new_table(storage, [("human", None), ("bot", "hard"), ("human", None)])
+    assert table.seed == 2**62 + 5 and table.status == "waiting" and table.version == 0
+    assert storage.table_by_invite(table.invite_code.lower()) == table
+    assert [t.id for t in storage.open_tables()] == [table.id]
+    assert storage.take_seat(table.id, "Ann", hash_token("a"), None) == 0
+    with pytest.raises(SeatError, match="computer player"):
+        storage.take_seat(table.id, "Bob", hash_token("b"), 1)
+    with pytest.raises(SeatError, match="taken"):
+        storage.take_seat(table.id, "Bob", hash_token("b"), 0)
+    assert storage.take_seat(table.id, "Bob", hash_token("b"), None) == 2
+    with pytest.raises(SeatError, match="no free seat"):
+        storage.take_seat(table.id, "Cleo", hash_token("c"), None)
+    assert storage.open_tables() == []
+    assert storage.seat_of(table.id, hash_token("b")) == 2
+    assert storage.seat_of(table.id, hash_token("x")) is None
+    assert storage.free_seat(table.id, hash_token("b")) == 2
+    assert storage.seat_of(table.id, hash_token("b")) is None
+    assert [s.name for s in storage.seat_records(table.id)] == ["Ann", None, None]
+
+
+def test_a_move_is_stored_only_at_its_version_by_the_owner(storage: Storage) -> None:
+    table = new_table(storage)
+    assert storage.claim(table.id, "n1", 30)
+    assert not storage.claim(table.id, "n2", 30)  # n1's lease is live
+    assert storage.claim(table.id, "n1", 30)  # n1 restarted under its name
+    assert storage.append([Append(table.id, 0, ["deal"], "n1", "playing")]) == [True]
+    assert storage.append([Append(table.id, 0, ["P2 draw"], "n1")]) == [False]  # stale
+    assert storage.append([Append(table.id, 1, ["P2 draw"], "n2")]) == [False]  # not owner
+    assert storage.events(table.id) == ["deal"]
+    record = storage.table(table.id)
+    assert record is not None and record.version == 1 and record.status == "playing"
+
+
+def test_an_expired_lease_passes_to_another_process(storage: Storage) -> None:
+    table = new_table(storage)
+    assert storage.claim(table.id, "n1", -1)  # expired at once
+    assert storage.claim(table.id, "n2", 30)
+    assert storage.append([Append(table.id, 0, ["deal"], "n1")]) == [False]
+    assert storage.renew("n1", [table.id], 30) == set()
+    assert storage.renew("n2", [table.id], 30) == {table.id}
+    storage.release("n2", [table.id])
+    assert storage.claim(table.id, "n1", 30)
+
+
+def test_one_batch_stores_many_tables_each_checked_on_its_own(storage: Storage) -> None:
+    one, two = new_table(storage), new_table(storage)
+    for t in (one, two):
+        storage.claim(t.id, "n", 30)
+    results = storage.append(
+        [
+            Append(one.id, 0, ["deal"], "n"),
+            Append(two.id, 5, ["deal"], "n"),  # wrong version
+            Append(two.id, 0, ["deal", "P2 draw"], "n"),
+        ]
+    )
+    assert results == [True, False, True]
+    assert storage.events(one.id) == ["deal"]
+    assert storage.events(two.id) == ["deal", "P2 draw"]
+
+
+def test_a_game_is_rebuilt_exactly_from_its_events(storage: Storage) -> None:
+    table = new_table(storage, [("human", None)] * 3)
+    storage.claim(table.id, "n", 30)
+    game = Game(3, Rules.parse(table.rules), seed=table.seed, max_moves_per_hand=1000)
+    rng = random.Random(3)
+    version = 0
+    while not game.is_game_over():
+        if game.is_hand_over() or not game.hand_sizes:
+            game.deal()
+            text = "deal"
+        else:
+            game.play(rng.choice(game.legal_moves()))
+            text = str(game.moves[-1])
+        assert storage.append([Append(table.id, version, [text], "n")]) == [True]
+        version += 1
+        if version % 97 == 0:
+            record = storage.table(table.id)
+            assert record is not None
+            assert rebuild_game(record, storage.events(table.id)) == game
+    record = storage.table(table.id)
+    assert record is not None
+    assert rebuild_game(record, storage.events(table.id)) == game
+
+
+def test_chat_lines_are_kept_in_order(storage: Storage) -> None:
+    table = new_table(storage)
+    for n in range(5):
+        storage.add_chat(table.id, n % 2, f"p{n % 2}", f"line {n} <i>", n)
+    lines = storage.recent_chat(table.id, 3)
+    assert [line.text for line in lines] == ["line 2 <i>", "line 3 <i>", "line 4 <i>"]
+
+
+def test_a_rematch_table_is_made_once(storage: Storage) -> None:
+    table = new_table(storage)
+    first = new_table(storage, rematch_of=table.id)
+    again = new_table(storage, rematch_of=table.id)
+    assert first.id == again.id
+    record = storage.table(table.id)
+    assert record is not None and record.rematch_id == first.id
+
+
+@pytest.mark.asyncio
+async def test_a_stopped_server_resumes_its_tables_on_the_same_database(
+    db_url: str, tmp_path: Any
+) -> None:
+    config = server_config(tmp_path, db_url=db_url)
+    server = await RunningServer(config).start()
+    try:
+        made = await server.create(["human", "random"], name="Ann", target=200)
+        table_id = made["table"]["table_id"]
+        client = await server.connect(table_id, made["token"])
+        await play_to_the_end(client, random.Random(4), stop=lambda c: c.version >= 30)
+        await client.drain(quiet=0.6)
+        seen, hand = client.version, client.view["hand"] if client.view else None
+        await client.close()
+    finally:
+        await server.stop()
+    server = await RunningServer(config).start()
+    try:
+        client = await server.connect(table_id, made["token"])
+        state = await client.expect("state")
+        assert state["version"] == seen and state["view"]["hand"] == hand
+        await play_to_the_end(client, random.Random(5))
+        assert client.game_over is not None
+        events = await server.hub.db(server.hub.storage.events, table_id)
+        assert len(events) == client.version
+    finally:
+        await server.stop()

@@ -1,0 +1,55 @@
+"""``rummy500 play`` on the command line: its options are checked before the game starts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from rummy500.cli import app
+from rummy500.tui.session import Session
+from rummy500.tui.storage import GameStore
+
+runner = CliRunner()
+
+
+def test_play_is_a_command() -> None:
+    result = runner.invoke(app, ["play", "--help"])
+    assert result.exit_code == 0
+    assert "--opponents" in result.output and "--resume" in result.output
+
+
+def test_unknown_levels_presets_and_rules_are_refused(data_dir: Path) -> None:
+    for args in (
+        ["--opponents", "easy,genius"],
+        ["--preset", "nonsense"],
+        ["--rule", "jokers=maybe"],
+        ["--players", "4", "--opponents", "easy"],
+        ["--pace", "glacial"],
+    ):
+        result = runner.invoke(app, ["play", *args])
+        assert result.exit_code == 2, (args, result.output)
+
+
+def test_resume_without_a_saved_game_says_so(data_dir: Path) -> None:
+    result = runner.invoke(app, ["play", "--resume"])
+    assert result.exit_code == 1
+    assert "no saved game" in result.output.lower()
+
+
+def test_the_saved_game_is_a_record_that_replay_accepts(data_dir: Path) -> None:
+    store = GameStore(data_dir)
+    session = Session.new(["easy"], seed=5, store=store)
+    session.play_bots()
+    session.play(session.game.legal_moves()[0])
+    result = runner.invoke(app, ["replay", str(store.current_path)])
+    assert result.exit_code == 0, result.output
+    assert "in progress" in result.output
+
+
+def test_the_command_line_does_not_load_textual() -> None:
+    code = "import sys, rummy500.cli; print('textual' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
