@@ -33,7 +33,7 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 play: $(STAMP)
-	$(BIN)/rummy500 demo $(ARGS)
+	$(BIN)/rummy500 serve $(ARGS)
 
 test: $(STAMP) test-deps
 	$(BIN)/ruff check .
