@@ -106,9 +106,11 @@ def check(clients: list[TableClient], states: list[Game]) -> int:
     for client in clients:
         for m in client.received:
             if m["type"] == "update":
-                view = {k: v for k, v in m["view"].items() if k not in ("seat", "hand", "floating")}
+                shared = {
+                    k: v for k, v in m["view"].items() if k not in ("seat", "hand", "floating")
+                }
                 # every seat sees the same public part as the spectators
-                assert public.setdefault(m["version"], view) == view
+                assert public.setdefault(m["version"], shared) == shared
     for client in clients:
         seat = None if client.seat is None else int(client.seat[1:]) - 1
         for message in client.received:

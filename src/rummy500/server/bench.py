@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -260,6 +261,8 @@ async def run_benchmark(
             async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
                 await _wait_ready(http, proc)
                 players = await _open_tables(http, tables, level, think_ms / 1000, rng, stats)
+                gc.collect()
+                gc.freeze()  # the simulated players' own pauses must not count as the server's
                 stop = asyncio.Event()
                 runs = [asyncio.ensure_future(p.run(http, stop)) for p in players]
                 await asyncio.sleep(warmup)
