@@ -64,7 +64,7 @@ class TableMeld:
     rank and ``suits`` a bit mask of the natural suits in it.
     """
 
-    __slots__ = ("cards", "hi", "is_run", "key", "lo", "number", "owners", "suits")
+    __slots__ = ("cards", "hi", "is_run", "key", "lo", "number", "owners", "spot_list", "suits")
 
     def __init__(
         self,
@@ -85,9 +85,11 @@ class TableMeld:
         self.lo = lo
         self.hi = hi
         self.suits = suits
+        # the lay-offs this meld allows (see layoff_index); None until computed or after a change
+        self.spot_list: tuple[tuple[int, tuple[int, int, int, str]], ...] | None = None
 
     def copy(self) -> TableMeld:
-        return TableMeld(
+        meld = TableMeld(
             self.number,
             self.is_run,
             self.key,
@@ -97,6 +99,8 @@ class TableMeld:
             self.hi,
             self.suits,
         )
+        meld.spot_list = self.spot_list
+        return meld
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -517,9 +521,18 @@ def has_meld(present: int, jokers: int) -> bool:
         return False
     if jokers >= 2 or _group_ranks(present, jokers):
         return True
-    return any(
-        _run_starts(_positions((present >> (13 * s)) & _SUIT_BITS), jokers) for s in range(4)
-    )
+    # the four suits' run positions side by side in 16-bit lanes, tested all at once
+    packed = 0
+    for s in range(4):
+        m = (present >> (13 * s)) & _SUIT_BITS
+        packed |= (m | ((m & 1) << 13)) << (16 * s)
+    if jokers == 1:
+        starts = (
+            (packed & (packed >> 1)) | (packed & (packed >> 2)) | ((packed >> 1) & (packed >> 2))
+        )
+    else:
+        starts = packed & (packed >> 1) & (packed >> 2)
+    return bool(starts & 0x0FFF0FFF0FFF0FFF)
 
 
 def layoff_index(melds: Sequence[TableMeld]) -> dict[int, list[tuple[int, int, int, str]]]:
@@ -528,20 +541,34 @@ def layoff_index(melds: Sequence[TableMeld]) -> dict[int, list[tuple[int, int, i
     when the same card could go at either end (an ace on a run from 2 to K)."""
     spots: dict[int, list[tuple[int, int, int, str]]] = {}
     for m in melds:
-        if m.is_run:
-            if m.hi - m.lo >= 12:
-                continue
-            ends = [p for p in (m.lo - 1, m.hi + 1) if 0 <= p <= 13]
-            both_aces = ends == [0, 13]
-            for p in ends:
-                card = pos_card(m.key, p)
-                end = ("low" if p == 0 else "high") if both_aces else ""
-                spots.setdefault(card, []).append((card, p, m.number, end))
-                spots.setdefault(JOKER, []).append((JOKER_AS + card, p, m.number, end))
-        elif len(m.cards) < 4:
-            for s in range(4):
-                if not m.suits >> s & 1:
-                    card = s * 13 + m.key
-                    spots.setdefault(card, []).append((card, -1, m.number, ""))
-            spots.setdefault(JOKER, []).append((JOKER_RANK + m.key, -1, m.number, ""))
+        entries = m.spot_list
+        if entries is None:
+            entries = m.spot_list = _meld_spots(m)
+        for card, entry in entries:
+            if card in spots:
+                spots[card].append(entry)
+            else:
+                spots[card] = [entry]
     return spots
+
+
+def _meld_spots(m: TableMeld) -> tuple[tuple[int, tuple[int, int, int, str]], ...]:
+    """The lay-offs one meld allows: ``(card, (card as played, position, meld number, end))``."""
+    spots: dict[int, list[tuple[int, int, int, str]]] = {}
+    if m.is_run:
+        if m.hi - m.lo >= 12:
+            return ()
+        ends = [p for p in (m.lo - 1, m.hi + 1) if 0 <= p <= 13]
+        both_aces = ends == [0, 13]
+        for p in ends:
+            card = pos_card(m.key, p)
+            end = ("low" if p == 0 else "high") if both_aces else ""
+            spots.setdefault(card, []).append((card, p, m.number, end))
+            spots.setdefault(JOKER, []).append((JOKER_AS + card, p, m.number, end))
+    elif len(m.cards) < 4:
+        for s in range(4):
+            if not m.suits >> s & 1:
+                card = s * 13 + m.key
+                spots.setdefault(card, []).append((card, -1, m.number, ""))
+        spots.setdefault(JOKER, []).append((JOKER_RANK + m.key, -1, m.number, ""))
+    return tuple((card, e) for card, es in spots.items() for e in es)

@@ -627,6 +627,10 @@ class Game:
         as it was. In a call window a move of a later seat implies the passes before it, and the
         next player's draw closes the window (records may leave passes out).
         """
+        legal = self._legal
+        if legal is not None and move in legal:  # the common case: a move just listed
+            self._apply(move)
+            return
         if isinstance(move, str):
             move = Move.parse(move)
         if self.phase in (HAND_OVER, GAME_OVER):
@@ -1177,6 +1181,7 @@ def _extend(meld: TableMeld, played: int, end: str, seat: int) -> int:
     """Lay ``played`` off on ``meld`` (already checked); return the position it took."""
     card = played if played < JOKER_AS else JOKER
     spots = [pos for p, pos in meld.layoff_spots(card) if p == played]
+    meld.spot_list = None
     if meld.is_run:
         pos = spots[0] if len(spots) == 1 else (0 if end == "low" else 13)
         if pos < meld.lo:
