@@ -24,10 +24,12 @@ from rummy500.server.config import ServerConfig
 from rummy500.server.messages import (
     AuthMessage,
     ChatMessage,
+    HintMessage,
     MoveMessage,
     PingMessage,
     RecordMessage,
     ResyncMessage,
+    UndoMessage,
     WatchMessage,
     clean_text,
     parse_client_message,
@@ -358,6 +360,10 @@ async def _dispatch(table: LiveTable, client: Client, message: Any, config: Serv
             table.error(client, "invalid", _("the chat message is empty"))
             return
         await table.chat_line(client, text)
+    elif isinstance(message, UndoMessage):
+        await table.undo(client, message.id)
+    elif isinstance(message, HintMessage):
+        await table.hint(client, message.id)
     elif isinstance(message, ResyncMessage):
         await table.resync(client)
     elif isinstance(message, RecordMessage):

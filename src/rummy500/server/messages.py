@@ -19,6 +19,7 @@ __all__ = [
     "AuthMessage",
     "ChatMessage",
     "ClientMessage",
+    "HintMessage",
     "CreateReply",
     "CreateTable",
     "JoinReply",
@@ -32,6 +33,7 @@ __all__ = [
     "SeatSpec",
     "TableInfo",
     "TableList",
+    "UndoMessage",
     "WatchMessage",
     "clean_text",
     "describe_errors",
@@ -219,6 +221,22 @@ class ChatMessage(_Strict):
     text: str = Field(min_length=1)
 
 
+class UndoMessage(_Strict):
+    """Take back the seat's last meld, lay-off or take from the discard pile of this turn (before
+    its discard); ``id`` comes back as ``ref`` on the mover's update (or the error)."""
+
+    type: Literal["undo"]
+    id: Annotated[str, Field(max_length=64)] | int | None = None
+
+
+class HintMessage(_Strict):
+    """Ask what a strong computer player would play now (only the seat that must decide);
+    ``id`` comes back as ``ref``."""
+
+    type: Literal["hint"]
+    id: Annotated[str, Field(max_length=64)] | int | None = None
+
+
 class ResyncMessage(_Strict):
     type: Literal["resync"]
 
@@ -236,6 +254,8 @@ ClientMessage = Annotated[
     | WatchMessage
     | MoveMessage
     | ChatMessage
+    | UndoMessage
+    | HintMessage
     | ResyncMessage
     | RecordMessage
     | PingMessage,

@@ -38,6 +38,7 @@ from rummy500.engine import (
     Move,
     NotationError,
     Rules,
+    played_str,
     seat_str,
 )
 from rummy500.i18n import _
@@ -56,7 +57,18 @@ from rummy500.server.views import (
 if TYPE_CHECKING:
     from starlette.websockets import WebSocket
 
-__all__ = ["Client", "EventWriter", "LiveTable", "TableHub", "TableMoved", "rebuild_game"]
+__all__ = [
+    "UNDO_EVENT",
+    "Client",
+    "EventWriter",
+    "LiveTable",
+    "TableHub",
+    "TableMoved",
+    "describe_move",
+    "effective_events",
+    "rebuild_game",
+    "rebuild_table",
+]
 
 log = logging.getLogger("rummy500.server")
 
@@ -65,7 +77,14 @@ T = TypeVar("T")
 #: A client whose outgoing queue grows past this is too slow to keep up and is disconnected.
 MAX_OUTBOX = 1000
 #: The optional parts of the protocol this server has (``state.table.features``).
-FEATURES = ("chat", "record", "rematch", "spectate", "turn_timer")
+FEATURES = ("chat", "hint", "record", "rematch", "spectate", "turn_timer", "undo")
+#: The stored event of an undo: it takes back the last move before it (see :func:`rebuild_table`).
+UNDO_EVENT = "undo"
+#: The moves of a turn its player may take back before the discard. Never a draw from the stock
+#: (the card was seen), a discard or a Rummy! call.
+UNDOABLE = frozenset({"take", "meld", "layoff"})
+#: The computer player that gives hints (a searching one, with a short time limit).
+HINT_LEVEL = "hard"
 #: A database commit slower than this (seconds) is logged.
 SLOW_COMMIT = 0.05
 #: How often SQLite's write-ahead log is checkpointed.
@@ -85,22 +104,82 @@ def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-def rebuild_game(record: TableRecord, events: list[str]) -> Game | None:
-    """The game of a table from its seed and its events (``None`` before the first deal)."""
-    if not events:
-        return None
+def undoable(game: Game, move: Move) -> bool:
+    """Whether ``move``, about to be played in ``game``, may be taken back later in the turn."""
+    return move.verb in UNDOABLE and game.phase in (DRAW, PLAY) and move.seat == game.turn
+
+
+def effective_events(events: list[str]) -> list[str]:
+    """The events that count: each ``undo`` event removes the move before it (and itself)."""
+    kept: list[str] = []
+    for text in events:
+        if text == UNDO_EVENT:
+            if kept and kept[-1] != "deal":
+                kept.pop()
+        else:
+            kept.append(text)
+    return kept
+
+
+def rebuild_table(record: TableRecord, events: list[str]) -> tuple[Game | None, list[Game]]:
+    """The game of a table from its seed and its events (``None`` before the first deal), and
+    the games before each move of the current turn that may still be taken back (last last)."""
+    kept = effective_events(events)
+    if not kept:
+        return None, []
     game = Game(
         record.players,
         Rules.parse(record.rules),
         seed=record.seed,
         max_moves_per_hand=record.max_moves,
     )
-    for text in events:
+    last_deal = max(i for i, text in enumerate(kept) if text == "deal")
+    before: list[Game] = []
+    for i, text in enumerate(kept):
         if text == "deal":
             game.deal()
+            before = []
+            continue
+        move = Move.parse(text)
+        if i > last_deal and undoable(game, move):
+            before.append(game.clone())
         else:
-            game.play(text)
-    return game
+            before = []
+        game.play(move)
+        if game.phase not in (DRAW, PLAY):
+            before = []
+    return game, before
+
+
+def rebuild_game(record: TableRecord, events: list[str]) -> Game | None:
+    """The game of a table from its seed and its events (``None`` before the first deal)."""
+    return rebuild_table(record, events)[0]
+
+
+def describe_move(move: Move) -> str:
+    """A move in words, for a hint ("meld 4H 5H 6H")."""
+    verb = move.verb
+    if verb == "draw":
+        return _("draw from the stock")
+    if verb == "take":
+        if move.number == 1:
+            return _("take the top card of the discard pile")
+        return _("take {n} cards from the discard pile").format(n=move.number)
+    if verb == "meld":
+        return _("meld {cards}").format(cards=" ".join(played_str(c) for c in move.cards))
+    if verb == "layoff":
+        return _("lay off the {card} on meld {n}").format(
+            card=played_str(move.cards[0]), n=move.number
+        )
+    if verb == "discard":
+        return _("discard the {card}").format(card=played_str(move.cards[0]))
+    if verb == "rummy":
+        return _("call Rummy! on {n} cards of the discard pile").format(n=move.number)
+    if verb == "pass":
+        return _("let the Rummy call go by")
+    if verb == "end":
+        return _("end the hand")
+    return str(move)
 
 
 @dataclass(eq=False)
@@ -311,10 +390,11 @@ class TableHub:
         assert record is not None
         events = await self.db(self.storage.events, table_id)
         chat = await self.db(self.storage.recent_chat, table_id, self.config.chat_history)
-        game = await asyncio.get_running_loop().run_in_executor(
-            self.db_executor, rebuild_game, record, events
+        game, before = await asyncio.get_running_loop().run_in_executor(
+            self.db_executor, rebuild_table, record, events
         )
         live = LiveTable(self, record, game, len(events), chat)
+        live.undo_stack = before
         self.live[table_id] = live
         log.info("table %s loaded at version %d", table_id, live.version)
         await live.wake()
@@ -432,6 +512,10 @@ class LiveTable:
         self.last_seats: list[dict[str, Any]] | None = None
         self.rematch: dict[str, Any] | None = None
         self.shut_down = False
+        #: the game before each move of the current turn that may be taken back (last last)
+        self.undo_stack: list[Game] = []
+        #: the hint being worked out or given per seat: (version, the bot's task)
+        self.hints: dict[int, tuple[int, asyncio.Task[Move]]] = {}
 
     # --- settings ------------------------------------------------------------------------------
 
@@ -570,7 +654,7 @@ class LiveTable:
         already made for this version (it is the same for every seat)."""
         g = self.game
         if g is None:
-            return {"view": None, "legal": [], "call": None, "timer": None}
+            return {"view": None, "legal": [], "call": None, "timer": None, "can_undo": False}
         if public is not None:
             view = public if seat is None else {**public, **own_part(seat, g.hand(seat), g.phase)}
         elif seat is None:
@@ -582,7 +666,39 @@ class LiveTable:
             "legal": self._legal_for(seat),
             "call": self._call_for(seat),
             "timer": self._timer_payload(),
+            "can_undo": self._undo_refusal(seat) is None,
         }
+
+    def _undo_refusal(self, seat: int | None) -> str | None:
+        """Why ``seat`` cannot undo now, or None if it can."""
+        g = self.game
+        if seat is None:
+            return _("spectators cannot undo")
+        if g is None:
+            return _("the game has not started yet")
+        if g.phase not in (DRAW, PLAY) or g.turn != seat:
+            return _("only your own moves of your current turn can be taken back")
+        if self._bot_level(seat, self.loop.time()) is not None:
+            return _("your time for this turn ran out: the computer finishes it")
+        if not self.undo_stack:
+            last = g.moves[-1] if g.moves else None
+            if last is not None and last.seat == seat and last.verb == "draw":
+                return _("a card drawn from the stock cannot be given back")
+            return _("there is nothing to take back in this turn")
+        return None
+
+    def _decision(self, seat: int) -> tuple[Game, list[Move]] | None:
+        """The game as ``seat`` decides in it and its legal moves, if it must decide now."""
+        g = self.game
+        if g is None or self._bot_level(seat, self.loop.time()) is not None:
+            return None
+        if g.phase == CALL:
+            if seat in self.callers and seat not in self.answers and seat in g.window:
+                return self._probe(seat), list(self.callers[seat])
+            return None
+        if g.phase in (DRAW, PLAY) and g.to_act == seat:
+            return g, g.legal_moves()
+        return None
 
     def _legal_for(self, seat: int | None) -> list[str]:
         g = self.game
@@ -752,6 +868,94 @@ class LiveTable:
                     self.error(client, "illegal_move", str(e), ref)
             except _TableLost:
                 return
+
+    async def undo(self, client: Client, ref: Any = None) -> None:
+        """Take back the seat's last meld, lay-off or take of this turn: stored as an
+        ``undo`` event (a restart replays it), then every client gets its view."""
+        if client.seat is None:
+            self.error(client, "spectator", _("spectators cannot undo"), ref)
+            return
+        seat = client.seat
+        async with self.lock:
+            if self.shut_down:
+                self.error(client, "reload", _("the table is reloading: reconnect"), ref)
+                return
+            g = self.game
+            if g is None:
+                self.error(client, "not_started", _("the game has not started yet"), ref)
+                return
+            reason = self._undo_refusal(seat)
+            if reason is not None:
+                self.error(client, "cannot_undo", reason, ref)
+                return
+            undone = g.moves[-1]
+            try:
+                await self._store([UNDO_EVENT], None)
+            except _TableLost:
+                return
+            self.game = self.undo_stack.pop()
+            event = {
+                "kind": "undo",
+                "move": str(undone),
+                "seat": seat_str(seat),
+                "by": "player",
+            }
+            self._after_change(event, ref=ref, mover=seat)
+            with contextlib.suppress(_TableLost):
+                await self._advance()
+
+    async def hint(self, client: Client, ref: Any = None) -> None:
+        """The move a strong computer player would make for the seat now, from the seat's own
+        observation; sent to that client only. One search per seat and decision: asking
+        again at the same version gets the same answer."""
+        if client.seat is None:
+            self.error(client, "spectator", _("spectators cannot ask for a hint"), ref)
+            return
+        seat = client.seat
+        async with self.lock:
+            if self.game is None:
+                self.error(client, "not_started", _("the game has not started yet"), ref)
+                return
+            version = self.version
+            known = self.hints.get(seat)
+            if known is not None and known[0] == version:
+                task = known[1]
+            else:
+                decision = self._decision(seat)
+                if decision is None:
+                    self.error(
+                        client,
+                        "not_your_turn",
+                        _("a hint is only for the seat that must decide now, not {seat}").format(
+                            seat=seat_str(seat)
+                        ),
+                        ref,
+                    )
+                    return
+                game, legal = decision
+                observation = game.observation(seat)
+                seed = decision_seed(self.record.seed, version, seat)
+                task = self.loop.create_task(
+                    self.hub.bots.choose(HINT_LEVEL, seed, observation, legal)
+                )
+                self.hints[seat] = (version, task)
+        try:
+            move = await asyncio.shield(task)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the hint for %s failed", self.id, seat_str(seat))
+            self.error(client, "server_error", _("no hint could be found"), ref)
+            return
+        client.send(
+            {
+                "type": "hint",
+                "version": version,
+                "move": str(move),
+                "text": describe_move(move),
+                "ref": ref,
+            }
+        )
 
     def _answer_window(self, client: Client, move: Move, ref: Any) -> None:
         """A move sent while a call window is open: a call or pass, or the next player's draw."""
@@ -1086,6 +1290,7 @@ class LiveTable:
         g.deal()
         await self._store(["deal"], "playing")
         self.game = g
+        self.undo_stack = []
         log.info("table %s: the game starts", self.id)
         self._after_change({"kind": "deal", "hand_number": 1, "dealer": seat_str(g.dealer)})
 
@@ -1094,6 +1299,7 @@ class LiveTable:
         assert g is not None
         g.deal()
         self.deal_at = None
+        self.undo_stack = []
         await self._store(["deal"], None)
         self._after_change(
             {"kind": "deal", "hand_number": g.hand_number, "dealer": seat_str(g.dealer)}
@@ -1104,10 +1310,15 @@ class LiveTable:
         g = self.game
         assert g is not None
         before = g.phase
+        snapshot = g.clone() if undoable(g, move) else None
         g.play(move)
         applied = g.moves[-1]
         status = "finished" if g.phase == GAME_OVER else None
         await self._store([str(applied)], status)
+        if snapshot is not None and g.phase in (DRAW, PLAY):
+            self.undo_stack.append(snapshot)
+        else:
+            self.undo_stack = []
         event = {"kind": "move", "move": str(applied), "seat": seat_str(applied.seat), "by": by}
         self._after_change(event, ref=ref, mover=applied.seat)
         if g.phase in (HAND_OVER, GAME_OVER) and before not in (HAND_OVER, GAME_OVER):
