@@ -65,6 +65,8 @@ class ExpertBot(Bot):
         self.playout_moves = playout_moves
         self.confidence = confidence
         self.policy = policy or IntermediatePolicy()
+        #: how many samples the last search looked at (for measurements)
+        self.last_samples = 0
 
     def choose(self, observation: Observation, legal_moves: Sequence[Move]) -> Move:
         if len(legal_moves) == 1:
@@ -76,10 +78,9 @@ class ExpertBot(Bot):
         return self.search(observation, candidates)
 
     def search(self, obs: Observation, candidates: Sequence[Move]) -> Move:
-        """The candidate with the best mean playout score (the first one unless clearly
-        beaten)."""
+        """The first candidate (the intermediate choice) unless another beats it clearly: by the
+        widest mean gain over it on the same samples, less ``confidence`` standard errors."""
         n = len(candidates)
-        sums = [0.0] * n
         diff_sums = [0.0] * n  # paired with candidate 0
         diff_squares = [0.0] * n
         rounds = 0
@@ -102,11 +103,11 @@ class ExpertBot(Bot):
                 game.play(move)
                 scores.append(self.playout(game, obs.seat))
             for i, s in enumerate(scores):
-                sums[i] += s
                 d = s - scores[0]
                 diff_sums[i] += d
                 diff_squares[i] += d * d
             rounds += 1
+        self.last_samples = rounds
         best = 0
         best_margin = 0.0
         for i in range(1, n):
