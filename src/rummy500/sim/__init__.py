@@ -100,7 +100,11 @@ def simulate(
     on_result: Callable[[GameResult], None] | None = None,
 ) -> Simulation:
     """Play ``games`` games between ``bots`` and sum them up (see :func:`plan_games` for the
-    seats). ``workers=None`` uses every core; ``cluster`` a Dask scheduler address."""
+    seats). ``workers=None`` uses every core; ``cluster`` a Dask scheduler address.
+
+    With more than one worker the games run in new processes, which import the calling
+    script again: guard a script's top level with ``if __name__ == "__main__":``.
+    """
     names = [b for b in bots if isinstance(b, str)]
     specs = (
         bot_specs(names) if len(names) == len(bots) else [b for b in bots if isinstance(b, BotSpec)]
