@@ -31,20 +31,10 @@ console = Console()
 def rules_from_options(preset: str | None, options: list[str] | None) -> Rules:
     """Rules from a preset name and ``name=value`` options (a bad one exits with status 2)."""
     try:
-        rules = Rules.preset(preset) if preset else Rules()
-        if options:
-            return rules.with_options(dict(_split_option(o) for o in options))
-        return rules
+        return Rules.from_command_line(preset, options)
     except InvalidRules as e:
         console.print(f"[red]{e}[/red]")
         raise typer.Exit(2) from None
-
-
-def _split_option(text: str) -> tuple[str, str]:
-    name, sep, value = text.partition("=")
-    if not sep:
-        raise InvalidRules(_("{item!r} is not name=value").format(item=text))
-    return name.strip(), value.strip()
 
 
 @app.command()

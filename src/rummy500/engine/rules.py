@@ -147,6 +147,20 @@ class Rules:
             options[name] = value
         return cls().with_options(options)
 
+    @classmethod
+    def from_command_line(cls, preset: str | None, options: list[str] | None) -> Rules:
+        """Rules from a preset name and ``name=value`` options as typed on a command line (each
+        text may hold several, separated by spaces or commas). Raises :class:`InvalidRules`."""
+        rules = cls.preset(preset) if preset else cls()
+        pairs: dict[str, str] = {}
+        for text in options or []:
+            for item in text.replace(",", " ").split():
+                name, sep, value = item.partition("=")
+                if not sep:
+                    raise InvalidRules(_("{item!r} is not name=value").format(item=item))
+                pairs[name.strip()] = value.strip()
+        return rules.with_options(pairs) if pairs else rules
+
     def as_dict(self) -> dict[str, str | int]:
         return {name: getattr(self, _ATTR[name]) for name in _ATTR}
 

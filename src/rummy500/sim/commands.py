@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -53,15 +52,7 @@ def _rules(preset: str | None, options: list[str] | None) -> Rules:
     """Rules from a preset and ``name=value`` options (each may hold several, space- or
     comma-separated); a bad one exits with status 2."""
     try:
-        rules = Rules.preset(preset) if preset else Rules()
-        pairs: dict[str, str] = {}
-        for text in options or []:
-            for item in filter(None, re.split(r"[\s,]+", text)):
-                name, sep, value = item.partition("=")
-                if not sep:
-                    raise InvalidRules(_("{item!r} is not name=value").format(item=item))
-                pairs[name.strip()] = value.strip()
-        return rules.with_options(pairs) if pairs else rules
+        return Rules.from_command_line(preset, options)
     except InvalidRules as e:
         err_console.print(f"[red]{e}[/red]")
         raise typer.Exit(2) from None

@@ -27,15 +27,7 @@ def _rules(preset: str | None, options: list[str] | None) -> Rules:
     """Rules from a preset and ``name=value`` options (each may hold several, space- or
     comma-separated)."""
     try:
-        rules = Rules.preset(preset) if preset else Rules()
-        pairs: dict[str, str] = {}
-        for text in options or []:
-            for item in filter(None, re.split(r"[\s,]+", text)):
-                name, sep, value = item.partition("=")
-                if not sep:
-                    raise InvalidRules(_("{item!r} is not name=value").format(item=item))
-                pairs[name.strip()] = value.strip()
-        return rules.with_options(pairs) if pairs else rules
+        return Rules.from_command_line(preset, options)
     except InvalidRules as e:
         raise _fail(str(e)) from None
 
