@@ -6,6 +6,7 @@ worth, how cards, moves and rules are written. Hypothesis generates the cases.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -26,7 +27,15 @@ from rummy500.engine import (
     played_str,
 )
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK
-from rummy500.engine.melds import analyze_meld, card_value, hand_value, played_value
+from rummy500.engine.melds import (
+    analyze_meld,
+    card_value,
+    hand_value,
+    has_meld,
+    meldable,
+    melds_in_hand,
+    played_value,
+)
 from rummy500.notation import format_record, read_record
 
 RANKS = "A23456789TJQK"
@@ -279,6 +288,73 @@ def test_a_joker_declared_as_a_rank_does_not_belong_in_a_run(
     cards[i] = JOKER_RANK + run[i] % 13
     with pytest.raises(IllegalMove):
         analyze_meld(tuple(cards))
+
+
+# --- the melds a hand can make -----------------------------------------------------------------
+
+
+def every_meld_from(held: set[int], jokers: int) -> set[tuple[int, ...]]:
+    """Every new meld (canonical order) the rules allow from distinct naturals ``held`` and
+    ``jokers`` jokers, enumerated meld shape by meld shape: groups of 3-4 of a rank with jokers
+    declared as the rank; runs over positions lo..hi of one suit where any positions (the cards
+    missing, and any others) are jokers declared as those cards, keeping one natural."""
+    melds: set[tuple[int, ...]] = set()
+    for rank in range(13):
+        suits_held = [s for s in range(4) if code(rank, s) in held]
+        for k in range(1, len(suits_held) + 1):
+            for chosen in itertools.combinations(suits_held, k):
+                for j in range(max(0, 3 - k), min(jokers, 4 - k) + 1):
+                    melds.add(tuple(code(rank, s) for s in chosen) + (JOKER_RANK + rank,) * j)
+    for suit in range(4):
+        for lo in range(12):
+            for hi in range(lo + 2, min(lo + 12, 13) + 1):
+                positions = range(lo, hi + 1)
+                for j in range(min(jokers, len(positions) - 1) + 1):
+                    for as_jokers in itertools.combinations(positions, j):
+                        if all(
+                            at_position(suit, p) in held for p in positions if p not in as_jokers
+                        ):
+                            melds.add(
+                                tuple(
+                                    JOKER_AS + at_position(suit, p)
+                                    if p in as_jokers
+                                    else at_position(suit, p)
+                                    for p in positions
+                                )
+                            )
+    return melds
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sets(naturals, max_size=14),
+    st.integers(0, 5),
+    st.one_of(st.just(-1), st.just(JOKER), naturals),
+)
+def test_the_melds_a_hand_can_make_are_exactly_those_the_rules_allow(
+    held: set[int], jokers: int, must: int
+) -> None:
+    """``melds_in_hand`` lists every meld once (with ``must``: those using that card), and
+    ``meldable``/``has_meld`` agree with the list, for hands with up to five jokers."""
+    assume(must in held or must < 0 or (must == JOKER and jokers))
+    counts = [0] * 53
+    for c in held:
+        counts[c] += 1
+    counts[JOKER] = jokers
+    melds = every_meld_from(held, jokers)
+    listed = melds_in_hand(counts, must)
+    assert len(listed) == len(set(listed))
+    if must == JOKER:
+        melds = {m for m in melds if max(m) >= JOKER_AS}
+    elif must >= 0:
+        melds = {m for m in melds if must in m}
+    assert set(listed) == melds
+    present = sum(1 << c for c in held)
+    everything = every_meld_from(held, jokers)
+    assert has_meld(present, jokers) == bool(everything)
+    for card in sorted(held) + ([JOKER] if jokers else []):
+        uses = any((max(m) >= JOKER_AS) if card == JOKER else (card in m) for m in everything)
+        assert meldable(card, present, jokers) == uses, card_str(card)
 
 
 # --- card values -----------------------------------------------------------------------------

@@ -7,7 +7,7 @@ which makes two decks and interchangeable copies free. Everything here is pure.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import combinations
 
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, RANKS, SUITS, card_str
@@ -340,48 +340,111 @@ def melds_in_hand(counts: Sequence[int], must: int = -1) -> list[tuple[int, ...]
 
 def melds_from_mask(present: int, jokers: int, must: int = -1) -> list[tuple[int, ...]]:
     """:func:`melds_in_hand` for a hand given as a presence mask and a number of jokers."""
+    if jokers > _MAX_JOKERS:
+        return _melds_uncached(present, jokers, must)
     out: list[tuple[int, ...]] = []
     if must == JOKER and not jokers:
         return out
-    need_joker = must == JOKER
-    natural_must = 0 <= must < 52
-    # groups
-    ranks = _group_ranks(present, jokers)
-    if natural_must:
-        ranks &= 1 << (must % 13)
-    while ranks:
-        low = ranks & -ranks
-        ranks ^= low
-        rank = _BIT_INDEX[low]
-        smask = (
-            (present >> rank & 1)
-            | (present >> (12 + rank) & 2)
-            | (present >> (24 + rank) & 4)
-            | (present >> (36 + rank) & 8)
-        )
-        groups = _rank_groups(rank, smask, jokers)
-        if natural_must:
-            out.extend(t for t in groups if must in t)
-        elif need_joker:
-            out.extend(t for t in groups if t[-1] >= JOKER_RANK)
-        else:
-            out.extend(groups)
-    # runs
-    for suit in range(4) if not natural_must else (must // 13,):
-        m = (present >> (13 * suit)) & _SUIT_BITS
-        if not m:
-            continue
-        runs = _suit_runs(suit, m, jokers)
-        if natural_must:
-            out.extend(t for t in runs if must in t)
-        elif need_joker:
-            out.extend(t for t in runs if max(t) >= JOKER_AS)
-        else:
-            out.extend(runs)
+    a = present & _SUIT_BITS
+    b = (present >> 13) & _SUIT_BITS
+    c = (present >> 26) & _SUIT_BITS
+    d = (present >> 39) & _SUIT_BITS
+    # groups: ranks held in enough suits
+    if jokers >= 2:
+        ranks = a | b | c | d
+    elif jokers:
+        ranks = (a & (b | c | d)) | (b & (c | d)) | (c & d)
+    else:
+        ranks = (a & b & (c | d)) | (c & d & (a | b))
+    runs = _RUN_TABLE[jokers]
+    groups = _GROUP_TABLE[jokers]
+    if must < 0:
+        while ranks:
+            low = ranks & -ranks
+            ranks ^= low
+            rank = _BIT_INDEX[low]
+            out.extend(
+                groups[
+                    rank << 4
+                    | (a >> rank & 1)
+                    | (b >> rank & 1) << 1
+                    | (c >> rank & 1) << 2
+                    | (d >> rank & 1) << 3
+                ]
+            )
+        # runs, suit by suit (table rows are filled on first use)
+        for key in (a, 8192 | b, 16384 | c, 24576 | d):
+            if key & _SUIT_BITS:
+                found = runs[key]
+                if found is None:
+                    found = runs[key] = _suit_runs(key >> 13, key & _SUIT_BITS, jokers)
+                out.extend(found)
+        return out
+    if must == JOKER:
+        while ranks:
+            low = ranks & -ranks
+            ranks ^= low
+            rank = _BIT_INDEX[low]
+            found = groups[
+                rank << 4
+                | (a >> rank & 1)
+                | (b >> rank & 1) << 1
+                | (c >> rank & 1) << 2
+                | (d >> rank & 1) << 3
+            ]
+            out.extend(t for t in found if t[-1] >= JOKER_RANK)
+        for key in (a, 8192 | b, 16384 | c, 24576 | d):
+            if key & _SUIT_BITS:
+                found = runs[key]
+                if found is None:
+                    found = runs[key] = _suit_runs(key >> 13, key & _SUIT_BITS, jokers)
+                out.extend(t for t in found if max(t) >= JOKER_AS)
+        return out
+    rank = must % 13
+    if ranks >> rank & 1:
+        found = groups[
+            rank << 4
+            | (a >> rank & 1)
+            | (b >> rank & 1) << 1
+            | (c >> rank & 1) << 2
+            | (d >> rank & 1) << 3
+        ]
+        out.extend(t for t in found if must in t)
+    suit = must // 13
+    m = (present >> (13 * suit)) & _SUIT_BITS
+    if m:
+        key = suit << 13 | m
+        found = runs[key]
+        if found is None:
+            found = runs[key] = _suit_runs(suit, m, jokers)
+        out.extend(t for t in found if must in t)
     return out
 
 
-@cache
+def _melds_uncached(present: int, jokers: int, must: int = -1) -> list[tuple[int, ...]]:
+    """:func:`melds_from_mask` for more jokers than any deal holds (without the tables)."""
+    out: list[tuple[int, ...]] = []
+    need_joker = must == JOKER
+    natural_must = 0 <= must < 52
+    ranks = _group_ranks(present, jokers)
+    if natural_must:
+        ranks &= 1 << (must % 13)
+    for rank in _bits(ranks):
+        smask = sum(1 << s for s in range(4) if present >> (13 * s + rank) & 1)
+        for t in _rank_groups(rank, smask, jokers):
+            if (natural_must and must not in t) or (need_joker and t[-1] < JOKER_RANK):
+                continue
+            out.append(t)
+    for suit in range(4) if not natural_must else (must // 13,):
+        m = (present >> (13 * suit)) & _SUIT_BITS
+        if m:
+            for t in _suit_runs(suit, m, jokers):
+                if (natural_must and must not in t) or (need_joker and max(t) < JOKER_AS):
+                    continue
+                out.append(t)
+    return out
+
+
 def _rank_groups(rank: int, smask: int, jokers: int) -> tuple[tuple[int, ...], ...]:
     """The groups of ``rank`` from the suits in ``smask`` and ``jokers`` jokers."""
     out = []
@@ -394,7 +457,18 @@ def _rank_groups(rank: int, smask: int, jokers: int) -> tuple[tuple[int, ...], .
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 17)
+# Two decks hold four jokers: the tables cover hands with up to that many.
+_MAX_JOKERS = 4
+# _GROUP_TABLE[jokers][rank << 4 | suits held]: the groups of that rank.
+_GROUP_TABLE = [
+    [_rank_groups(i >> 4, i & 15, j) for i in range(13 << 4)] for j in range(_MAX_JOKERS + 1)
+]
+# _RUN_TABLE[jokers][suit << 13 | ranks held]: the runs of that suit (None until first needed).
+_RUN_TABLE: list[list[tuple[tuple[int, ...], ...] | None]] = [
+    [None] * (4 << 13) for _ in range(_MAX_JOKERS + 1)
+]
+
+
 def _suit_runs(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
     """The runs of ``suit`` from its ranks held (13-bit mask ``m``) and ``jokers`` jokers."""
     out: list[tuple[int, ...]] = []
@@ -415,6 +489,9 @@ def _suit_runs(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
         return tuple(out)
     have = [bool(e >> p & 1) for p in range(14)]
     base = suit * 13
+    # With three or more jokers a run may start with jokers only (JK JK JK AC): every start.
+    if jokers >= 3:
+        starts = 0xFFF
     while starts:
         low = starts & -starts
         starts ^= low
@@ -487,24 +564,50 @@ def meldable(card: int, present: int, jokers: int) -> bool:
         if _group_ranks(present, 0) | _pairs(present):
             return True
         return any(_run_starts(_positions((present >> (13 * s)) & _SUIT_BITS), 1) for s in range(4))
-    rank = card % 13
-    smask = (
-        (present >> rank & 1)
-        | (present >> (12 + rank) & 2)
-        | (present >> (24 + rank) & 4)
-        | (present >> (36 + rank) & 8)
-    )
-    if _POPCOUNT[smask] + jokers >= 3:
+    if jokers >= 2:
+        return True  # the card and two jokers
+    if jokers:
+        return bool(present & _NEAR[card])
+    if (present & _SAME_RANK[card]).bit_count() >= 2:
         return True
-    e = _positions((present >> (13 * (card // 13))) & _SUIT_BITS)
-    starts = _run_starts(e, jokers)
-    # a window lo..lo+2 that holds the card's position
-    if rank == 0:
-        return bool(starts & 1 or starts & (1 << 11))
-    return bool(starts & (0b111 << max(rank - 2, 0)) & ~(~0 << (rank + 1)) & 0xFFF)
+    for pair in _RUN_PAIRS[card]:
+        if present & pair == pair:
+            return True
+    return False
+
+
+def _window_tables() -> tuple[list[int], list[int], list[tuple[int, ...]]]:
+    """Per natural card: the other cards of its rank; the cards that make a meld with it and
+    one joker; the pairs of cards that make a run with it (3-card windows lo..lo+2)."""
+    same_rank, near, pairs = [], [], []
+    for card in range(52):
+        suit, rank = divmod(card, 13)
+        own = {0, 13} if rank == 0 else {rank}
+        others = 0
+        for s in range(4):
+            if s != suit:
+                others |= 1 << (s * 13 + rank)
+        card_pairs = []
+        for lo in range(12):
+            window = {lo, lo + 1, lo + 2}
+            if own & window:
+                rest = sorted(window - own)
+                card_pairs.append(sum(1 << pos_card(suit, q) for q in rest))
+        same_rank.append(others)
+        near.append(others | _or_all(card_pairs))
+        pairs.append(tuple(card_pairs))
+    return same_rank, near, pairs
+
+
+def _or_all(masks: list[int]) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
 
 
 _POPCOUNT = [bin(i).count("1") for i in range(16)]
+_SAME_RANK, _NEAR, _RUN_PAIRS = _window_tables()
 
 
 def group_str(rank: int) -> str:
