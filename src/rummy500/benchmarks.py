@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import random
 import statistics
 import time
+from random import Random
 from typing import Any
 
 from rummy500.engine import Game, Rules
@@ -25,7 +25,7 @@ def engine_benchmark(
     of a ``legal_moves()`` call in microseconds. Hands that reach ``move_cap`` moves are scored
     as if the stock ran out (RULES.md §7) and counted in ``capped_hands``.
     """
-    rng = random.Random(seed)
+    random = Random(seed).random
     rules = rules or Rules()
     samples: list[float] = []
     hands = moves = capped = 0
@@ -40,7 +40,7 @@ def engine_benchmark(
             t0 = clock()
             legal = game.legal_moves()
             samples.append(clock() - t0)
-            game.play(legal[rng.randrange(len(legal))])
+            game.play(legal[int(random() * len(legal))])
             moves += 1
         hands += 1
         capped += game.hand_results[-1].capped

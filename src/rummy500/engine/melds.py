@@ -646,7 +646,7 @@ def layoff_index(melds: Sequence[TableMeld]) -> dict[int, list[tuple[int, int, i
     for m in melds:
         entries = m.spot_list
         if entries is None:
-            entries = m.spot_list = _meld_spots(m)
+            entries = m.spot_list = meld_spots(m)
         for card, entry in entries:
             if card in spots:
                 spots[card].append(entry)
@@ -655,7 +655,7 @@ def layoff_index(melds: Sequence[TableMeld]) -> dict[int, list[tuple[int, int, i
     return spots
 
 
-def _meld_spots(m: TableMeld) -> tuple[tuple[int, tuple[int, int, int, str]], ...]:
+def meld_spots(m: TableMeld) -> tuple[tuple[int, tuple[int, int, int, str]], ...]:
     """The lay-offs one meld allows: ``(card, (card as played, position, meld number, end))``."""
     spots: dict[int, list[tuple[int, int, int, str]]] = {}
     if m.is_run:

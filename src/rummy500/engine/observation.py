@@ -175,6 +175,7 @@ def sample_state(obs: Observation, rng: random.Random) -> Game:
     game.winner = obs.winner
     game.record = [_Hand(obs.hand_number, obs.dealer, None, list(obs.history))]
     game.moves = game.record[0].moves
+    game._reset_caches()
     return game
 
 

@@ -28,8 +28,8 @@ from rummy500.engine.melds import (
     CARD_VALUES,
     TableMeld,
     analyze_meld,
-    has_meld,
     layoff_index,
+    meld_spots,
     meldable,
     melds_from_mask,
     played_value,
@@ -49,6 +49,9 @@ GAME_OVER = "game_over"
 
 # What a card taken from the discard pile obliges: meld or lay off / new meld only / lay off only.
 MUST_ANY, MUST_NEW, MUST_LAYOFF = 0, 1, 2
+
+# A lay-off the table allows: (card as played, position, meld number, end).
+SpotEntry = tuple[int, int, int, str]
 
 
 # Moves without cards are made once: legal_moves() hands out the same objects every time.
@@ -73,6 +76,14 @@ _SUIT_CARDS = [
     [tuple(s * 13 + r for r in range(13) if m >> r & 1) for m in range(1 << 13)] for s in range(4)
 ]
 _JOKER_ONLY = (JOKER,)
+_NO_SPOTS: dict[int, list[SpotEntry]] = {}
+
+# _DISCARD_ROWS[seat][suit << 13 | ranks held]: the discards of those cards (filled on first use).
+_DISCARD_ROWS: list[list[tuple[Move, ...] | None]] = [[None] * (4 << 13) for _ in range(8)]
+
+
+def _discard_row(seat: int, key: int) -> tuple[Move, ...]:
+    return tuple(_DISCARD[seat][c] for c in _SUIT_CARDS[key >> 13][key & 0x1FFF])
 
 
 def _held(counts: list[int], present: int) -> tuple[int, ...]:
@@ -207,6 +218,7 @@ class Game:
 
     __slots__ = (
         "_legal",
+        "_pile_sums",
         "_spot_index",
         "_spot_mask",
         "dealer",
@@ -278,8 +290,10 @@ class Game:
         self.no_discard = -1
         self.resume = -1
         self._legal: list[Move] | None = None
-        self._spot_index: dict[int, list[tuple[int, int, int, str]]] | None = None
+        self._spot_index: dict[int, list[SpotEntry]] | None = None
         self._spot_mask = 0  # natural cards that can be laid off (valid with _spot_index)
+        # per discard pile card: (natural cards, jokers, makes a meld) of the pile up to it
+        self._pile_sums: list[tuple[int, int, bool]] = []
 
     # --- starting hands ---------------------------------------------------------------------
 
@@ -331,6 +345,8 @@ class Game:
         self.known = [[0] * NUM_CODES for _ in range(n)]
         self.stock = list(reversed(deal.stock))  # top of the stock is the end of the list
         self.discard = [deal.discard]
+        self._pile_sums = []
+        self._pile_push(deal.discard)
         self.melds = []
         self.points = [0] * n
         self.turn = (dealer + 1) % n
@@ -398,33 +414,46 @@ class Game:
         return self._legal
 
     def _draw_moves(self, seat: int) -> list[Move]:
-        moves = [_DRAW[seat]] if self.stock else []
+        stock = self.stock
+        moves = [_DRAW[seat]] if stock else []
         pile = self.discard
         if pile:
             takes = _TAKE[seat]
             size = self.hand_sizes[seat]
-            spots = self._spots()
             present = self.masks[seat]
             jokers = self.hands[seat][JOKER]
-            lay_ok = self.rules.pickup != "new-meld"  # may the card taken be laid off?
-            deep_mode = self._take_mode(2)
-            for n in range(1, len(pile) + 1):
-                c = pile[-n]
-                if c == JOKER:
-                    jokers += 1
-                else:
-                    present |= 1 << c
-                mode = deep_mode if n > 1 else self._take_mode(1)
-                if mode < 0:
-                    ok = size > 0 or self._can_take(seat, n, mode)
-                elif size + n >= 5:
-                    # a 3-card meld or a lay-off of the card leaves at least 2 cards
-                    ok = (lay_ok and c in spots) or meldable(c, present, jokers)
-                else:
-                    ok = self._can_take(seat, n, mode)
-                if ok:
-                    moves.append(takes[n])
-        if not self.stock:
+            pickup = self.rules.pickup
+            # the top card
+            c = pile[-1]
+            if c == JOKER:
+                jokers += 1
+            else:
+                present |= 1 << c
+            if pickup == "top-free":
+                ok = size > 0 or self._can_take(seat, 1, -1)
+            elif size >= 4:
+                # a 3-card meld or a lay-off of the card leaves at least 2 cards
+                ok = (pickup == "must-meld" and c in self._spots()) or meldable(c, present, jokers)
+            else:
+                ok = self._can_take(seat, 1, self._take_mode(1))
+            if ok:
+                moves.append(takes[1])
+            # deeper cards: the card taken must be melded or laid off (or, new-meld: melded)
+            if len(pile) > 1:
+                deep_mode = self._take_mode(2)
+                spots = self._spots() if pickup != "new-meld" else _NO_SPOTS
+                for n in range(2, len(pile) + 1):
+                    c = pile[-n]
+                    if c == JOKER:
+                        jokers += 1
+                    else:
+                        present |= 1 << c
+                    if size + n >= 5:
+                        if c in spots or meldable(c, present, jokers):
+                            moves.append(takes[n])
+                    elif self._can_take(seat, n, deep_mode):
+                        moves.append(takes[n])
+        if not stock:
             moves.append(_END[seat])
         return moves
 
@@ -488,15 +517,33 @@ class Game:
         spots = self._spots()
         if mode == "last-discard":
             return pile[-1] in spots
-        present = jokers = 0
-        for c in pile:
-            if c == JOKER:
-                jokers += 1
-            else:
-                present |= 1 << c
-        if present & self._spot_mask or (jokers and JOKER in spots):
-            return True
-        return has_meld(present, jokers)
+        present, jokers, meld = self._pile_sums[-1]
+        return meld or bool(present & self._spot_mask) or (jokers > 0 and JOKER in spots)
+
+    def _pile_push(self, card: int) -> None:
+        """Keep :attr:`_pile_sums` up to date with ``card`` put on the discard pile."""
+        sums = self._pile_sums
+        if sums:
+            present, jokers, meld = sums[-1]
+        else:
+            present = jokers = 0
+            meld = False
+        if card == JOKER:
+            jokers += 1
+        else:
+            present |= 1 << card
+        if not meld and self.rules.rummy == "pile":
+            # the pile below made no meld: a meld now must use the new card
+            meld = meldable(card, present, jokers)
+        sums.append((present, jokers, meld))
+
+    def _reset_caches(self) -> None:
+        """Recompute what is derived from the public state (after it was set from outside)."""
+        self._legal = None
+        self._spot_index = None
+        self._pile_sums = []
+        for c in self.discard:
+            self._pile_push(c)
 
     def _rummy_moves(self, seat: int) -> list[Move]:
         last = self.rules.rummy == "last-discard"
@@ -509,7 +556,7 @@ class Game:
             if (not last and size + d >= 5) or self._can_take(seat, d, mode, last)
         ]
 
-    def _spots(self) -> dict[int, list[tuple[int, int, int, str]]]:
+    def _spots(self) -> dict[int, list[SpotEntry]]:
         """Every lay-off the table allows: card -> [(card as played, position, meld, end)]."""
         spots = self._spot_index
         if spots is None:
@@ -520,6 +567,38 @@ class Game:
                     mask |= 1 << c
             self._spot_mask = mask
         return spots
+
+    def _meld_changed(self, meld: TableMeld, old: Sequence[tuple[int, SpotEntry]]) -> None:
+        """Update the lay-off index for ``meld``, just made (``old`` empty) or extended (``old``:
+        the lay-offs it allowed before), keeping each card's entries in meld order."""
+        spots = self._spot_index
+        if spots is None:
+            return  # rebuilt when next needed
+        mask = self._spot_mask
+        for card, entry in old:
+            entries = spots[card]
+            if len(entries) == 1:
+                del spots[card]
+                if card != JOKER:
+                    mask &= ~(1 << card)
+            else:
+                entries.remove(entry)
+        number = meld.number
+        new = meld.spot_list = meld_spots(meld)
+        for card, entry in new:
+            entries = spots.get(card)
+            if entries is None:
+                spots[card] = [entry]
+                if card != JOKER:
+                    mask |= 1 << card
+            elif entries[-1][2] <= number:
+                entries.append(entry)
+            else:
+                i = 0
+                while entries[i][2] <= number:
+                    i += 1
+                entries.insert(i, entry)
+        self._spot_mask = mask
 
     def _layable(self, card: int) -> bool:
         """Whether ``card`` (a natural or JOKER) can be laid off on some meld on the table."""
@@ -583,15 +662,31 @@ class Game:
         # discards
         if must < 0 and size > 0:
             discards = _DISCARD[seat]
-            cards = _held(counts, present)
             if size == 1 and going_out == "unplayable":
                 spots = self._spots()
-                cards = tuple(c for c in cards if c not in spots)
-            if no_discard >= 0 and counts[no_discard] < 2:
-                cards = tuple(c for c in cards if c != no_discard)
+                ds = [discards[c] for c in _held(counts, present) if c not in spots]
+            else:
+                rows = _DISCARD_ROWS[seat]
+                ds = []
+                for key in (
+                    present & 0x1FFF,
+                    8192 | (present >> 13) & 0x1FFF,
+                    16384 | (present >> 26) & 0x1FFF,
+                    24576 | (present >> 39) & 0x1FFF,
+                ):
+                    row = rows[key]
+                    if row is None:
+                        row = rows[key] = _discard_row(seat, key)
+                    ds += row
+                if counts[JOKER]:
+                    ds.append(discards[JOKER])
+            if no_discard >= 0 and counts[no_discard] == 1:
+                no = discards[no_discard]
+                if no in ds:
+                    ds.remove(no)
             if first:
-                return [discards[cards[0]]] if cards else moves
-            moves.extend([discards[c] for c in cards])
+                return ds[:1] or moves
+            moves += ds
         return moves
 
     def _continues(self, counts: list[int], size: int, move: Move, no_discard: int) -> bool:
@@ -842,6 +937,7 @@ class Game:
             n = move.number
             taken = self.discard[-n:]
             del self.discard[-n:]
+            del self._pile_sums[-n:]
             hand, known = self.hands[seat], self.known[seat]
             mask = self.masks[seat]
             for c in taken:
@@ -870,7 +966,7 @@ class Game:
             is_run, key, lo, hi, cards = analyze_meld(move.cards)
             meld = _new_meld(len(self.melds) + 1, is_run, key, lo, hi, cards, seat)
             self.melds.append(meld)
-            self._spot_index = None
+            self._meld_changed(meld, ())
             values = self.rules.values
             for p, c in zip(meld.positions(), cards, strict=True):
                 self.points[seat] += played_value(c, p, values)
@@ -878,15 +974,28 @@ class Game:
             self._after_table_play(seat)
         elif verb == "layoff":
             meld = self._meld(move.number)
+            old = meld.spot_list
             pos = _extend(meld, move.cards[0], move.end, seat)
-            self._spot_index = None
+            if old is None:
+                self._spot_index = None
+            else:
+                self._meld_changed(meld, old)
             self.points[seat] += played_value(move.cards[0], pos, self.rules.values)
             self._remove(seat, move.cards)
             self._after_table_play(seat)
         elif verb == "discard":
             card = move.cards[0]
-            self._remove(seat, move.cards)
+            hand = self.hands[seat]
+            left = hand[card] - 1
+            hand[card] = left
+            if not left and card != JOKER:
+                self.masks[seat] &= ~(1 << card)
+            known = self.known[seat]
+            if known[card] > left:
+                known[card] = left
+            self.hand_sizes[seat] -= 1
             self.discard.append(card)
+            self._pile_push(card)
             self.no_discard = -1
             if self.hand_sizes[seat] == 0:
                 self._end_hand("out", seat)
@@ -1002,6 +1111,7 @@ class Game:
         g.resume = self.resume
         g._legal = self._legal
         g._spot_index = None
+        g._pile_sums = self._pile_sums[:]
         return g
 
     def to_json(self) -> dict[str, Any]:
@@ -1136,6 +1246,7 @@ class Game:
         g.must_mode = data["must_mode"]
         g.no_discard = -1 if data["no_discard"] is None else parse_card(data["no_discard"])
         g.resume = data["resume"]
+        g._reset_caches()
         return g
 
     def __eq__(self, other: object) -> bool:
