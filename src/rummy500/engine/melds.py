@@ -568,18 +568,25 @@ def meldable(card: int, present: int, jokers: int) -> bool:
         return True  # the card and two jokers
     if jokers:
         return bool(present & _NEAR[card])
-    if (present & _SAME_RANK[card]).bit_count() >= 2:
-        return True
-    for pair in _RUN_PAIRS[card]:  # noqa: SIM110 (a loop is faster than any() here)
-        if present & pair == pair:
-            return True
-    return False
+    suit, rank = divmod(card, 13)
+    return bool(
+        _IN_RUN[(present >> 13 * suit) & _SUIT_BITS] >> rank & 1
+        or (present & _SAME_RANK[card]).bit_count() >= 2
+    )
 
 
-def _window_tables() -> tuple[list[int], list[int], list[tuple[int, ...]]]:
-    """Per natural card: the other cards of its rank; the cards that make a meld with it and
-    one joker; the pairs of cards that make a run with it (3-card windows lo..lo+2)."""
-    same_rank, near, pairs = [], [], []
+def _in_run(m: int) -> int:
+    """The ranks of a suit's 13-bit mask ``m`` that are in a run made of ``m`` alone."""
+    e = m | (m & 1) << 13  # the ace is low and high
+    starts = e & e >> 1 & e >> 2 & 0xFFF
+    covered = starts | starts << 1 | starts << 2
+    return (covered | covered >> 13) & _SUIT_BITS
+
+
+def _window_tables() -> tuple[list[int], list[int]]:
+    """Per natural card: the other cards of its rank, and the cards that make a meld with it
+    and one joker (the other cards of 3-card windows lo..lo+2 that hold it)."""
+    same_rank, near = [], []
     for card in range(52):
         suit, rank = divmod(card, 13)
         own = {0, 13} if rank == 0 else {rank}
@@ -595,8 +602,7 @@ def _window_tables() -> tuple[list[int], list[int], list[tuple[int, ...]]]:
                 card_pairs.append(sum(1 << pos_card(suit, q) for q in rest))
         same_rank.append(others)
         near.append(others | _or_all(card_pairs))
-        pairs.append(tuple(card_pairs))
-    return same_rank, near, pairs
+    return same_rank, near
 
 
 def _or_all(masks: list[int]) -> int:
@@ -607,7 +613,8 @@ def _or_all(masks: list[int]) -> int:
 
 
 _POPCOUNT = [bin(i).count("1") for i in range(16)]
-_SAME_RANK, _NEAR, _RUN_PAIRS = _window_tables()
+_SAME_RANK, _NEAR = _window_tables()
+_IN_RUN = [_in_run(m) for m in range(1 << 13)]
 
 
 def group_str(rank: int) -> str:
@@ -656,22 +663,46 @@ def layoff_index(melds: Sequence[TableMeld]) -> dict[int, list[tuple[int, int, i
 
 
 def meld_spots(m: TableMeld) -> tuple[tuple[int, tuple[int, int, int, str]], ...]:
-    """The lay-offs one meld allows: ``(card, (card as played, position, meld number, end))``."""
-    spots: dict[int, list[tuple[int, int, int, str]]] = {}
+    """The lay-offs one meld allows: ``(card, (card as played, position, meld number, end))``,
+    each card's entries low end first."""
+    number = m.number
     if m.is_run:
-        if m.hi - m.lo >= 12:
+        lo, hi = m.lo, m.hi
+        if hi - lo >= 12:
             return ()
-        ends = [p for p in (m.lo - 1, m.hi + 1) if 0 <= p <= 13]
-        both_aces = ends == [0, 13]
-        for p in ends:
-            card = pos_card(m.key, p)
-            end = ("low" if p == 0 else "high") if both_aces else ""
-            spots.setdefault(card, []).append((card, p, m.number, end))
-            spots.setdefault(JOKER, []).append((JOKER_AS + card, p, m.number, end))
-    elif len(m.cards) < 4:
-        for s in range(4):
-            if not m.suits >> s & 1:
-                card = s * 13 + m.key
-                spots.setdefault(card, []).append((card, -1, m.number, ""))
-        spots.setdefault(JOKER, []).append((JOKER_RANK + m.key, -1, m.number, ""))
-    return tuple((card, e) for card, es in spots.items() for e in es)
+        base = m.key * 13
+        if lo == 1 and hi == 12:  # an ace could go at either end
+            return (
+                (base, (base, 0, number, "low")),
+                (JOKER, (JOKER_AS + base, 0, number, "low")),
+                (base, (base, 13, number, "high")),
+                (JOKER, (JOKER_AS + base, 13, number, "high")),
+            )
+        out: list[tuple[int, tuple[int, int, int, str]]] = []
+        if lo > 0:
+            card = base + lo - 1
+            out.append((card, (card, lo - 1, number, "")))
+            out.append((JOKER, (JOKER_AS + card, lo - 1, number, "")))
+        if hi < 13:
+            card = base + (0 if hi == 12 else hi + 1)
+            out.append((card, (card, hi + 1, number, "")))
+            out.append((JOKER, (JOKER_AS + card, hi + 1, number, "")))
+        return tuple(out)
+    if len(m.cards) >= 4:
+        return ()
+    rank = m.key
+    out = [
+        (s * 13 + rank, (s * 13 + rank, -1, number, "")) for s in range(4) if not m.suits >> s & 1
+    ]
+    out.append((JOKER, (JOKER_RANK + rank, -1, number, "")))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 14)
+def meld_value(cards: tuple[int, ...], values: str = "standard") -> int:
+    """Points scored for a new meld of ``cards`` (canonical order, as :func:`analyze_meld`
+    gives them)."""
+    is_run, _key, lo, _hi, _cards = analyze_meld(cards)
+    if is_run:
+        return sum(played_value(c, lo + i, values) for i, c in enumerate(cards))
+    return sum(played_value(c, -1, values) for c in cards)

@@ -25,11 +25,13 @@ from rummy500.engine.cards import (
 )
 from rummy500.engine.errors import IllegalMove, InvalidDeal
 from rummy500.engine.melds import (
+    _BIT_INDEX,
     CARD_VALUES,
     TableMeld,
     analyze_meld,
     layoff_index,
     meld_spots,
+    meld_value,
     meldable,
     melds_from_mask,
     played_value,
@@ -61,14 +63,30 @@ _PASS = [Move(s, "pass") for s in range(8)]
 _TAKE = [[Move(s, "take", number=n) for n in range(109)] for s in range(8)]
 _RUMMY = [[Move(s, "rummy", number=n) for n in range(109)] for s in range(8)]
 _DISCARD = [[Move(s, "discard", (c,)) for c in range(NUM_CODES)] for s in range(8)]
-_LAYOFFS: dict[tuple[int, int, int, str], Move] = {}
+# Per seat: lay-off moves by the table's lay-off entry, meld moves by their cards.
+_LAYOFF_MOVES: list[dict[tuple[int, int, int, str], Move]] = [{} for _ in range(8)]
+_MELD_MOVES: list[dict[tuple[int, ...], Move]] = [{} for _ in range(8)]
 
 
-def _layoff_move(seat: int, played: int, number: int, end: str) -> Move:
-    key = (seat, played, number, end)
-    move = _LAYOFFS.get(key)
+def _layoff_move(seat: int, entry: tuple[int, int, int, str]) -> Move:
+    """The move of ``seat`` laying off as the lay-off ``entry`` of the table says."""
+    moves = _LAYOFF_MOVES[seat]
+    move = moves.get(entry)
     if move is None:
-        move = _LAYOFFS[key] = Move(seat, "layoff", (played,), number, end)
+        if len(moves) > 1 << 16:
+            moves.clear()
+        played, _pos, number, end = entry
+        move = moves[entry] = Move(seat, "layoff", (played,), number, end)
+    return move
+
+
+def _meld_move(seat: int, cards: tuple[int, ...]) -> Move:
+    moves = _MELD_MOVES[seat]
+    move = moves.get(cards)
+    if move is None:
+        if len(moves) > 1 << 16:
+            moves.clear()
+        move = moves[cards] = Move(seat, "meld", cards)
     return move
 
 
@@ -77,13 +95,22 @@ _SUIT_CARDS = [
 ]
 _JOKER_ONLY = (JOKER,)
 _NO_SPOTS: dict[int, list[SpotEntry]] = {}
+_NATURALS = (1 << 52) - 1
+_PILE_JOKER = 1 << 52
+_PILE_MELD = 1 << 55
 
 # _DISCARD_ROWS[seat][suit << 13 | ranks held]: the discards of those cards (filled on first use).
 _DISCARD_ROWS: list[list[tuple[Move, ...] | None]] = [[None] * (4 << 13) for _ in range(8)]
 
 
 def _discard_row(seat: int, key: int) -> tuple[Move, ...]:
-    return tuple(_DISCARD[seat][c] for c in _SUIT_CARDS[key >> 13][key & 0x1FFF])
+    """The row of :data:`_DISCARD_ROWS` at ``key``, made if it was not there."""
+    row = _DISCARD_ROWS[seat][key]
+    if row is None:
+        row = _DISCARD_ROWS[seat][key] = tuple(
+            _DISCARD[seat][c] for c in _SUIT_CARDS[key >> 13][key & 0x1FFF]
+        )
+    return row
 
 
 def _held(counts: list[int], present: int) -> tuple[int, ...]:
@@ -95,19 +122,6 @@ def _held(counts: list[int], present: int) -> tuple[int, ...]:
         + _SUIT_CARDS[3][(present >> 39) & 0x1FFF]
     )
     return cards + _JOKER_ONLY if counts[JOKER] else cards
-
-
-_MELD_MOVES: dict[tuple[int, tuple[int, ...]], Move] = {}
-
-
-def _meld_move(seat: int, cards: tuple[int, ...]) -> Move:
-    key = (seat, cards)
-    move = _MELD_MOVES.get(key)
-    if move is None:
-        if len(_MELD_MOVES) > 1 << 18:
-            _MELD_MOVES.clear()
-        move = _MELD_MOVES[key] = Move(seat, "meld", cards)
-    return move
 
 
 def decks_for(players: int) -> int:
@@ -292,8 +306,9 @@ class Game:
         self._legal: list[Move] | None = None
         self._spot_index: dict[int, list[SpotEntry]] | None = None
         self._spot_mask = 0  # natural cards that can be laid off (valid with _spot_index)
-        # per discard pile card: (natural cards, jokers, makes a meld) of the pile up to it
-        self._pile_sums: list[tuple[int, int, bool]] = []
+        # per discard pile card, the pile up to it: natural cards held (bits 0-51), jokers
+        # (bits 52-54) and whether they make a meld (_PILE_MELD)
+        self._pile_sums: list[int] = []
 
     # --- starting hands ---------------------------------------------------------------------
 
@@ -517,25 +532,25 @@ class Game:
         spots = self._spots()
         if mode == "last-discard":
             return pile[-1] in spots
-        present, jokers, meld = self._pile_sums[-1]
-        return meld or bool(present & self._spot_mask) or (jokers > 0 and JOKER in spots)
+        sums = self._pile_sums[-1]
+        return (
+            sums >= _PILE_MELD
+            or bool(sums & self._spot_mask)
+            or (sums >= _PILE_JOKER and JOKER in spots)
+        )
 
     def _pile_push(self, card: int) -> None:
         """Keep :attr:`_pile_sums` up to date with ``card`` put on the discard pile."""
         sums = self._pile_sums
-        if sums:
-            present, jokers, meld = sums[-1]
-        else:
-            present = jokers = 0
-            meld = False
+        now = sums[-1] if sums else 0
         if card == JOKER:
-            jokers += 1
+            now += _PILE_JOKER
         else:
-            present |= 1 << card
-        if not meld and self.rules.rummy == "pile":
-            # the pile below made no meld: a meld now must use the new card
-            meld = meldable(card, present, jokers)
-        sums.append((present, jokers, meld))
+            now |= 1 << card
+        # the pile below made no meld: a meld now must use the new card
+        if now < _PILE_MELD and meldable(card, now & _NATURALS, now >> 52 & 7):
+            now |= _PILE_MELD
+        sums.append(now)
 
     def _reset_caches(self) -> None:
         """Recompute what is derived from the public state (after it was set from outside)."""
@@ -626,11 +641,12 @@ class Game:
         going_out = self.rules.going_out
         # melds
         if mode != MUST_LAYOFF and size >= 3:
+            made = _MELD_MOVES[seat]
             for cards in melds_from_mask(present, counts[JOKER], must):
                 left = size - len(cards)
                 if left == 0 and going_out == "discard":
                     continue
-                move = _meld_move(seat, cards)
+                move = made.get(cards) or _meld_move(seat, cards)
                 if left == 1 and not self._continues(counts, size, move, no_discard):
                     continue
                 moves.append(move)
@@ -641,16 +657,22 @@ class Game:
             spots = self._spots()
             if must >= 0:
                 held: Sequence[int] = [must] if must in spots else []
+                if not held and not first:
+                    return moves
             else:
-                held = _held(counts, present & self._spot_mask)
-                if held and held[-1] == JOKER and JOKER not in spots:
-                    held = held[:-1]
-            if not held and not first and must >= 0:
-                return moves
+                held = []
+                layable = present & self._spot_mask
+                while layable:
+                    low = layable & -layable
+                    layable ^= low
+                    held.append(_BIT_INDEX[low])
+                if counts[JOKER] and JOKER in spots:
+                    held.append(JOKER)
             check_size = not resume and size <= 2
+            lay = _LAYOFF_MOVES[seat]
             for card in held:
-                for played, _pos, number, end in spots[card]:
-                    move = _layoff_move(seat, played, number, end)
+                for entry in spots[card]:
+                    move = lay.get(entry) or _layoff_move(seat, entry)
                     if check_size:
                         if size == 1 and going_out == "discard":
                             continue
@@ -667,17 +689,14 @@ class Game:
                 ds = [discards[c] for c in _held(counts, present) if c not in spots]
             else:
                 rows = _DISCARD_ROWS[seat]
-                ds = []
-                for key in (
-                    present & 0x1FFF,
-                    8192 | (present >> 13) & 0x1FFF,
-                    16384 | (present >> 26) & 0x1FFF,
-                    24576 | (present >> 39) & 0x1FFF,
-                ):
-                    row = rows[key]
-                    if row is None:
-                        row = rows[key] = _discard_row(seat, key)
-                    ds += row
+                k0 = present & 0x1FFF
+                k1 = 8192 | (present >> 13) & 0x1FFF
+                k2 = 16384 | (present >> 26) & 0x1FFF
+                k3 = 24576 | (present >> 39) & 0x1FFF
+                r0, r1, r2, r3 = rows[k0], rows[k1], rows[k2], rows[k3]
+                if r0 is None or r1 is None or r2 is None or r3 is None:
+                    r0, r1, r2, r3 = (_discard_row(seat, k) for k in (k0, k1, k2, k3))
+                ds = [*r0, *r1, *r2, *r3]
                 if counts[JOKER]:
                     ds.append(discards[JOKER])
             if no_discard >= 0 and counts[no_discard] == 1:
@@ -695,12 +714,12 @@ class Game:
         Only the card just taken from the top of the pile, alone, can be stuck: it may not be
         discarded, so it must be laid off (which empties the hand).
         """
-        rest = counts[:]
-        for p in move.cards:
-            rest[p if p < JOKER_AS else JOKER] -= 1
-        last = next(c for c in range(NUM_CODES) if rest[c])
-        if last != no_discard:
+        if no_discard < 0:
             return True
+        played = sum(1 for p in move.cards if (p if p < JOKER_AS else JOKER) == no_discard)
+        if counts[no_discard] <= played:
+            return True  # the one card left is another
+        last = no_discard
         if self.rules.going_out == "discard":
             return False
         # Would the card fit the table once this move is on it?
@@ -967,9 +986,7 @@ class Game:
             meld = _new_meld(len(self.melds) + 1, is_run, key, lo, hi, cards, seat)
             self.melds.append(meld)
             self._meld_changed(meld, ())
-            values = self.rules.values
-            for p, c in zip(meld.positions(), cards, strict=True):
-                self.points[seat] += played_value(c, p, values)
+            self.points[seat] += meld_value(cards, self.rules.values)
             self._remove(seat, cards)
             self._after_table_play(seat)
         elif verb == "layoff":
