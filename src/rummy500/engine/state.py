@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from rummy500.engine.cards import (
@@ -124,6 +125,11 @@ def _held(counts: list[int], present: int) -> tuple[int, ...]:
     return cards + _JOKER_ONLY if counts[JOKER] else cards
 
 
+@lru_cache(maxsize=None)
+def _deck(decks: int, jokers: bool) -> tuple[int, ...]:
+    return tuple(deck(decks, jokers))
+
+
 def decks_for(players: int) -> int:
     """One deck for 2–4 players, two for 5–8 (RULES.md §1)."""
     return 2 if players >= 5 else 1
@@ -146,16 +152,14 @@ class Deal(NamedTuple):
     def shuffled(cls, players: int, rules: Rules, seed: int | str, dealer: int = 0) -> Deal:
         """The project's own shuffle: ``random.Random(seed)`` shuffles the deck in canonical
         order; cards are dealt one at a time clockwise from the left of the dealer."""
-        cards = deck(decks_for(players), rules.with_jokers)
+        cards = list(_deck(decks_for(players), rules.with_jokers))
         random.Random(seed).shuffle(cards)
         size = hand_size_for(players)
-        hands: list[list[int]] = [[] for _ in range(players)]
-        i = 0
-        for _round in range(size):
-            for k in range(players):
-                hands[(dealer + 1 + k) % players].append(cards[i])
-                i += 1
-        return cls(tuple(tuple(sorted(h)) for h in hands), cards[i], tuple(cards[i + 1 :]))
+        dealt = size * players
+        hands: list[tuple[int, ...]] = [()] * players
+        for k in range(players):  # the k-th seat from the dealer's left gets every players-th card
+            hands[(dealer + 1 + k) % players] = tuple(sorted(cards[k:dealt:players]))
+        return cls(tuple(hands), cards[dealt], tuple(cards[dealt + 1 :]))
 
     def validate(self, players: int, rules: Rules) -> None:
         """Raise :class:`InvalidDeal` unless this deal is exactly the deck for ``players``."""
@@ -352,11 +356,16 @@ class Game:
         self.hand_number = number
         n = self.players
         self.hands = [[0] * NUM_CODES for _ in range(n)]
+        self.masks = [0] * n
         for seat, cards in enumerate(deal.hands):
+            counts = self.hands[seat]
+            mask = 0
             for c in cards:
-                self.hands[seat][c] += 1
+                counts[c] += 1
+                if c != JOKER:
+                    mask |= 1 << c
+            self.masks[seat] = mask
         self.hand_sizes = [len(h) for h in deal.hands]
-        self.masks = [presence_mask(h) for h in self.hands]
         self.known = [[0] * NUM_CODES for _ in range(n)]
         self.stock = list(reversed(deal.stock))  # top of the stock is the end of the list
         self.discard = [deal.discard]
