@@ -44,7 +44,7 @@ from rummy500.engine import (
     sample_state,
 )
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, deck
-from rummy500.engine.melds import analyze_meld
+from rummy500.engine.melds import analyze_meld, layoff_index
 from rummy500.engine.state import decks_for
 from rummy500.notation import format_record, read_record, replay_json
 
@@ -293,6 +293,22 @@ def check_invariants(game: Game, deck_counts: list[int], meld_cache: dict[Any, A
         assert all(map(le, game.known[seat], game.hands[seat])), (
             f"P{seat + 1} is 'known' to hold cards it does not hold"
         )
+    check_derived_state(game)
+
+
+def check_derived_state(game: Game) -> None:
+    """What the engine keeps up to date move by move instead of recomputing (the lay-off index,
+    the discard pile's running sums) equals a computation from scratch."""
+    if game._spot_index is not None:
+        fresh = [m.copy() for m in game.melds]
+        for m in fresh:
+            m.spot_list = None  # computed again, not reused
+        assert game._spot_index == layoff_index(fresh), "the lay-off index is out of date"
+        mask = sum(1 << c for c in game._spot_index if c != JOKER)
+        assert game._spot_mask == mask, "the mask of cards that can be laid off is out of date"
+    twin = game.clone()
+    twin._reset_caches()
+    assert twin._pile_sums == game._pile_sums, "the discard pile's running sums are out of date"
 
 
 def check_legal_list(game: Game, legal: list[Move], notation: bool) -> None:

@@ -488,7 +488,6 @@ def _suit_runs(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
                 hi += 1
         return tuple(out)
     have = [bool(e >> p & 1) for p in range(14)]
-    base = suit * 13
     # With three or more jokers a run may start with jokers only (JK JK JK AC): every start.
     if jokers >= 3:
         starts = 0xFFF
@@ -499,7 +498,7 @@ def _suit_runs(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
         missing = 3 - _POPCOUNT[(e >> lo) & 7]
         hi = lo + 2
         while True:
-            _runs_in_window(out, base, have, lo, hi, jokers - missing, -1, False)
+            _runs_in_window(out, suit, have, lo, hi, jokers - missing)
             if hi - lo >= 12 or hi >= 13:
                 break
             hi += 1
@@ -517,37 +516,27 @@ def _pairs(present: int) -> int:
 
 
 def _runs_in_window(
-    out: list[tuple[int, ...]],
-    base: int,
-    have: list[bool],
-    lo: int,
-    hi: int,
-    spare: int,
-    must_pos: int,
-    need_joker: bool,
+    out: list[tuple[int, ...]], suit: int, have: list[bool], lo: int, hi: int, spare: int
 ) -> None:
     """Add the runs over positions lo..hi: gaps are jokers; ``spare`` more jokers may replace
-    naturals (keeping at least one natural, and the natural at ``must_pos``)."""
-    gaps = [p for p in range(lo, hi + 1) if not have[p]]
+    naturals (keeping at least one natural)."""
+    run = _RUN_CODES[suit][lo][hi]
+    gaps = [p - lo for p in range(lo, hi + 1) if not have[p]]
     if not gaps and spare == 0:
-        if not need_joker:
-            out.append(tuple(base + (0 if p == 13 else p) for p in range(lo, hi + 1)))
+        out.append(run)
         return
-    present = [p for p in range(lo, hi + 1) if have[p] and p != must_pos]
-    n_nat = hi - lo + 1 - len(gaps)
-    for extra in range(0, min(spare, len(present)) + 1):
-        if n_nat - extra < 1:
-            break
-        if need_joker and not gaps and extra == 0:
-            continue
-        for replaced in combinations(present, extra):
-            jok = set(gaps).union(replaced)
-            out.append(
-                tuple(
-                    (JOKER_AS if p in jok else 0) + base + (0 if p == 13 else p)
-                    for p in range(lo, hi + 1)
-                )
-            )
+    held = [p - lo for p in range(lo, hi + 1) if have[p]]
+    cards = list(run)
+    for i in gaps:
+        cards[i] += JOKER_AS
+    if held:
+        out.append(tuple(cards))
+    for extra in range(1, min(spare, len(held) - 1) + 1):
+        for replaced in combinations(held, extra):
+            t = cards[:]
+            for i in replaced:
+                t[i] += JOKER_AS
+            out.append(tuple(t))
 
 
 def can_meld_with(card: int, counts: Sequence[int]) -> bool:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
+from operator import mul
 from typing import Any, NamedTuple
 
 from rummy500.engine.cards import (
@@ -125,7 +126,7 @@ def _held(counts: list[int], present: int) -> tuple[int, ...]:
     return cards + _JOKER_ONLY if counts[JOKER] else cards
 
 
-@lru_cache(maxsize=None)
+@cache
 def _deck(decks: int, jokers: bool) -> tuple[int, ...]:
     return tuple(deck(decks, jokers))
 
@@ -599,7 +600,11 @@ class Game:
         if spots is None:
             return  # rebuilt when next needed
         mask = self._spot_mask
-        for card, entry in old:
+        new = meld.spot_list = meld_spots(meld)
+        for item in old:
+            if item in new:
+                continue
+            card, entry = item
             entries = spots[card]
             if len(entries) == 1:
                 del spots[card]
@@ -608,20 +613,26 @@ class Game:
             else:
                 entries.remove(entry)
         number = meld.number
-        new = meld.spot_list = meld_spots(meld)
-        for card, entry in new:
+        for item in new:
+            if item in old:
+                continue
+            card, entry = item
             entries = spots.get(card)
             if entries is None:
                 spots[card] = [entry]
                 if card != JOKER:
                     mask |= 1 << card
-            elif entries[-1][2] <= number:
-                entries.append(entry)
             else:
-                i = 0
-                while entries[i][2] <= number:
-                    i += 1
-                entries.insert(i, entry)
+                # in meld order, and within a meld low end first (as layoff_index has them)
+                key = (number, entry[1])
+                last = entries[-1]
+                if (last[2], last[1]) < key:
+                    entries.append(entry)
+                else:
+                    i = 0
+                    while (entries[i][2], entries[i][1]) < key:
+                        i += 1
+                    entries.insert(i, entry)
         self._spot_mask = mask
 
     def _layable(self, card: int) -> bool:
@@ -842,7 +853,10 @@ class Game:
         return move
 
     def _meld(self, number: int) -> TableMeld:
-        for m in self.melds:
+        melds = self.melds
+        if 0 < number <= len(melds) and melds[number - 1].number == number:
+            return melds[number - 1]  # melds are numbered in order
+        for m in melds:
             if m.number == number:
                 return m
         raise IllegalMove(_("there is no meld {n} on the table").format(n=number))
@@ -1077,7 +1091,7 @@ class Game:
 
     def _end_hand(self, ended_by: str, out: int | None, capped: bool = False) -> None:
         table = CARD_VALUES[self.rules.values]
-        left = tuple(sum(table[c] * k for c, k in enumerate(hand) if k) for hand in self.hands)
+        left = tuple(sum(map(mul, table, hand)) for hand in self.hands)
         melded = tuple(self.points)
         scores = tuple(m - lv for m, lv in zip(melded, left, strict=True))
         for seat, s in enumerate(scores):
@@ -1316,11 +1330,15 @@ def _meld_from_cards(number: int, cards: list[int], owners: list[int]) -> TableM
 
 def _extend(meld: TableMeld, played: int, end: str, seat: int) -> int:
     """Lay ``played`` off on ``meld`` (already checked); return the position it took."""
-    card = played if played < JOKER_AS else JOKER
-    spots = [pos for p, pos in meld.layoff_spots(card) if p == played]
     meld.spot_list = None
     if meld.is_run:
-        pos = spots[0] if len(spots) == 1 else (0 if end == "low" else 13)
+        rank = (played if played < JOKER_AS else played - JOKER_AS) % 13
+        if rank:
+            pos = rank
+        elif end:
+            pos = 0 if end == "low" else 13
+        else:
+            pos = 0 if meld.lo == 1 else 13  # the one end an ace fits
         if pos < meld.lo:
             meld.lo = pos
             meld.cards.insert(0, played)
