@@ -373,13 +373,16 @@ def melds_from_mask(present: int, jokers: int, must: int = -1) -> list[tuple[int
                 ]
             )
         # runs, suit by suit (table rows are filled on first use)
-        for key in (a, 8192 | b, 16384 | c, 24576 | d):
-            if key & _SUIT_BITS:
-                found = runs[key]
-                if found is None:
-                    found = runs[key] = _suit_runs(key >> 13, key & _SUIT_BITS, jokers)
-                out.extend(found)
-        return out
+        ra, rb, rc, rd = runs[a], runs[8192 | b], runs[16384 | c], runs[24576 | d]
+        if ra is None or rb is None or rc is None or rd is None:
+            ra, rb, rc, rd = (_run_row(s, m, jokers) for s, m in enumerate((a, b, c, d)))
+        if out:
+            out += ra
+            out += rb
+            out += rc
+            out += rd
+            return out
+        return [*ra, *rb, *rc, *rd]
     if must == JOKER:
         while ranks:
             low = ranks & -ranks
@@ -395,9 +398,7 @@ def melds_from_mask(present: int, jokers: int, must: int = -1) -> list[tuple[int
             out.extend(t for t in found if t[-1] >= JOKER_RANK)
         for key in (a, 8192 | b, 16384 | c, 24576 | d):
             if key & _SUIT_BITS:
-                found = runs[key]
-                if found is None:
-                    found = runs[key] = _suit_runs(key >> 13, key & _SUIT_BITS, jokers)
+                found = _run_row(key >> 13, key & _SUIT_BITS, jokers)
                 out.extend(t for t in found if max(t) >= JOKER_AS)
         return out
     rank = must % 13
@@ -413,11 +414,7 @@ def melds_from_mask(present: int, jokers: int, must: int = -1) -> list[tuple[int
     suit = must // 13
     m = (present >> (13 * suit)) & _SUIT_BITS
     if m:
-        key = suit << 13 | m
-        found = runs[key]
-        if found is None:
-            found = runs[key] = _suit_runs(suit, m, jokers)
-        out.extend(t for t in found if must in t)
+        out.extend(t for t in _run_row(suit, m, jokers) if must in t)
     return out
 
 
@@ -443,6 +440,35 @@ def _melds_uncached(present: int, jokers: int, must: int = -1) -> list[tuple[int
                     continue
                 out.append(t)
     return out
+
+
+def _groups_from(a: int, b: int, c: int, d: int, ranks: int, jokers: int) -> list[tuple[int, ...]]:
+    """The groups of the ``ranks`` (bits) from the suits' ranks held ``a``-``d`` and jokers."""
+    groups = _GROUP_TABLE[jokers]
+    out: list[tuple[int, ...]] = []
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        rank = _BIT_INDEX[low]
+        out.extend(
+            groups[
+                rank << 4
+                | (a >> rank & 1)
+                | (b >> rank & 1) << 1
+                | (c >> rank & 1) << 2
+                | (d >> rank & 1) << 3
+            ]
+        )
+    return out
+
+
+def _run_row(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
+    """The row of :data:`_RUN_TABLE` for ``suit`` and its ranks held ``m``, made if missing."""
+    key = suit << 13 | m
+    row = _RUN_TABLE[jokers][key]
+    if row is None:
+        row = _RUN_TABLE[jokers][key] = _suit_runs(suit, m, jokers) if m else ()
+    return row
 
 
 def _rank_groups(rank: int, smask: int, jokers: int) -> tuple[tuple[int, ...], ...]:
@@ -487,24 +513,28 @@ def _suit_runs(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
                     break
                 hi += 1
         return tuple(out)
-    have = [bool(e >> p & 1) for p in range(14)]
     # With three or more jokers a run may start with jokers only (JK JK JK AC): every start.
     if jokers >= 3:
         starts = 0xFFF
+    codes = _RUN_CODES[suit]
     while starts:
         low = starts & -starts
         starts ^= low
         lo = _BIT_INDEX[low]
-        missing = 3 - _POPCOUNT[(e >> lo) & 7]
+        # offsets from lo of the positions held and of the gaps, as the run grows upwards
+        held = [i for i in range(3) if e >> (lo + i) & 1]
+        gaps = [i for i in range(3) if not e >> (lo + i) & 1]
         hi = lo + 2
         while True:
-            _runs_in_window(out, suit, have, lo, hi, jokers - missing)
+            _runs_in_window(out, codes[lo][hi], held, gaps, jokers - len(gaps))
             if hi - lo >= 12 or hi >= 13:
                 break
             hi += 1
-            if not have[hi]:
-                missing += 1
-                if missing > jokers:
+            if e >> hi & 1:
+                held.append(hi - lo)
+            else:
+                gaps.append(hi - lo)
+                if len(gaps) > jokers:
                     break
     return tuple(out)
 
@@ -516,16 +546,13 @@ def _pairs(present: int) -> int:
 
 
 def _runs_in_window(
-    out: list[tuple[int, ...]], suit: int, have: list[bool], lo: int, hi: int, spare: int
+    out: list[tuple[int, ...]], run: tuple[int, ...], held: list[int], gaps: list[int], spare: int
 ) -> None:
-    """Add the runs over positions lo..hi: gaps are jokers; ``spare`` more jokers may replace
-    naturals (keeping at least one natural)."""
-    run = _RUN_CODES[suit][lo][hi]
-    gaps = [p - lo for p in range(lo, hi + 1) if not have[p]]
+    """Add the runs over the cards of ``run``: those at offsets ``gaps`` are jokers; ``spare``
+    more jokers may replace naturals (at offsets ``held``), keeping at least one natural."""
     if not gaps and spare == 0:
         out.append(run)
         return
-    held = [p - lo for p in range(lo, hi + 1) if have[p]]
     cards = list(run)
     for i in gaps:
         cards[i] += JOKER_AS

@@ -28,8 +28,13 @@ from rummy500.engine.cards import (
 from rummy500.engine.errors import IllegalMove, InvalidDeal
 from rummy500.engine.melds import (
     _BIT_INDEX,
+    _IN_RUN,
+    _MAX_JOKERS,
+    _SAME_RANK,
     CARD_VALUES,
     TableMeld,
+    _groups_from,
+    _run_row,
     analyze_meld,
     layoff_index,
     meld_spots,
@@ -98,6 +103,8 @@ _SUIT_CARDS = [
 _JOKER_ONLY = (JOKER,)
 _NO_SPOTS: dict[int, list[SpotEntry]] = {}
 _NATURALS = (1 << 52) - 1
+_SUIT_SHIFT = [13 * (c // 13) for c in range(52)]
+_RANK = [c % 13 for c in range(52)]
 _PILE_JOKER = 1 << 52
 _PILE_MELD = 1 << 55
 
@@ -112,6 +119,27 @@ def _discard_row(seat: int, key: int) -> tuple[Move, ...]:
         row = _DISCARD_ROWS[seat][key] = tuple(
             _DISCARD[seat][c] for c in _SUIT_CARDS[key >> 13][key & 0x1FFF]
         )
+    return row
+
+
+# _FREE_ROWS[seat][jokers][suit << 13 | ranks held]: (the run melds, the discards) of those cards
+# for that seat (lists made and filled on first use).
+_FREE_ROWS: list[list[list[tuple[tuple[Move, ...], tuple[Move, ...]] | None] | None]] = [
+    [None] * (_MAX_JOKERS + 1) for _ in range(8)
+]
+
+
+def _free_row(
+    seat: int, jokers: int, suit: int, m: int
+) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
+    """The row of :data:`_FREE_ROWS` for ``suit`` with ranks ``m`` held, made if missing."""
+    rows = _FREE_ROWS[seat][jokers]
+    assert rows is not None
+    key = suit << 13 | m
+    row = rows[key]
+    if row is None:
+        runs = tuple(_meld_move(seat, cards) for cards in _run_row(suit, m, jokers))
+        row = rows[key] = (runs, _discard_row(seat, key))
     return row
 
 
@@ -419,6 +447,14 @@ class Game:
             phase = self.phase
             if phase == PLAY:
                 seat = self.turn
+                if (
+                    self.must_use < 0
+                    and self.must_mode == MUST_ANY
+                    and self.hand_sizes[seat] >= 3
+                    and self.rules.going_out != "discard"
+                ):
+                    self._legal = self._free_play_moves(seat, self.no_discard)
+                    return self._legal
                 self._legal = self._play_moves(
                     seat,
                     self.hands[seat],
@@ -465,18 +501,28 @@ class Game:
                 moves.append(takes[1])
             # deeper cards: the card taken must be melded or laid off (or, new-meld: melded)
             if len(pile) > 1:
-                deep_mode = self._take_mode(2)
-                spots = self._spots() if pickup != "new-meld" else _NO_SPOTS
+                if pickup == "new-meld":
+                    deep_mode, spots = MUST_NEW, _NO_SPOTS
+                else:
+                    deep_mode, spots = MUST_ANY, self._spot_index or self._spots()
                 for n in range(2, len(pile) + 1):
                     c = pile[-n]
                     if c == JOKER:
                         jokers += 1
                     else:
                         present |= 1 << c
-                    if size + n >= 5:
-                        if c in spots or meldable(c, present, jokers):
+                    if size + n < 5:
+                        if self._can_take(seat, n, deep_mode):
                             moves.append(takes[n])
-                    elif self._can_take(seat, n, deep_mode):
+                    elif c in spots:
+                        moves.append(takes[n])
+                    elif jokers or c == JOKER:
+                        if meldable(c, present, jokers):
+                            moves.append(takes[n])
+                    # meldable() without jokers, inline: a run of its suit, or a group
+                    elif _IN_RUN[present >> _SUIT_SHIFT[c] & 0x1FFF] >> _RANK[c] & 1 or (
+                        (present & _SAME_RANK[c]).bit_count() >= 2
+                    ):
                         moves.append(takes[n])
         if not stock:
             moves.append(_END[seat])
@@ -533,24 +579,22 @@ class Game:
                 depths.append(d)
         return depths
 
-    def _window_opens(self) -> bool:
-        """Whether something in the discard pile could be melded without a card from a hand."""
+    def _window_opens(self, sums: int) -> bool:
+        """Whether something in the discard pile (``sums``: its running sums) could be melded
+        without a card from a hand."""
         mode = self.rules.rummy
-        pile = self.discard
-        if mode == "off" or not pile:
+        if mode == "pile":
+            if sums >= _PILE_MELD:
+                return True
+            spots = self._spot_index or self._spots()
+            return bool(sums & self._spot_mask) or (sums >= _PILE_JOKER and JOKER in spots)
+        if mode == "off" or not self.discard:
             return False
-        spots = self._spots()
-        if mode == "last-discard":
-            return pile[-1] in spots
-        sums = self._pile_sums[-1]
-        return (
-            sums >= _PILE_MELD
-            or bool(sums & self._spot_mask)
-            or (sums >= _PILE_JOKER and JOKER in spots)
-        )
+        return self.discard[-1] in self._spots()
 
-    def _pile_push(self, card: int) -> None:
-        """Keep :attr:`_pile_sums` up to date with ``card`` put on the discard pile."""
+    def _pile_push(self, card: int) -> int:
+        """Keep :attr:`_pile_sums` up to date with ``card`` put on the discard pile; return the
+        new sums."""
         sums = self._pile_sums
         now = sums[-1] if sums else 0
         if card == JOKER:
@@ -561,6 +605,7 @@ class Game:
         if now < _PILE_MELD and meldable(card, now & _NATURALS, now >> 52 & 7):
             now |= _PILE_MELD
         sums.append(now)
+        return now
 
     def _reset_caches(self) -> None:
         """Recompute what is derived from the public state (after it was set from outside)."""
@@ -617,22 +662,22 @@ class Game:
             if item in old:
                 continue
             card, entry = item
-            entries = spots.get(card)
-            if entries is None:
+            found = spots.get(card)
+            if found is None:
                 spots[card] = [entry]
                 if card != JOKER:
                     mask |= 1 << card
             else:
                 # in meld order, and within a meld low end first (as layoff_index has them)
                 key = (number, entry[1])
-                last = entries[-1]
+                last = found[-1]
                 if (last[2], last[1]) < key:
-                    entries.append(entry)
+                    found.append(entry)
                 else:
                     i = 0
-                    while (entries[i][2], entries[i][1]) < key:
+                    while (found[i][2], found[i][1]) < key:
                         i += 1
-                    entries.insert(i, entry)
+                    found.insert(i, entry)
         self._spot_mask = mask
 
     def _layable(self, card: int) -> bool:
@@ -726,6 +771,77 @@ class Game:
             if first:
                 return ds[:1] or moves
             moves += ds
+        return moves
+
+    def _free_play_moves(self, seat: int, no_discard: int) -> list[Move]:
+        """:meth:`_play_moves` for the usual case: nothing to meld first, at least 3 cards (so
+        any lay-off leaves a card), and going out without a discard allowed. Runs and discards
+        come from per-seat tables, suit by suit."""
+        counts = self.hands[seat]
+        present = self.masks[seat]
+        jokers = counts[JOKER]
+        size = self.hand_sizes[seat]
+        if jokers > _MAX_JOKERS:
+            return self._play_moves(seat, counts, present, size, -1, 0, no_discard, False)
+        rows = _FREE_ROWS[seat][jokers]
+        if rows is None:
+            rows = _FREE_ROWS[seat][jokers] = [None] * (4 << 13)
+        a = present & 0x1FFF
+        b = (present >> 13) & 0x1FFF
+        c = (present >> 26) & 0x1FFF
+        d = present >> 39
+        r0, r1, r2, r3 = rows[a], rows[8192 | b], rows[16384 | c], rows[24576 | d]
+        if r0 is None or r1 is None or r2 is None or r3 is None:
+            r0, r1, r2, r3 = (
+                _free_row(seat, jokers, suit, m) for suit, m in enumerate((a, b, c, d))
+            )
+        # groups: ranks held in enough suits
+        if jokers >= 2:
+            ranks = a | b | c | d
+        elif jokers:
+            ranks = (a & (b | c | d)) | (b & (c | d)) | (c & d)
+        else:
+            ranks = (a & b & (c | d)) | (c & d & (a | b))
+        if ranks:
+            moves = [_meld_move(seat, cards) for cards in _groups_from(a, b, c, d, ranks, jokers)]
+            moves += r0[0]
+            moves += r1[0]
+            moves += r2[0]
+            moves += r3[0]
+        else:
+            moves = [*r0[0], *r1[0], *r2[0], *r3[0]]
+        if no_discard >= 0:
+            # the card just taken from the top may not be discarded: a meld leaving it alone
+            # must let it be laid off
+            moves = [
+                m
+                for m in moves
+                if size - len(m.cards) != 1 or self._continues(counts, size, m, no_discard)
+            ]
+        # lay-offs
+        if self.melds:
+            spots = self._spot_index
+            if spots is None:
+                spots = self._spots()
+            layable = present & self._spot_mask
+            lay = _LAYOFF_MOVES[seat]
+            while layable:
+                low = layable & -layable
+                layable ^= low
+                for entry in spots[_BIT_INDEX[low]]:
+                    moves.append(lay.get(entry) or _layoff_move(seat, entry))
+            if jokers and JOKER in spots:
+                for entry in spots[JOKER]:
+                    moves.append(lay.get(entry) or _layoff_move(seat, entry))
+        # discards
+        moves += r0[1]
+        moves += r1[1]
+        moves += r2[1]
+        moves += r3[1]
+        if jokers:
+            moves.append(_DISCARD[seat][JOKER])
+        if no_discard >= 0 and counts[no_discard] == 1:
+            moves.remove(_DISCARD[seat][no_discard])
         return moves
 
     def _continues(self, counts: list[int], size: int, move: Move, no_discard: int) -> bool:
@@ -967,7 +1083,32 @@ class Game:
         self.moves.append(move)
         verb = move.verb
         seat = move.seat
-        if verb == "draw":
+        if verb == "discard":
+            card = move.cards[0]
+            hand = self.hands[seat]
+            left = hand[card] - 1
+            hand[card] = left
+            if not left and card != JOKER:
+                self.masks[seat] &= ~(1 << card)
+            known = self.known[seat]
+            if known[card] > left:
+                known[card] = left
+            size = self.hand_sizes[seat] - 1
+            self.hand_sizes[seat] = size
+            self.discard.append(card)
+            self.no_discard = -1
+            if not size:
+                self._pile_push(card)
+                self._end_hand("out", seat)
+                return
+            n = self.players
+            self.turn = (seat + 1) % n
+            if self._window_opens(self._pile_push(card)):
+                self.phase = CALL
+                self.window = [(seat + k) % n for k in range(1, n)]
+            else:
+                self.phase = DRAW
+        elif verb == "draw":
             card = self.stock.pop()
             self.hands[seat][card] += 1
             if card != JOKER:
@@ -1023,30 +1164,6 @@ class Game:
             self.points[seat] += played_value(move.cards[0], pos, self.rules.values)
             self._remove(seat, move.cards)
             self._after_table_play(seat)
-        elif verb == "discard":
-            card = move.cards[0]
-            hand = self.hands[seat]
-            left = hand[card] - 1
-            hand[card] = left
-            if not left and card != JOKER:
-                self.masks[seat] &= ~(1 << card)
-            known = self.known[seat]
-            if known[card] > left:
-                known[card] = left
-            self.hand_sizes[seat] -= 1
-            self.discard.append(card)
-            self._pile_push(card)
-            self.no_discard = -1
-            if self.hand_sizes[seat] == 0:
-                self._end_hand("out", seat)
-                return
-            n = self.players
-            self.turn = (seat + 1) % n
-            if self._window_opens():
-                self.phase = CALL
-                self.window = [(seat + k) % n for k in range(1, n)]
-            else:
-                self.phase = DRAW
         elif verb == "pass":
             self.window = self.window[1:]
             if not self.window:
@@ -1058,21 +1175,23 @@ class Game:
         if cap is not None and len(self.moves) >= cap and self.phase not in (HAND_OVER, GAME_OVER):
             self._end_hand("stock", None, capped=True)
 
-    def _remove(self, seat: int, played: Iterable[int]) -> None:
+    def _remove(self, seat: int, played: Sequence[int]) -> None:
         hand, known = self.hands[seat], self.known[seat]
-        k = 0
+        mask = self.masks[seat]
+        must = self.must_use
         for p in played:
             c = p if p < JOKER_AS else JOKER
-            hand[c] -= 1
-            if not hand[c] and c != JOKER:
-                self.masks[seat] &= ~(1 << c)
-            if known[c] > hand[c]:
-                known[c] = hand[c]
-            if c == self.must_use:
-                self.must_use = -1
+            left = hand[c] - 1
+            hand[c] = left
+            if not left and c != JOKER:
+                mask ^= 1 << c
+            if known[c] > left:
+                known[c] = left
+            if c == must:
+                must = self.must_use = -1
                 self.must_mode = MUST_ANY
-            k += 1
-        self.hand_sizes[seat] -= k
+        self.masks[seat] = mask
+        self.hand_sizes[seat] -= len(played)
 
     def _after_table_play(self, seat: int) -> None:
         if self.resume >= 0 and self.must_use < 0:
