@@ -138,7 +138,8 @@ def _free_row(
     key = suit << 13 | m
     row = rows[key]
     if row is None:
-        runs = tuple(_meld_move(seat, cards) for cards in _run_row(suit, m, jokers))
+        found = _run_row(suit, m, jokers)
+        runs = tuple([_meld_move(seat, cards) for cards in found]) if found else ()
         row = rows[key] = (runs, _discard_row(seat, key))
     return row
 
@@ -791,10 +792,14 @@ class Game:
         c = (present >> 26) & 0x1FFF
         d = present >> 39
         r0, r1, r2, r3 = rows[a], rows[8192 | b], rows[16384 | c], rows[24576 | d]
-        if r0 is None or r1 is None or r2 is None or r3 is None:
-            r0, r1, r2, r3 = (
-                _free_row(seat, jokers, suit, m) for suit, m in enumerate((a, b, c, d))
-            )
+        if r0 is None:
+            r0 = _free_row(seat, jokers, 0, a)
+        if r1 is None:
+            r1 = _free_row(seat, jokers, 1, b)
+        if r2 is None:
+            r2 = _free_row(seat, jokers, 2, c)
+        if r3 is None:
+            r3 = _free_row(seat, jokers, 3, d)
         # groups: ranks held in enough suits
         if jokers >= 2:
             ranks = a | b | c | d
