@@ -506,13 +506,13 @@ class Game:
                     deep_mode, spots = MUST_NEW, _NO_SPOTS
                 else:
                     deep_mode, spots = MUST_ANY, self._spot_index or self._spots()
-                for n in range(2, len(pile) + 1):
-                    c = pile[-n]
+                small = 5 - size  # below this depth the hand stays too small for the shortcut
+                for n, c in enumerate(pile[-2::-1], 2):
                     if c == JOKER:
                         jokers += 1
                     else:
                         present |= 1 << c
-                    if size + n < 5:
+                    if n < small:
                         if self._can_take(seat, n, deep_mode):
                             moves.append(takes[n])
                     elif c in spots:
@@ -600,11 +600,19 @@ class Game:
         now = sums[-1] if sums else 0
         if card == JOKER:
             now += _PILE_JOKER
+            if now < _PILE_MELD and meldable(card, now & _NATURALS, now >> 52 & 7):
+                now |= _PILE_MELD
         else:
             now |= 1 << card
-        # the pile below made no meld: a meld now must use the new card
-        if now < _PILE_MELD and meldable(card, now & _NATURALS, now >> 52 & 7):
-            now |= _PILE_MELD
+            # the pile below made no meld: a meld now must use the new card (meldable() inline
+            # when there are no jokers)
+            if now < _PILE_MELD and (
+                meldable(card, now & _NATURALS, now >> 52)
+                if now >= _PILE_JOKER
+                else _IN_RUN[now >> _SUIT_SHIFT[card] & 0x1FFF] >> _RANK[card] & 1
+                or (now & _SAME_RANK[card]).bit_count() >= 2
+            ):
+                now |= _PILE_MELD
         sums.append(now)
         return now
 
@@ -1121,6 +1129,19 @@ class Game:
             self.hand_sizes[seat] += 1
             self.phase = PLAY
             self.no_discard = -1
+        elif verb == "take" and move.number == 1 and self.rules.pickup == "top-free":
+            # the usual take: the top card, free to use
+            card = self.discard.pop()
+            self._pile_sums.pop()
+            self.hands[seat][card] += 1
+            self.known[seat][card] += 1
+            if card != JOKER:
+                self.masks[seat] |= 1 << card
+            self.hand_sizes[seat] += 1
+            self.no_discard = card
+            self.must_use = -1
+            self.must_mode = MUST_ANY
+            self.phase = PLAY
         elif verb == "take" or verb == "rummy":
             n = move.number
             taken = self.discard[-n:]
