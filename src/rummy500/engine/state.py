@@ -570,13 +570,20 @@ class Game:
             return [1] if pile[-1] in spots else []
         depths = []
         present = jokers = 0
-        for d in range(1, len(pile) + 1):
-            c = pile[-d]
+        for d, c in enumerate(reversed(pile), 1):
             if c == JOKER:
                 jokers += 1
             else:
                 present |= 1 << c
-            if c in spots or meldable(c, present, jokers):
+            if c in spots:
+                depths.append(d)
+            elif jokers or c == JOKER:
+                if meldable(c, present, jokers):
+                    depths.append(d)
+            # meldable() without jokers, inline (as in _draw_moves)
+            elif _IN_RUN[present >> _SUIT_SHIFT[c] & 0x1FFF] >> _RANK[c] & 1 or (
+                (present & _SAME_RANK[c]).bit_count() >= 2
+            ):
                 depths.append(d)
         return depths
 
