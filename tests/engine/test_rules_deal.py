@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -17,7 +18,8 @@ from rummy500.engine import (
     card_str,
     parse_card,
 )
-from rummy500.engine.cards import JOKER
+from rummy500.engine.cards import JOKER, deck
+from rummy500.engine.state import shuffle
 from tests.engine.positions import cards, full_deal, legal, play, position
 
 
@@ -177,3 +179,26 @@ def test_play_goes_clockwise() -> None:
         drawn = [c for c in set(game.hand(seat)) if game.hand(seat).count(c) > before.count(c)]
         game.play(f"P{seat + 1} discard {card_str(drawn[0])}")
     assert order == [1, 2, 0, 1]
+
+
+@pytest.mark.parametrize("size", [52, 54, 104, 108])
+def test_the_projects_shuffle_is_pythons_fisher_yates(size: int) -> None:
+    """Seeded deals stay what they were: the engine's own shuffle gives exactly the order of
+    ``random.Random(seed).shuffle`` (NOTATION.md: ``seed: N`` hands are dealt by it)."""
+    for seed in [*range(200), "rummy500:7:1", 2**62 + 5]:
+        expected = list(range(size))
+        random.Random(seed).shuffle(expected)
+        cards = list(range(size))
+        shuffle(cards, seed)
+        assert cards == expected, seed
+
+
+def test_a_seeded_deal_is_the_same_on_every_run() -> None:
+    """A known seed deals known hands (a change of the shuffle would change saved games)."""
+    deal = Deal.shuffled(2, Rules(), seed=12345)
+    assert deal == Deal.shuffled(2, Rules(), seed=12345)
+    shuffled = list(deck(1, True))
+    random.Random(12345).shuffle(shuffled)
+    assert deal.discard == shuffled[26]
+    assert deal.stock == tuple(shuffled[27:])
+    assert sorted(deal.hands[1]) == sorted(shuffled[0:26:2])  # P2, left of the dealer P1

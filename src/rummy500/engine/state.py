@@ -155,6 +155,21 @@ def _held(counts: list[int], present: int) -> tuple[int, ...]:
     return cards + _JOKER_ONLY if counts[JOKER] else cards
 
 
+def shuffle(cards: list[int], seed: int | str) -> None:
+    """Shuffle ``cards`` in place exactly as ``random.Random(seed).shuffle`` does (Fisher-Yates
+    from the end, each index drawn by rejection from ``getrandbits``), written out here so that
+    the project's deals stay the same whatever a Python version does, and faster."""
+    getrandbits = random.Random(seed).getrandbits
+    for i, k in _SWAPS[len(cards)]:
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+_SWAPS = [tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)) for n in range(109)]
+
+
 @cache
 def _deck(decks: int, jokers: bool) -> tuple[int, ...]:
     return tuple(deck(decks, jokers))
@@ -183,7 +198,7 @@ class Deal(NamedTuple):
         """The project's own shuffle: ``random.Random(seed)`` shuffles the deck in canonical
         order; cards are dealt one at a time clockwise from the left of the dealer."""
         cards = list(_deck(decks_for(players), rules.with_jokers))
-        random.Random(seed).shuffle(cards)
+        shuffle(cards, seed)
         size = hand_size_for(players)
         dealt = size * players
         hands: list[tuple[int, ...]] = [()] * players
