@@ -103,6 +103,7 @@ _SUIT_CARDS = [
 _JOKER_ONLY = (JOKER,)
 _NO_SPOTS: dict[int, list[SpotEntry]] = {}
 _NATURALS = (1 << 52) - 1
+_NO_CAP = 1 << 62  # no limit on the moves of a hand
 _SUIT_SHIFT = [13 * (c // 13) for c in range(52)]
 _RANK = [c % 13 for c in range(52)]
 _PILE_JOKER = 1 << 52
@@ -280,6 +281,7 @@ class Game:
     """
 
     __slots__ = (
+        "_cap",
         "_legal",
         "_pile_sums",
         "_spot_index",
@@ -292,7 +294,6 @@ class Game:
         "hands",
         "known",
         "masks",
-        "max_moves_per_hand",
         "melds",
         "moves",
         "must_mode",
@@ -358,6 +359,16 @@ class Game:
         # per discard pile card, the pile up to it: natural cards held (bits 0-51), jokers
         # (bits 52-54) and whether they make a meld (_PILE_MELD)
         self._pile_sums: list[int] = []
+
+    @property
+    def max_moves_per_hand(self) -> int | None:
+        """Automatic play only: a hand that reaches this many moves is scored as if the stock
+        ran out (``None``: no limit)."""
+        return None if self._cap == _NO_CAP else self._cap
+
+    @max_moves_per_hand.setter
+    def max_moves_per_hand(self, cap: int | None) -> None:
+        self._cap = _NO_CAP if cap is None else cap
 
     # --- starting hands ---------------------------------------------------------------------
 
@@ -1200,7 +1211,8 @@ class Game:
             self._meld_changed(meld, ())
             self.points[seat] += meld_value(cards, self.rules.values)
             self._remove(seat, cards)
-            self._after_table_play(seat)
+            if self.resume >= 0 or not self.hand_sizes[seat]:
+                self._after_table_play(seat)
         elif verb == "layoff":
             meld = self._meld(move.number)
             old = meld.spot_list
@@ -1211,7 +1223,8 @@ class Game:
                 self._meld_changed(meld, old)
             self.points[seat] += played_value(move.cards[0], pos, self.rules.values)
             self._remove(seat, move.cards)
-            self._after_table_play(seat)
+            if self.resume >= 0 or not self.hand_sizes[seat]:
+                self._after_table_play(seat)
         elif verb == "pass":
             self.window = self.window[1:]
             if not self.window:
@@ -1219,8 +1232,7 @@ class Game:
         elif verb == "end":
             self._end_hand("stock", None)
             return
-        cap = self.max_moves_per_hand
-        if cap is not None and len(self.moves) >= cap and self.phase not in (HAND_OVER, GAME_OVER):
+        if len(self.moves) >= self._cap and self.phase not in (HAND_OVER, GAME_OVER):
             self._end_hand("stock", None, capped=True)
 
     def _remove(self, seat: int, played: Sequence[int]) -> None:
@@ -1293,7 +1305,7 @@ class Game:
         g.rules = self.rules
         g.players = self.players
         g.seed = self.seed
-        g.max_moves_per_hand = self.max_moves_per_hand
+        g._cap = self._cap
         g.totals = self.totals[:]
         g.hand_number = self.hand_number
         g.dealer = self.dealer
@@ -1474,8 +1486,8 @@ def _new_meld(
     number: int, is_run: bool, key: int, lo: int, hi: int, cards: tuple[int, ...], seat: int
 ) -> TableMeld:
     if is_run:
-        return TableMeld(number, True, key, list(cards), [seat] * len(cards), lo=lo, hi=hi)
-    return TableMeld(number, False, key, list(cards), [seat] * len(cards), suits=hi)
+        return TableMeld(number, True, key, list(cards), [seat] * len(cards), lo, hi)
+    return TableMeld(number, False, key, list(cards), [seat] * len(cards), 0, 0, hi)
 
 
 def _meld_from_cards(number: int, cards: list[int], owners: list[int]) -> TableMeld:
