@@ -28,12 +28,12 @@ from rummy500.engine.cards import (
 from rummy500.engine.errors import IllegalMove, InvalidDeal
 from rummy500.engine.melds import (
     _BIT_INDEX,
+    _GROUP_TABLE,
     _IN_RUN,
     _MAX_JOKERS,
     _SAME_RANK,
     CARD_VALUES,
     TableMeld,
-    _groups_from,
     _run_row,
     analyze_meld,
     layoff_index,
@@ -97,10 +97,16 @@ def _meld_move(seat: int, cards: tuple[int, ...]) -> Move:
     return move
 
 
-_SUIT_CARDS = [
-    [tuple(s * 13 + r for r in range(13) if m >> r & 1) for m in range(1 << 13)] for s in range(4)
-]
-_JOKER_ONLY = (JOKER,)
+def _naturals(mask: int) -> list[int]:
+    """The natural cards whose bits are set in ``mask``, in code order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out.append(_BIT_INDEX[low])
+    return out
+
+
 _NO_SPOTS: dict[int, list[SpotEntry]] = {}
 _NATURALS = (1 << 52) - 1
 _NO_CAP = 1 << 62  # no limit on the moves of a hand
@@ -117,8 +123,9 @@ def _discard_row(seat: int, key: int) -> tuple[Move, ...]:
     """The row of :data:`_DISCARD_ROWS` at ``key``, made if it was not there."""
     row = _DISCARD_ROWS[seat][key]
     if row is None:
+        discards = _DISCARD[seat]
         row = _DISCARD_ROWS[seat][key] = tuple(
-            _DISCARD[seat][c] for c in _SUIT_CARDS[key >> 13][key & 0x1FFF]
+            discards[c] for c in _naturals((key & 0x1FFF) << (13 * (key >> 13)))
         )
     return row
 
@@ -128,6 +135,21 @@ def _discard_row(seat: int, key: int) -> tuple[Move, ...]:
 _FREE_ROWS: list[list[list[tuple[tuple[Move, ...], tuple[Move, ...]] | None] | None]] = [
     [None] * (_MAX_JOKERS + 1) for _ in range(8)
 ]
+
+
+# _GROUP_MOVES[seat][jokers][rank << 4 | suits held]: the seat's group melds of that rank
+# (made on first use).
+_GROUP_MOVES: list[list[list[tuple[Move, ...] | None]]] = [
+    [[None] * (13 << 4) for _ in range(_MAX_JOKERS + 1)] for _ in range(8)
+]
+
+
+def _group_row(seat: int, jokers: int, key: int) -> tuple[Move, ...]:
+    """The row of :data:`_GROUP_MOVES` at ``key`` for ``seat`` and ``jokers``, made."""
+    row = _GROUP_MOVES[seat][jokers][key] = tuple(
+        _meld_move(seat, cards) for cards in _GROUP_TABLE[jokers][key]
+    )
+    return row
 
 
 def _free_row(
@@ -145,15 +167,12 @@ def _free_row(
     return row
 
 
-def _held(counts: list[int], present: int) -> tuple[int, ...]:
+def _held(counts: list[int], present: int) -> list[int]:
     """The distinct cards held, jokers last."""
-    cards = (
-        _SUIT_CARDS[0][present & 0x1FFF]
-        + _SUIT_CARDS[1][(present >> 13) & 0x1FFF]
-        + _SUIT_CARDS[2][(present >> 26) & 0x1FFF]
-        + _SUIT_CARDS[3][(present >> 39) & 0x1FFF]
-    )
-    return cards + _JOKER_ONLY if counts[JOKER] else cards
+    cards = _naturals(present)
+    if counts[JOKER]:
+        cards.append(JOKER)
+    return cards
 
 
 def shuffle(cards: list[int], seed: int | str) -> None:
@@ -849,14 +868,27 @@ class Game:
         else:
             ranks = (a & b & (c | d)) | (c & d & (a | b))
         if ranks:
-            moves = [_meld_move(seat, cards) for cards in _groups_from(a, b, c, d, ranks, jokers)]
+            groups = _GROUP_MOVES[seat][jokers]
+            moves: list[Move] = []
+            while ranks:
+                low = ranks & -ranks
+                ranks ^= low
+                rank = _BIT_INDEX[low]
+                key = (
+                    rank << 4
+                    | (a >> rank & 1)
+                    | (b >> rank & 1) << 1
+                    | (c >> rank & 1) << 2
+                    | (d >> rank & 1) << 3
+                )
+                moves += groups[key] or _group_row(seat, jokers, key)
             moves += r0[0]
             moves += r1[0]
             moves += r2[0]
             moves += r3[0]
         else:
             moves = [*r0[0], *r1[0], *r2[0], *r3[0]]
-        if no_discard >= 0:
+        if no_discard >= 0 and moves:
             # the card just taken from the top may not be discarded: a meld leaving it alone
             # must let it be laid off
             moves = [
