@@ -41,16 +41,18 @@ def engine_benchmark(
     while clock() < deadline:
         game = Game.new(players, rules, seed=game_seed, max_moves_per_hand=move_cap)
         game_seed += 1
-        while not game.is_hand_over():
-            moves += 1
-            if moves == timed:
+        while True:  # until no move is legal: the hand is over
+            if moves + 1 == timed:
                 t0 = clock()
                 legal = game.legal_moves()
                 samples.append(clock() - t0)
                 timed += gaps(1, 32)
             else:
                 legal = game.legal_moves()
+            if not legal:
+                break
             game.play(legal[int(random() * len(legal))])
+            moves += 1
         hands += 1
         capped += game.hand_results[-1].capped
     elapsed = clock() - start

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from operator import mul
 from typing import Any, NamedTuple
 
@@ -109,6 +109,15 @@ def _naturals(mask: int) -> list[int]:
 
 _NO_SPOTS: dict[int, list[SpotEntry]] = {}
 _NATURALS = (1 << 52) - 1
+_BIT = [1 << c for c in range(52)] + [0]  # a card's bit in a presence mask (the joker: none)
+
+
+@lru_cache(maxsize=1 << 14)
+def _physical(played: tuple[int, ...]) -> tuple[int, ...]:
+    """The cards in a hand that make ``played`` (a declared joker is the joker)."""
+    return tuple(p if p < JOKER_AS else JOKER for p in played)
+
+
 _NO_CAP = 1 << 62  # no limit on the moves of a hand
 _SUIT_SHIFT = [13 * (c // 13) for c in range(52)]
 _RANK = [c % 13 for c in range(52)]
@@ -493,9 +502,9 @@ class Game:
             phase = self.phase
             if phase == PLAY:
                 seat = self.turn
+                # (no card to meld first means must_mode is MUST_ANY)
                 if (
                     self.must_use < 0
-                    and self.must_mode == MUST_ANY
                     and self.hand_sizes[seat] >= 3
                     and self.rules.going_out != "discard"
                 ):
@@ -707,6 +716,16 @@ class Game:
             return  # rebuilt when next needed
         mask = self._spot_mask
         new = meld.spot_list = meld_spots(meld)
+        if not old:  # a new meld: it has the highest number, its entries go last
+            for card, entry in new:
+                found = spots.get(card)
+                if found is None:
+                    spots[card] = [entry]
+                    mask |= _BIT[card]
+                else:
+                    found.append(entry)
+            self._spot_mask = mask
+            return
         for item in old:
             if item in new:
                 continue
@@ -1267,23 +1286,23 @@ class Game:
         if len(self.moves) >= self._cap and self.phase not in (HAND_OVER, GAME_OVER):
             self._end_hand("stock", None, capped=True)
 
-    def _remove(self, seat: int, played: Sequence[int]) -> None:
+    def _remove(self, seat: int, played: tuple[int, ...]) -> None:
+        """Take the cards ``played`` (as played: jokers declared) out of the hand of ``seat``."""
         hand, known = self.hands[seat], self.known[seat]
         mask = self.masks[seat]
-        must = self.must_use
-        for p in played:
-            c = p if p < JOKER_AS else JOKER
+        cards = _physical(played)
+        for c in cards:
             left = hand[c] - 1
             hand[c] = left
-            if not left and c != JOKER:
-                mask ^= 1 << c
+            if not left:
+                mask &= ~_BIT[c]  # the joker has no bit
             if known[c] > left:
                 known[c] = left
-            if c == must:
-                must = self.must_use = -1
-                self.must_mode = MUST_ANY
         self.masks[seat] = mask
-        self.hand_sizes[seat] -= len(played)
+        self.hand_sizes[seat] -= len(cards)
+        if self.must_use >= 0 and self.must_use in cards:
+            self.must_use = -1
+            self.must_mode = MUST_ANY
 
     def _after_table_play(self, seat: int) -> None:
         if self.resume >= 0 and self.must_use < 0:
