@@ -125,12 +125,12 @@ _PILE_JOKER = 1 << 52
 _PILE_MELD = 1 << 55
 
 # _DISCARD_ROWS[seat][suit << 13 | ranks held]: the discards of those cards (filled on first use).
-_DISCARD_ROWS: list[list[tuple[Move, ...] | None]] = [[None] * (4 << 13) for _ in range(8)]
+_DISCARD_ROWS: list[dict[int, tuple[Move, ...]]] = [{} for _ in range(8)]
 
 
 def _discard_row(seat: int, key: int) -> tuple[Move, ...]:
     """The row of :data:`_DISCARD_ROWS` at ``key``, made if it was not there."""
-    row = _DISCARD_ROWS[seat][key]
+    row = _DISCARD_ROWS[seat].get(key)
     if row is None:
         discards = _DISCARD[seat]
         row = _DISCARD_ROWS[seat][key] = tuple(
@@ -833,15 +833,12 @@ class Game:
                 spots = self._spots()
                 ds = [discards[c] for c in _held(counts, present) if c not in spots]
             else:
-                rows = _DISCARD_ROWS[seat]
-                k0 = present & 0x1FFF
-                k1 = 8192 | (present >> 13) & 0x1FFF
-                k2 = 16384 | (present >> 26) & 0x1FFF
-                k3 = 24576 | (present >> 39) & 0x1FFF
-                r0, r1, r2, r3 = rows[k0], rows[k1], rows[k2], rows[k3]
-                if r0 is None or r1 is None or r2 is None or r3 is None:
-                    r0, r1, r2, r3 = (_discard_row(seat, k) for k in (k0, k1, k2, k3))
-                ds = [*r0, *r1, *r2, *r3]
+                ds = [
+                    *_discard_row(seat, present & 0x1FFF),
+                    *_discard_row(seat, 8192 | (present >> 13) & 0x1FFF),
+                    *_discard_row(seat, 16384 | (present >> 26) & 0x1FFF),
+                    *_discard_row(seat, 24576 | (present >> 39) & 0x1FFF),
+                ]
                 if counts[JOKER]:
                     ds.append(discards[JOKER])
             if no_discard >= 0 and counts[no_discard] == 1:
