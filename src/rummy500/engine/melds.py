@@ -513,10 +513,34 @@ def _suit_runs(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
                     break
                 hi += 1
         return tuple(out)
+    codes = _RUN_CODES[suit]
+    if jokers == 1:  # the common case, written out: one gap filled, or one natural replaced
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            lo = _BIT_INDEX[low]
+            missing = ~(e >> lo) & 7  # at most one of the window's three positions
+            gap = missing.bit_length() - 1  # its offset, or -1
+            hi = lo + 2
+            while True:
+                run = codes[lo][hi]
+                if gap < 0:
+                    out.append(run)
+                    for i in range(hi - lo + 1):
+                        out.append((*run[:i], run[i] + JOKER_AS, *run[i + 1 :]))
+                else:
+                    out.append((*run[:gap], run[gap] + JOKER_AS, *run[gap + 1 :]))
+                if hi - lo >= 12 or hi >= 13:
+                    break
+                hi += 1
+                if not e >> hi & 1:
+                    if gap >= 0:
+                        break
+                    gap = hi - lo
+        return tuple(out)
     # With three or more jokers a run may start with jokers only (JK JK JK AC): every start.
     if jokers >= 3:
         starts = 0xFFF
-    codes = _RUN_CODES[suit]
     while starts:
         low = starts & -starts
         starts ^= low
