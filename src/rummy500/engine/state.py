@@ -918,15 +918,16 @@ class Game:
             if spots is None:
                 spots = self._spots()
             layable = present & self._spot_mask
-            lay = _LAYOFF_MOVES[seat]
-            while layable:
-                low = layable & -layable
-                layable ^= low
-                for entry in spots[_BIT_INDEX[low]]:
-                    moves.append(lay.get(entry) or _layoff_move(seat, entry))
-            if jokers and JOKER in spots:
-                for entry in spots[JOKER]:
-                    moves.append(lay.get(entry) or _layoff_move(seat, entry))
+            if layable or (jokers and JOKER in spots):
+                lay = _LAYOFF_MOVES[seat]
+                while layable:
+                    low = layable & -layable
+                    layable ^= low
+                    for entry in spots[_BIT_INDEX[low]]:
+                        moves.append(lay.get(entry) or _layoff_move(seat, entry))
+                if jokers and JOKER in spots:
+                    for entry in spots[JOKER]:
+                        moves.append(lay.get(entry) or _layoff_move(seat, entry))
         # discards
         moves += r0[1]
         moves += r1[1]
