@@ -309,6 +309,25 @@ def check_derived_state(game: Game) -> None:
     twin = game.clone()
     twin._reset_caches()
     assert twin._pile_sums == game._pile_sums, "the discard pile's running sums are out of date"
+    # the fast path of the usual play phase lists what the general one does, in the same order
+    seat = game.turn
+    if (
+        game.phase == PLAY
+        and game.must_use < 0
+        and game.hand_sizes[seat] >= 3
+        and game.rules.going_out != "discard"
+    ):
+        general = game._play_moves(
+            seat,
+            game.hands[seat],
+            game.masks[seat],
+            game.hand_sizes[seat],
+            game.must_use,
+            game.must_mode,
+            game.no_discard,
+            game.resume >= 0,
+        )
+        assert game._free_play_moves(seat, game.no_discard) == general, "fast path differs"
 
 
 def check_legal_list(game: Game, legal: list[Move], notation: bool) -> None:
