@@ -305,7 +305,9 @@ def _run_starts(e: int, jokers: int) -> int:
     return starts & 0xFFF
 
 
-_BIT_INDEX = {1 << i: i for i in range(64)}
+# Tables in capitals without a leading underscore are shared with rummy500.engine.state (which
+# builds its move lists from them); they are not part of the public API (see __all__).
+BIT_INDEX = {1 << i: i for i in range(64)}  # a one-bit mask -> the bit's index
 _SUBSETS = [
     [tuple(s for s in range(4) if sub >> s & 1) for sub in range(1, 16) if sub & mask == sub]
     for mask in range(16)
@@ -323,7 +325,7 @@ def _bits(mask: int) -> list[int]:
     out = []
     while mask:
         low = mask & -mask
-        out.append(_BIT_INDEX[low])
+        out.append(BIT_INDEX[low])
         mask ^= low
     return out
 
@@ -340,7 +342,7 @@ def melds_in_hand(counts: Sequence[int], must: int = -1) -> list[tuple[int, ...]
 
 def melds_from_mask(present: int, jokers: int, must: int = -1) -> list[tuple[int, ...]]:
     """:func:`melds_in_hand` for a hand given as a presence mask and a number of jokers."""
-    if jokers > _MAX_JOKERS:
+    if jokers > MAX_JOKERS:
         return _melds_uncached(present, jokers, must)
     out: list[tuple[int, ...]] = []
     if must == JOKER and not jokers:
@@ -356,13 +358,13 @@ def melds_from_mask(present: int, jokers: int, must: int = -1) -> list[tuple[int
         ranks = (a & (b | c | d)) | (b & (c | d)) | (c & d)
     else:
         ranks = (a & b & (c | d)) | (c & d & (a | b))
-    runs = _RUN_TABLE[jokers]
-    groups = _GROUP_TABLE[jokers]
+    runs = RUN_TABLE[jokers]
+    groups = GROUP_TABLE[jokers]
     if must < 0:
         while ranks:
             low = ranks & -ranks
             ranks ^= low
-            rank = _BIT_INDEX[low]
+            rank = BIT_INDEX[low]
             out.extend(
                 groups[
                     rank << 4
@@ -375,7 +377,7 @@ def melds_from_mask(present: int, jokers: int, must: int = -1) -> list[tuple[int
         # runs, suit by suit (table rows are filled on first use)
         ra, rb, rc, rd = runs[a], runs[8192 | b], runs[16384 | c], runs[24576 | d]
         if ra is None or rb is None or rc is None or rd is None:
-            ra, rb, rc, rd = (_run_row(s, m, jokers) for s, m in enumerate((a, b, c, d)))
+            ra, rb, rc, rd = (run_row(s, m, jokers) for s, m in enumerate((a, b, c, d)))
         if out:
             out += ra
             out += rb
@@ -387,7 +389,7 @@ def melds_from_mask(present: int, jokers: int, must: int = -1) -> list[tuple[int
         while ranks:
             low = ranks & -ranks
             ranks ^= low
-            rank = _BIT_INDEX[low]
+            rank = BIT_INDEX[low]
             found = groups[
                 rank << 4
                 | (a >> rank & 1)
@@ -398,7 +400,7 @@ def melds_from_mask(present: int, jokers: int, must: int = -1) -> list[tuple[int
             out.extend(t for t in found if t[-1] >= JOKER_RANK)
         for key in (a, 8192 | b, 16384 | c, 24576 | d):
             if key & _SUIT_BITS:
-                found = _run_row(key >> 13, key & _SUIT_BITS, jokers)
+                found = run_row(key >> 13, key & _SUIT_BITS, jokers)
                 out.extend(t for t in found if max(t) >= JOKER_AS)
         return out
     rank = must % 13
@@ -414,7 +416,7 @@ def melds_from_mask(present: int, jokers: int, must: int = -1) -> list[tuple[int
     suit = must // 13
     m = (present >> (13 * suit)) & _SUIT_BITS
     if m:
-        out.extend(t for t in _run_row(suit, m, jokers) if must in t)
+        out.extend(t for t in run_row(suit, m, jokers) if must in t)
     return out
 
 
@@ -442,32 +444,12 @@ def _melds_uncached(present: int, jokers: int, must: int = -1) -> list[tuple[int
     return out
 
 
-def _groups_from(a: int, b: int, c: int, d: int, ranks: int, jokers: int) -> list[tuple[int, ...]]:
-    """The groups of the ``ranks`` (bits) from the suits' ranks held ``a``-``d`` and jokers."""
-    groups = _GROUP_TABLE[jokers]
-    out: list[tuple[int, ...]] = []
-    while ranks:
-        low = ranks & -ranks
-        ranks ^= low
-        rank = _BIT_INDEX[low]
-        out.extend(
-            groups[
-                rank << 4
-                | (a >> rank & 1)
-                | (b >> rank & 1) << 1
-                | (c >> rank & 1) << 2
-                | (d >> rank & 1) << 3
-            ]
-        )
-    return out
-
-
-def _run_row(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
-    """The row of :data:`_RUN_TABLE` for ``suit`` and its ranks held ``m``, made if missing."""
+def run_row(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
+    """The row of :data:`RUN_TABLE` for ``suit`` and its ranks held ``m``, made if missing."""
     key = suit << 13 | m
-    row = _RUN_TABLE[jokers][key]
+    row = RUN_TABLE[jokers][key]
     if row is None:
-        row = _RUN_TABLE[jokers][key] = _suit_runs(suit, m, jokers) if m else ()
+        row = RUN_TABLE[jokers][key] = _suit_runs(suit, m, jokers) if m else ()
     return row
 
 
@@ -484,14 +466,14 @@ def _rank_groups(rank: int, smask: int, jokers: int) -> tuple[tuple[int, ...], .
 
 
 # Two decks hold four jokers: the tables cover hands with up to that many.
-_MAX_JOKERS = 4
-# _GROUP_TABLE[jokers][rank << 4 | suits held]: the groups of that rank.
-_GROUP_TABLE = [
-    [_rank_groups(i >> 4, i & 15, j) for i in range(13 << 4)] for j in range(_MAX_JOKERS + 1)
+MAX_JOKERS = 4
+# GROUP_TABLE[jokers][rank << 4 | suits held]: the groups of that rank.
+GROUP_TABLE = [
+    [_rank_groups(i >> 4, i & 15, j) for i in range(13 << 4)] for j in range(MAX_JOKERS + 1)
 ]
-# _RUN_TABLE[jokers][suit << 13 | ranks held]: the runs of that suit (None until first needed).
-_RUN_TABLE: list[list[tuple[tuple[int, ...], ...] | None]] = [
-    [None] * (4 << 13) for _ in range(_MAX_JOKERS + 1)
+# RUN_TABLE[jokers][suit << 13 | ranks held]: the runs of that suit (None until first needed).
+RUN_TABLE: list[list[tuple[tuple[int, ...], ...] | None]] = [
+    [None] * (4 << 13) for _ in range(MAX_JOKERS + 1)
 ]
 
 
@@ -505,7 +487,7 @@ def _suit_runs(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
         while starts:
             low = starts & -starts
             starts ^= low
-            lo = _BIT_INDEX[low]
+            lo = BIT_INDEX[low]
             hi = lo + 2
             while True:
                 out.append(codes[lo][hi])
@@ -518,7 +500,7 @@ def _suit_runs(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
         while starts:
             low = starts & -starts
             starts ^= low
-            lo = _BIT_INDEX[low]
+            lo = BIT_INDEX[low]
             missing = ~(e >> lo) & 7  # at most one of the window's three positions
             gap = missing.bit_length() - 1  # its offset, or -1
             hi = lo + 2
@@ -544,7 +526,7 @@ def _suit_runs(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
     while starts:
         low = starts & -starts
         starts ^= low
-        lo = _BIT_INDEX[low]
+        lo = BIT_INDEX[low]
         # offsets from lo of the positions held and of the gaps, as the run grows upwards
         held = [i for i in range(3) if e >> (lo + i) & 1]
         gaps = [i for i in range(3) if not e >> (lo + i) & 1]
@@ -610,8 +592,8 @@ def meldable(card: int, present: int, jokers: int) -> bool:
         return bool(present & _NEAR[card])
     suit, rank = divmod(card, 13)
     return bool(
-        _IN_RUN[(present >> 13 * suit) & _SUIT_BITS] >> rank & 1
-        or (present & _SAME_RANK[card]).bit_count() >= 2
+        IN_RUN[(present >> 13 * suit) & _SUIT_BITS] >> rank & 1
+        or (present & SAME_RANK[card]).bit_count() >= 2
     )
 
 
@@ -653,8 +635,8 @@ def _or_all(masks: list[int]) -> int:
 
 
 _POPCOUNT = [bin(i).count("1") for i in range(16)]
-_SAME_RANK, _NEAR = _window_tables()
-_IN_RUN = [_in_run(m) for m in range(1 << 13)]
+SAME_RANK, _NEAR = _window_tables()
+IN_RUN = [_in_run(m) for m in range(1 << 13)]  # a suit's 13-bit mask -> the ranks in a run
 
 
 def group_str(rank: int) -> str:

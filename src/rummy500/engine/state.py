@@ -27,14 +27,13 @@ from rummy500.engine.cards import (
 )
 from rummy500.engine.errors import IllegalMove, InvalidDeal
 from rummy500.engine.melds import (
-    _BIT_INDEX,
-    _GROUP_TABLE,
-    _IN_RUN,
-    _MAX_JOKERS,
-    _SAME_RANK,
+    BIT_INDEX,
     CARD_VALUES,
+    GROUP_TABLE,
+    IN_RUN,
+    MAX_JOKERS,
+    SAME_RANK,
     TableMeld,
-    _run_row,
     analyze_meld,
     layoff_index,
     meld_spots,
@@ -43,6 +42,7 @@ from rummy500.engine.melds import (
     melds_from_mask,
     played_value,
     presence_mask,
+    run_row,
 )
 from rummy500.engine.moves import Move, seat_str
 from rummy500.engine.rules import Rules
@@ -103,7 +103,7 @@ def _naturals(mask: int) -> list[int]:
     while mask:
         low = mask & -mask
         mask ^= low
-        out.append(_BIT_INDEX[low])
+        out.append(BIT_INDEX[low])
     return out
 
 
@@ -142,21 +142,21 @@ def _discard_row(seat: int, key: int) -> tuple[Move, ...]:
 # _FREE_ROWS[seat][jokers][suit << 13 | ranks held]: (the run melds, the discards) of those cards
 # for that seat (lists made and filled on first use).
 _FREE_ROWS: list[list[list[tuple[tuple[Move, ...], tuple[Move, ...]] | None] | None]] = [
-    [None] * (_MAX_JOKERS + 1) for _ in range(8)
+    [None] * (MAX_JOKERS + 1) for _ in range(8)
 ]
 
 
 # _GROUP_MOVES[seat][jokers][rank << 4 | suits held]: the seat's group melds of that rank
 # (made on first use).
 _GROUP_MOVES: list[list[list[tuple[Move, ...] | None]]] = [
-    [[None] * (13 << 4) for _ in range(_MAX_JOKERS + 1)] for _ in range(8)
+    [[None] * (13 << 4) for _ in range(MAX_JOKERS + 1)] for _ in range(8)
 ]
 
 
 def _group_row(seat: int, jokers: int, key: int) -> tuple[Move, ...]:
     """The row of :data:`_GROUP_MOVES` at ``key`` for ``seat`` and ``jokers``, made."""
     row = _GROUP_MOVES[seat][jokers][key] = tuple(
-        _meld_move(seat, cards) for cards in _GROUP_TABLE[jokers][key]
+        _meld_move(seat, cards) for cards in GROUP_TABLE[jokers][key]
     )
     return row
 
@@ -170,7 +170,7 @@ def _free_row(
     key = suit << 13 | m
     row = rows[key]
     if row is None:
-        found = _run_row(suit, m, jokers)
+        found = run_row(suit, m, jokers)
         runs = tuple([_meld_move(seat, cards) for cards in found]) if found else ()
         row = rows[key] = (runs, _discard_row(seat, key))
     return row
@@ -575,8 +575,8 @@ class Game:
                         if meldable(c, present, jokers):
                             moves.append(takes[n])
                     # meldable() without jokers, inline: a run of its suit, or a group
-                    elif _IN_RUN[present >> _SUIT_SHIFT[c] & 0x1FFF] >> _RANK[c] & 1 or (
-                        (present & _SAME_RANK[c]).bit_count() >= 2
+                    elif IN_RUN[present >> _SUIT_SHIFT[c] & 0x1FFF] >> _RANK[c] & 1 or (
+                        (present & SAME_RANK[c]).bit_count() >= 2
                     ):
                         moves.append(takes[n])
         if not stock:
@@ -635,8 +635,8 @@ class Game:
                 if meldable(c, present, jokers):
                     depths.append(d)
             # meldable() without jokers, inline (as in _draw_moves)
-            elif _IN_RUN[present >> _SUIT_SHIFT[c] & 0x1FFF] >> _RANK[c] & 1 or (
-                (present & _SAME_RANK[c]).bit_count() >= 2
+            elif IN_RUN[present >> _SUIT_SHIFT[c] & 0x1FFF] >> _RANK[c] & 1 or (
+                (present & SAME_RANK[c]).bit_count() >= 2
             ):
                 depths.append(d)
         return depths
@@ -670,8 +670,8 @@ class Game:
             if now < _PILE_MELD and (
                 meldable(card, now & _NATURALS, now >> 52)
                 if now >= _PILE_JOKER
-                else _IN_RUN[now >> _SUIT_SHIFT[card] & 0x1FFF] >> _RANK[card] & 1
-                or (now & _SAME_RANK[card]).bit_count() >= 2
+                else IN_RUN[now >> _SUIT_SHIFT[card] & 0x1FFF] >> _RANK[card] & 1
+                or (now & SAME_RANK[card]).bit_count() >= 2
             ):
                 now |= _PILE_MELD
         sums.append(now)
@@ -760,10 +760,6 @@ class Game:
                     found.insert(i, entry)
         self._spot_mask = mask
 
-    def _layable(self, card: int) -> bool:
-        """Whether ``card`` (a natural or JOKER) can be laid off on some meld on the table."""
-        return card in self._spots()
-
     def _play_moves(
         self,
         seat: int,
@@ -810,7 +806,7 @@ class Game:
                 while layable:
                     low = layable & -layable
                     layable ^= low
-                    held.append(_BIT_INDEX[low])
+                    held.append(BIT_INDEX[low])
                 if counts[JOKER] and JOKER in spots:
                     held.append(JOKER)
             check_size = not resume and size <= 2
@@ -858,7 +854,7 @@ class Game:
         present = self.masks[seat]
         jokers = counts[JOKER]
         size = self.hand_sizes[seat]
-        if jokers > _MAX_JOKERS:
+        if jokers > MAX_JOKERS:
             return self._play_moves(seat, counts, present, size, -1, 0, no_discard, False)
         rows = _FREE_ROWS[seat][jokers]
         if rows is None:
@@ -889,7 +885,7 @@ class Game:
             while ranks:
                 low = ranks & -ranks
                 ranks ^= low
-                rank = _BIT_INDEX[low]
+                rank = BIT_INDEX[low]
                 key = (
                     rank << 4
                     | (a >> rank & 1)
@@ -923,7 +919,7 @@ class Game:
                 while layable:
                     low = layable & -layable
                     layable ^= low
-                    for entry in spots[_BIT_INDEX[low]]:
+                    for entry in spots[BIT_INDEX[low]]:
                         moves.append(lay.get(entry) or _layoff_move(seat, entry))
                 if jokers and JOKER in spots:
                     for entry in spots[JOKER]:
