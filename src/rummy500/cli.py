@@ -122,7 +122,11 @@ def bench_engine(
     seed: Annotated[int, typer.Option(help="Seed of deals and choices.")] = 0,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Random hands (uniform among legal_moves(), standard rules) on one core."""
+    """Random hands (uniform among legal_moves(), standard rules) on one core.
+
+    Prints hands and moves per second, moves per hand, and the median and 99th percentile time
+    of legal_moves(), timed on a random sample of one call in 16.
+    """
     from rummy500.benchmarks import engine_benchmark
 
     result = engine_benchmark(players=players, seconds=seconds, seed=seed)
