@@ -124,8 +124,7 @@ def bench_engine(
 ) -> None:
     """Random hands (uniform among legal_moves(), standard rules) on one core.
 
-    Prints hands and moves per second, moves per hand, and the median and 99th percentile time
-    of legal_moves(), timed on a random sample of one call in 16.
+    Latency: legal_moves() median and p99, timed on a random sample of one call in 16.
     """
     from rummy500.benchmarks import engine_benchmark
 
