@@ -123,6 +123,8 @@ _SUIT_SHIFT = [13 * (c // 13) for c in range(52)]
 _RANK = [c % 13 for c in range(52)]
 _PILE_JOKER = 1 << 52
 _PILE_MELD = 1 << 55
+# _WINDOWS[players][seat]: who is asked, in order, when seat's discard opens a Rummy call window
+_WINDOWS = [[[(seat + k) % n for k in range(1, n)] for seat in range(n)] for n in range(9)]
 
 # _DISCARD_ROWS[seat][suit << 13 | ranks held]: the discards of those cards (filled on first use).
 _DISCARD_ROWS: list[dict[int, tuple[Move, ...]]] = [{} for _ in range(8)]
@@ -1194,9 +1196,10 @@ class Game:
                 return
             n = self.players
             self.turn = (seat + 1) % n
-            if self._window_opens(self._pile_push(card)):
+            sums = self._pile_push(card)
+            if (sums >= _PILE_MELD and self.rules.rummy == "pile") or self._window_opens(sums):
                 self.phase = CALL
-                self.window = [(seat + k) % n for k in range(1, n)]
+                self.window = _WINDOWS[n][seat][:]
             else:
                 self.phase = DRAW
         elif verb == "draw":
