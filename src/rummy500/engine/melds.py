@@ -281,12 +281,27 @@ def _suit_masks(present: int) -> tuple[int, int, int, int]:
 
 def _group_ranks(present: int, jokers: int) -> int:
     """Ranks (bits) that can make a group with ``jokers`` jokers."""
-    a, b, c, d = _suit_masks(present)
+    return group_ranks(*_suit_masks(present), jokers)
+
+
+def group_ranks(a: int, b: int, c: int, d: int, jokers: int) -> int:
+    """Ranks (bits) that can make a group, from each suit's ranks held and ``jokers``."""
     if jokers >= 2:
         return a | b | c | d
     if jokers == 1:
         return (a & (b | c | d)) | (b & (c | d)) | (c & d)
     return (a & b & (c | d)) | (c & d & (a | b))
+
+
+def group_key(rank: int, a: int, b: int, c: int, d: int) -> int:
+    """The index of ``rank`` and the suits holding it in :data:`GROUP_TABLE`."""
+    return (
+        rank << 4
+        | (a >> rank & 1)
+        | (b >> rank & 1) << 1
+        | (c >> rank & 1) << 2
+        | (d >> rank & 1) << 3
+    )
 
 
 def _positions(suit_mask: int) -> int:
@@ -321,15 +336,6 @@ _RUN_CODES = [
 ]
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(BIT_INDEX[low])
-        mask ^= low
-    return out
-
-
 def melds_in_hand(counts: Sequence[int], must: int = -1) -> list[tuple[int, ...]]:
     """Every distinct new meld that can be made from ``counts``, canonical order.
 
@@ -342,110 +348,41 @@ def melds_in_hand(counts: Sequence[int], must: int = -1) -> list[tuple[int, ...]
 
 def melds_from_mask(present: int, jokers: int, must: int = -1) -> list[tuple[int, ...]]:
     """:func:`melds_in_hand` for a hand given as a presence mask and a number of jokers."""
-    if jokers > MAX_JOKERS:
-        return _melds_uncached(present, jokers, must)
-    out: list[tuple[int, ...]] = []
     if must == JOKER and not jokers:
-        return out
-    a = present & _SUIT_BITS
-    b = (present >> 13) & _SUIT_BITS
-    c = (present >> 26) & _SUIT_BITS
-    d = (present >> 39) & _SUIT_BITS
-    # groups: ranks held in enough suits
-    if jokers >= 2:
-        ranks = a | b | c | d
-    elif jokers:
-        ranks = (a & (b | c | d)) | (b & (c | d)) | (c & d)
-    else:
-        ranks = (a & b & (c | d)) | (c & d & (a | b))
-    runs = RUN_TABLE[jokers]
-    groups = GROUP_TABLE[jokers]
-    if must < 0:
-        while ranks:
-            low = ranks & -ranks
-            ranks ^= low
-            rank = BIT_INDEX[low]
-            out.extend(
-                groups[
-                    rank << 4
-                    | (a >> rank & 1)
-                    | (b >> rank & 1) << 1
-                    | (c >> rank & 1) << 2
-                    | (d >> rank & 1) << 3
-                ]
-            )
-        # runs, suit by suit (table rows are filled on first use)
-        ra, rb, rc, rd = runs[a], runs[8192 | b], runs[16384 | c], runs[24576 | d]
-        if ra is None or rb is None or rc is None or rd is None:
-            ra, rb, rc, rd = (run_row(s, m, jokers) for s, m in enumerate((a, b, c, d)))
-        if out:
-            out += ra
-            out += rb
-            out += rc
-            out += rd
-            return out
-        return [*ra, *rb, *rc, *rd]
-    if must == JOKER:
-        while ranks:
-            low = ranks & -ranks
-            ranks ^= low
-            rank = BIT_INDEX[low]
-            found = groups[
-                rank << 4
-                | (a >> rank & 1)
-                | (b >> rank & 1) << 1
-                | (c >> rank & 1) << 2
-                | (d >> rank & 1) << 3
-            ]
-            out.extend(t for t in found if t[-1] >= JOKER_RANK)
-        for key in (a, 8192 | b, 16384 | c, 24576 | d):
-            if key & _SUIT_BITS:
-                found = run_row(key >> 13, key & _SUIT_BITS, jokers)
-                out.extend(t for t in found if max(t) >= JOKER_AS)
-        return out
-    rank = must % 13
-    if ranks >> rank & 1:
-        found = groups[
-            rank << 4
-            | (a >> rank & 1)
-            | (b >> rank & 1) << 1
-            | (c >> rank & 1) << 2
-            | (d >> rank & 1) << 3
-        ]
-        out.extend(t for t in found if must in t)
-    suit = must // 13
-    m = (present >> (13 * suit)) & _SUIT_BITS
-    if m:
-        out.extend(t for t in run_row(suit, m, jokers) if must in t)
-    return out
-
-
-def _melds_uncached(present: int, jokers: int, must: int = -1) -> list[tuple[int, ...]]:
-    """:func:`melds_from_mask` for more jokers than any deal holds (without the tables)."""
-    out: list[tuple[int, ...]] = []
-    need_joker = must == JOKER
-    natural_must = 0 <= must < 52
-    ranks = _group_ranks(present, jokers)
-    if natural_must:
+        return []
+    a, b, c, d = _suit_masks(present)
+    ranks = group_ranks(a, b, c, d, jokers)
+    suits: tuple[int, ...] = (0, 1, 2, 3)
+    if 0 <= must < 52:  # only the melds with that card: its rank's groups, its suit's runs
         ranks &= 1 << (must % 13)
-    for rank in _bits(ranks):
-        smask = sum(1 << s for s in range(4) if present >> (13 * s + rank) & 1)
-        for t in _rank_groups(rank, smask, jokers):
-            if (natural_must and must not in t) or (need_joker and t[-1] < JOKER_RANK):
-                continue
-            out.append(t)
-    for suit in range(4) if not natural_must else (must // 13,):
-        m = (present >> (13 * suit)) & _SUIT_BITS
-        if m:
-            for t in _suit_runs(suit, m, jokers):
-                if (natural_must and must not in t) or (need_joker and max(t) < JOKER_AS):
-                    continue
-                out.append(t)
+        suits = (must // 13,)
+    out: list[tuple[int, ...]] = []
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        rank = BIT_INDEX[low]
+        out.extend(group_row(jokers, group_key(rank, a, b, c, d)))
+    masks = (a, b, c, d)
+    for suit in suits:
+        out.extend(run_row(suit, masks[suit], jokers))
+    if must == JOKER:
+        return [t for t in out if max(t) >= JOKER_AS]
+    if must >= 0:
+        return [t for t in out if must in t]
     return out
+
+
+def group_row(jokers: int, key: int) -> tuple[tuple[int, ...], ...]:
+    """The groups at ``key`` (see :func:`group_key`) with ``jokers`` jokers."""
+    if jokers > MAX_JOKERS:
+        return _rank_groups(key >> 4, key & 15, jokers)
+    return GROUP_TABLE[jokers][key]
 
 
 def run_row(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
     """The row of :data:`RUN_TABLE` for ``suit`` and its ranks held ``m``, made if missing."""
+    if jokers > MAX_JOKERS:  # more jokers than two decks hold: no table
+        return _suit_runs(suit, m, jokers) if m else ()
     key = suit << 13 | m
     row = RUN_TABLE[jokers][key]
     if row is None:

@@ -35,6 +35,8 @@ from rummy500.engine.melds import (
     SAME_RANK,
     TableMeld,
     analyze_meld,
+    group_key,
+    group_ranks,
     layoff_index,
     meld_spots,
     meld_value,
@@ -874,27 +876,14 @@ class Game:
             r2 = _free_row(seat, jokers, 2, c)
         if r3 is None:
             r3 = _free_row(seat, jokers, 3, d)
-        # groups: ranks held in enough suits
-        if jokers >= 2:
-            ranks = a | b | c | d
-        elif jokers:
-            ranks = (a & (b | c | d)) | (b & (c | d)) | (c & d)
-        else:
-            ranks = (a & b & (c | d)) | (c & d & (a | b))
+        ranks = group_ranks(a, b, c, d, jokers)  # ranks held in enough suits for a group
         if ranks:
             groups = _GROUP_MOVES[seat][jokers]
             moves: list[Move] = []
             while ranks:
                 low = ranks & -ranks
                 ranks ^= low
-                rank = BIT_INDEX[low]
-                key = (
-                    rank << 4
-                    | (a >> rank & 1)
-                    | (b >> rank & 1) << 1
-                    | (c >> rank & 1) << 2
-                    | (d >> rank & 1) << 3
-                )
+                key = group_key(BIT_INDEX[low], a, b, c, d)
                 moves += groups[key] or _group_row(seat, jokers, key)
             moves += r0[0]
             moves += r1[0]
