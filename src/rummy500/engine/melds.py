@@ -571,7 +571,6 @@ def _or_all(masks: list[int]) -> int:
     return out
 
 
-_POPCOUNT = [bin(i).count("1") for i in range(16)]
 SAME_RANK, _NEAR = _window_tables()
 IN_RUN = [_in_run(m) for m in range(1 << 13)]  # a suit's 13-bit mask -> the ranks in a run
 
