@@ -90,6 +90,7 @@ def _layoff_move(seat: int, entry: tuple[int, int, int, str]) -> Move:
 
 
 def _meld_move(seat: int, cards: tuple[int, ...]) -> Move:
+    """The move of ``seat`` melding ``cards`` (canonical order)."""
     moves = _MELD_MOVES[seat]
     move = moves.get(cards)
     if move is None:
@@ -109,9 +110,16 @@ def _naturals(mask: int) -> list[int]:
     return out
 
 
-_NO_SPOTS: dict[int, list[SpotEntry]] = {}
-_NATURALS = (1 << 52) - 1
+_NO_SPOTS: dict[int, list[SpotEntry]] = {}  # no lay-off counts (new-meld takes)
 _BIT = [1 << c for c in range(52)] + [0]  # a card's bit in a presence mask (the joker: none)
+_SUIT_SHIFT = [13 * (c // 13) for c in range(52)]  # where a card's suit starts in a mask
+_RANK = [c % 13 for c in range(52)]
+# The discard pile's running sums (Game._pile_sums): the natural cards in bits 0-51, the number
+# of jokers in bits 52-54, and _PILE_MELD when the cards make a meld.
+_NATURALS = (1 << 52) - 1
+_PILE_JOKER = 1 << 52
+_PILE_MELD = 1 << 55
+_NO_CAP = 1 << 62  # no limit on the moves of a hand
 
 
 @lru_cache(maxsize=1 << 14)
@@ -120,11 +128,6 @@ def _physical(played: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(p if p < JOKER_AS else JOKER for p in played)
 
 
-_NO_CAP = 1 << 62  # no limit on the moves of a hand
-_SUIT_SHIFT = [13 * (c // 13) for c in range(52)]
-_RANK = [c % 13 for c in range(52)]
-_PILE_JOKER = 1 << 52
-_PILE_MELD = 1 << 55
 # _WINDOWS[players][seat]: who is asked, in order, when seat's discard opens a Rummy call window
 _WINDOWS = [[[(seat + k) % n for k in range(1, n)] for seat in range(n)] for n in range(9)]
 
