@@ -10,6 +10,17 @@ from rummy500.engine import Deal, Game, Rules, card_str, parse_card
 from rummy500.engine.cards import JOKER, NUM_CODES, deck
 from rummy500.engine.state import decks_for
 
+# Every value of every rule option (RULES.md §9), written out from the rules rather than taken
+# from the engine, so that a value the engine forgot is still tried.
+OPTION_VALUES = {
+    "jokers": ("on", "off"),
+    "values": ("standard", "5-10-15"),
+    "pickup": ("top-free", "must-meld", "new-meld"),
+    "rummy": ("pile", "last-discard", "off"),
+    "going_out": ("any", "discard", "float", "unplayable"),
+    "win": ("highest", "must-go-out"),
+}
+
 
 def cards(text: str) -> tuple[int, ...]:
     """``"4H 5H JK"`` -> card codes."""

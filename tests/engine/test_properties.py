@@ -37,6 +37,7 @@ from rummy500.engine.melds import (
     played_value,
 )
 from rummy500.notation import format_record, read_record
+from tests.engine.positions import OPTION_VALUES
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -46,14 +47,6 @@ VALUES = {  # RULES.md §2, by rank A, 2, …, K
 }
 LOW_ACE = {"standard": 1, "5-10-15": 5}
 
-OPTION_VALUES = {
-    "jokers": ("on", "off"),
-    "values": ("standard", "5-10-15"),
-    "pickup": ("top-free", "must-meld", "new-meld"),
-    "rummy": ("pile", "last-discard", "off"),
-    "going_out": ("any", "discard", "float", "unplayable"),
-    "win": ("highest", "must-go-out"),
-}
 
 suits = st.integers(0, 3)
 ranks = st.integers(0, 12)

@@ -47,15 +47,8 @@ from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, deck
 from rummy500.engine.melds import analyze_meld, layoff_index
 from rummy500.engine.state import decks_for
 from rummy500.notation import format_record, read_record, replay_json
+from tests.engine.positions import OPTION_VALUES
 
-OPTION_VALUES = {
-    "jokers": ("on", "off"),
-    "values": ("standard", "5-10-15"),
-    "pickup": ("top-free", "must-meld", "new-meld"),
-    "rummy": ("pile", "last-discard", "off"),
-    "going_out": ("any", "discard", "float", "unplayable"),
-    "win": ("highest", "must-go-out"),
-}
 COMBINATIONS = [
     Rules(**dict(zip(OPTION_VALUES, values, strict=True)))
     for values in itertools.product(*OPTION_VALUES.values())
