@@ -85,3 +85,12 @@ class ServerConfig:
     allow_seeds: bool = False
     #: Static files of the browser game, served at ``/`` when the folder exists.
     web_dir: Path = field(default_factory=_web_dir)
+
+    # HTTP lobby and browser limits
+    #: The address players reach the server at (``https://cards.example.org``), without a
+    #: trailing slash. Links (invites) are built from it, never from the request's ``Host``;
+    #: without it links are relative. When set, WebSocket ``Origin`` must match it.
+    public_url: str | None = None
+    #: Addresses (comma-separated IPs or networks, ``*`` for any) whose ``X-Forwarded-For`` and
+    #: ``X-Forwarded-Proto`` are believed: the reverse proxy. Empty: trust nobody.
+    forwarded_allow_ips: str = ""
