@@ -34,6 +34,13 @@ def server_config(tmp_path: Path, **overrides: Any) -> ServerConfig:
         "rate_burst": 10_000,
         "bot_processes": 0,
         "web_dir": tmp_path / "no-web",
+        # the lobby's per-address limits are tested on their own (test_abuse_http.py)
+        "tables_per_minute": 0,
+        "joins_per_minute": 0,
+        "invites_per_minute": 0,
+        "records_per_minute": 0,
+        "rematches_per_minute": 0,
+        "api_per_minute": 0,
     }
     values.update(overrides)
     return ServerConfig(**values)

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -21,6 +20,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from rummy500.i18n import _
 from rummy500.server import lobby
 from rummy500.server.config import ServerConfig
+from rummy500.server.limits import BrowserProtections, LobbyLimits, RateLimiter, origin_of
 from rummy500.server.messages import (
     AuthMessage,
     ChatMessage,
@@ -45,27 +45,11 @@ CLOSE_NOT_AUTHENTICATED = 4401
 CLOSE_NO_TABLE = 4404
 CLOSE_MOVED = 4409
 CLOSE_POLICY = 1008
+#: A WebSocket from a page of another site (``--public-url`` set) is closed before it is
+#: accepted: the client sees its handshake answered ``403``.
+CLOSE_ORIGIN = CLOSE_POLICY
 #: A connection that keeps flooding after this many refusals is closed.
 MAX_STRIKES = 50
-
-
-class RateLimiter:
-    """A token bucket: ``rate`` messages a second on average, bursts of up to ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 class BodyLimit:
@@ -153,7 +137,10 @@ def create_app(config: ServerConfig) -> FastAPI:
             await hub.stop()
             storage.close()
 
+    # /docs loads swagger-ui from a CDN: only with ``serve --docs``. /openapi.json stays.
     app = FastAPI(
+        docs_url="/docs" if config.docs else None,
+        redoc_url=None,
         title="rummy500 table server",
         description=(
             "Rummy 500 tables for people and computer players. The lobby is HTTP+JSON; a table "
@@ -164,6 +151,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     )
     app.state.config = config
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(LobbyLimits, config=config)  # before the body is read
+    app.add_middleware(BrowserProtections, config=config)  # outermost: on every answer
     app.include_router(lobby.router)
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
     if config.web_dir.is_dir():
@@ -205,9 +194,22 @@ def _too_large(text: str, limit: int) -> int:
     return size if size > limit else 0
 
 
+def _origin_allowed(ws: WebSocket, config: ServerConfig) -> bool:
+    """With ``--public-url``, a browser's connection must come from a page of that site (a
+    foreign page could otherwise act with a token it found). Clients that are not browsers
+    send no ``Origin`` and are let in."""
+    origin = ws.headers.get("origin")
+    if not config.public_url or origin is None:
+        return True
+    return origin_of(origin) == origin_of(config.public_url)
+
+
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """One connection to a table: authenticate, then pass its messages to the table."""
     hub: TableHub = websocket.app.state.hub
+    if not _origin_allowed(websocket, hub.config):
+        await websocket.close(code=CLOSE_ORIGIN)  # before accepting: the handshake gets 403
+        return
     await websocket.accept()
     greeted = await _greet(websocket, hub, table_id)
     if greeted is None:

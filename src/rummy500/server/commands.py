@@ -58,6 +58,49 @@ def serve(
         bool, typer.Option(help="Let a new table ask for its seed (tests, demonstrations).")
     ] = False,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    # HTTP lobby and browser limits
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="Address players reach the server at (https://cards.example.org): invite "
+            "links are built from it, and browsers' WebSockets must come from it."
+        ),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            help="Reverse proxy addresses (comma-separated IPs or networks) whose "
+            "X-Forwarded-For is believed (default: nobody's)."
+        ),
+    ] = "",
+    tables_per_minute: Annotated[
+        int, typer.Option(help="Tables one client address may create a minute (0: no limit).")
+    ] = 10,
+    joins_per_minute: Annotated[
+        int, typer.Option(help="Seats one client address may take a minute (0: no limit).")
+    ] = 30,
+    invites_per_minute: Annotated[
+        int, typer.Option(help="Invite codes one address may look up a minute (0: no limit).")
+    ] = 20,
+    records_per_minute: Annotated[
+        int, typer.Option(help="Game records one address may fetch a minute (0: no limit).")
+    ] = 10,
+    rematches_per_minute: Annotated[
+        int, typer.Option(help="Rematches one address may ask for a minute (0: no limit).")
+    ] = 10,
+    api_per_minute: Annotated[
+        int, typer.Option(help="Other /api requests of one address a minute (0: no limit).")
+    ] = 1200,
+    limit_addresses: Annotated[
+        int, typer.Option(help="Client addresses the lobby limits remember at most.")
+    ] = 10_000,
+    rematch_grace: Annotated[
+        float,
+        typer.Option(help="Seconds a rematch's seats are kept for the players of the game."),
+    ] = 120.0,
+    docs: Annotated[
+        bool, typer.Option(help="Serve the API docs at /docs (they load swagger-ui from a CDN).")
+    ] = False,
 ) -> None:
     """Run the online table server: lobby over HTTP, tables over WebSocket.
 
@@ -83,6 +126,17 @@ def serve(
         rate_burst=max(1, int(rate_limit * 2)),
         allow_seeds=allow_seeds,
         freeze_gc=True,
+        public_url=public_url.rstrip("/") if public_url else None,
+        forwarded_allow_ips=forwarded_allow_ips.strip(),
+        tables_per_minute=tables_per_minute,
+        joins_per_minute=joins_per_minute,
+        invites_per_minute=invites_per_minute,
+        records_per_minute=records_per_minute,
+        rematches_per_minute=rematches_per_minute,
+        api_per_minute=api_per_minute,
+        limit_addresses=limit_addresses,
+        rematch_grace_seconds=rematch_grace,
+        docs=docs,
     )
     if node:
         config.node = node
@@ -93,10 +147,9 @@ def serve(
     # the default 5 ms, or a busy event loop makes each of their short steps wait that long.
     sys.setswitchinterval(0.0005)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    where = config.public_url or f"http://{shown}:{port}"
     print(
-        _("rummy500 server: open http://{host}:{port}/ in your browser (API docs at /docs)").format(
-            host=shown, port=port
-        ),
+        _("rummy500 server: open {url}/ in your browser").format(url=where),
         flush=True,
     )
     uvicorn.run(
@@ -109,6 +162,9 @@ def serve(
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         timeout_graceful_shutdown=5,
+        # X-Forwarded-For only from the configured proxies (uvicorn's default trusts loopback).
+        proxy_headers=bool(config.forwarded_allow_ips),
+        forwarded_allow_ips=config.forwarded_allow_ips or None,
     )
 
 

@@ -94,3 +94,20 @@ class ServerConfig:
     #: Addresses (comma-separated IPs or networks, ``*`` for any) whose ``X-Forwarded-For`` and
     #: ``X-Forwarded-Proto`` are believed: the reverse proxy. Empty: trust nobody.
     forwarded_allow_ips: str = ""
+    #: Lobby requests a minute one client address may make, by kind (0: no limit); an IPv6
+    #: address counts by its /64. Over the limit: ``429`` with ``Retry-After``.
+    tables_per_minute: int = 10
+    joins_per_minute: int = 30
+    invites_per_minute: int = 20
+    records_per_minute: int = 10
+    rematches_per_minute: int = 10
+    #: Every other request under ``/api``.
+    api_per_minute: int = 1200
+    #: Client addresses the lobby limits remember (the least recently seen forgotten first).
+    limit_addresses: int = 10_000
+    #: A rematch's seats are kept for the players of the finished game this long; the table is
+    #: not listed and strangers cannot join it meanwhile.
+    rematch_grace_seconds: float = 120.0
+    #: Serve the interactive API docs at ``/docs`` (FastAPI's page, which loads swagger-ui from
+    #: a CDN). ``/openapi.json`` is always served.
+    docs: bool = False
