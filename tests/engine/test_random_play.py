@@ -361,7 +361,8 @@ def check_legal_list(game: Game, legal: list[Move], notation: bool) -> None:
             lay = must == "meld" and layable(game, card)
             if n in listed:  # the card taken can be melded as the rules require
                 assert not must or meld or lay, f"take {n}: the {card} cannot be melded"
-            free = not must and size >= 1
+            # (no copy of a top card taken alone may be discarded: another card must be held)
+            free = not must and size > counts[card] - 1
             if free or (meld and size + n >= 5) or (lay and size + n >= 3):
                 assert n in listed, f"take {n} is not listed"
         return
@@ -381,13 +382,16 @@ def check_legal_list(game: Game, legal: list[Move], notation: bool) -> None:
     # discards: every card but the one just taken (and, unplayable, a playable last card)
     expected = set()
     for card in range(len(counts)):
-        if not counts[card] or (card == game.no_discard and counts[card] < 2):
+        if not counts[card] or card == game.no_discard:
             continue
         if size == 1 and game.rules.going_out == "unplayable" and layable(game, card):
             continue
         expected.add(Move(seat, "discard", (card,)))
     assert {m for m in legal if m.verb == "discard"} == expected, "wrong discards listed"
-    if size >= 3:  # a lay-off leaves 2 or more cards: nothing about going out applies
+    # copies of the card just taken may not be discarded: a move that leaves nothing else must
+    # let them all be laid off (a stuck hand fails the "no legal moves" check above)
+    stuck = counts[game.no_discard] if game.no_discard >= 0 else 0
+    if size >= 3 and size - 1 > stuck:  # a lay-off leaves a card to discard
         expected = set()
         for card in range(len(counts)):
             if counts[card]:
@@ -398,7 +402,7 @@ def check_legal_list(game: Game, legal: list[Move], notation: bool) -> None:
         assert listed == expected, f"lay-offs listed {sorted(map(str, listed))}, " + (
             f"expected {sorted(map(str, expected))}"
         )
-    if size >= 5:  # a meld of 3 natural cards leaves 2 or more
+    if size >= 5 and size - 3 > stuck:  # a meld of 3 natural cards leaves a card to discard
         listed = {m for m in legal if m.verb == "meld"}
         for meld_cards in natural_three_card_melds(counts):
             move = Move(seat, "meld", meld_cards)

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from rummy500.engine import Game, IllegalMove, Move, NotationError, Rules, card_str, parse_card
+from rummy500.engine.state import decks_for
 from tests.engine.positions import cards, legal, legal_of, play, position
 
 P1 = "AS 2S 3S 9H 9D KC 4D"
@@ -130,6 +131,21 @@ def test_cannot_discard_top_discard_just_taken() -> None:
     game.play("P2 take 1")
     assert "P2 discard 7S" not in legal(game)
     assert_illegal(game, "P2 discard 7S", "7S")
+
+
+def test_cannot_discard_a_copy_of_top_discard_just_taken_with_two_decks() -> None:
+    # RULES.md §4.3 [decided]: copies are interchangeable, so putting back the other 7S would
+    # be a turn without a draw.
+    hands = [P1, "7S 6C 7C 8C QH QS 2D", P3, "2C 3D 4H 5D 8H 9S TC", "KS KH AD AH 4C 4S 5H"]
+    game = position(hands, "7S", "4S 9C JK 2H")
+    assert decks_for(game.players) == 2
+    game.play("P2 take 1")
+    assert game.hand(1).count(parse_card("7S")) == 2
+    assert not {"P2 discard 7S"} & legal(game)
+    assert_illegal(game, "P2 discard 7S", "7S")
+    game.play("P2 meld 6C 7C 8C")
+    assert "P2 discard 7S" not in legal(game)
+    game.play("P2 discard QH")  # any other card may go
 
 
 def test_may_discard_former_top_after_taking_several() -> None:

@@ -552,10 +552,12 @@ class Game:
                 jokers += 1
             else:
                 present |= 1 << c
+            held = self.hands[seat][c]  # copies of it, which may not be discarded either
             if pickup == "top-free":
-                ok = size > 0 or self._can_take(seat, 1, -1)
-            elif size >= 4:
-                # a 3-card meld or a lay-off of the card leaves at least 2 cards
+                ok = size > held or self._can_take(seat, 1, -1)
+            elif size >= 4 and size - 2 > held:
+                # a 3-card meld or a lay-off of the card leaves at least 2 cards, not all
+                # copies of it
                 ok = (pickup == "must-meld" and c in self._spots()) or meldable(c, present, jokers)
             else:
                 ok = self._can_take(seat, 1, self._take_mode(1))
@@ -602,9 +604,9 @@ class Game:
     def _can_take(self, seat: int, n: int, mode: int, resume: bool = False) -> bool:
         """Whether after taking the top ``n`` discards the seat has a legal way to go on."""
         size = self.hand_sizes[seat]
-        if mode < 0 and size > 0:
-            return True  # anything but the card taken can be discarded
         taken = self.discard[-n:]
+        if mode < 0 and size > self.hands[seat][taken[0]]:
+            return True  # a card that is no copy of the one taken can be discarded
         counts = self.hands[seat][:]
         present = self.masks[seat]
         for c in taken:
@@ -795,7 +797,11 @@ class Game:
                 if left == 0 and going_out == "discard":
                     continue
                 move = made.get(cards) or _meld_move(seat, cards)
-                if left == 1 and not self._continues(counts, size, move, no_discard):
+                if (
+                    no_discard >= 0
+                    and left <= counts[no_discard]
+                    and not self._continues(counts, size, move, no_discard)
+                ):
                     continue
                 moves.append(move)
                 if first:
@@ -816,7 +822,10 @@ class Game:
                     held.append(BIT_INDEX[low])
                 if counts[JOKER] and JOKER in spots:
                     held.append(JOKER)
-            check_size = not resume and size <= 2
+            # a lay-off that leaves only copies of the card just taken must let them go too
+            check_size = not resume and (
+                size == 1 or (no_discard >= 0 and size - 1 <= counts[no_discard])
+            )
             lay = _LAYOFF_MOVES[seat]
             for card in held:
                 for entry in spots[card]:
@@ -824,7 +833,7 @@ class Game:
                     if check_size:
                         if size == 1 and going_out == "discard":
                             continue
-                        if size == 2 and not self._continues(counts, size, move, no_discard):
+                        if size >= 2 and not self._continues(counts, size, move, no_discard):
                             continue
                     moves.append(move)
                     if first:
@@ -844,7 +853,8 @@ class Game:
                 ]
                 if counts[JOKER]:
                     ds.append(discards[JOKER])
-            if no_discard >= 0 and counts[no_discard] == 1:
+            if no_discard >= 0 and counts[no_discard]:
+                # nor any copy of it (RULES.md §4.3: copies are interchangeable)
                 no = discards[no_discard]
                 if no in ds:
                     ds.remove(no)
@@ -861,7 +871,8 @@ class Game:
         present = self.masks[seat]
         jokers = counts[JOKER]
         size = self.hand_sizes[seat]
-        if jokers > MAX_JOKERS:
+        if jokers > MAX_JOKERS or (no_discard >= 0 and counts[no_discard] > 1):
+            # (holding another copy of the card just taken is rare: two decks, or jokers)
             return self._play_moves(seat, counts, present, size, -1, 0, no_discard, False)
         rows = _FREE_ROWS[seat][jokers]
         if rows is None:
@@ -925,25 +936,27 @@ class Game:
         moves += r3[1]
         if jokers:
             moves.append(_DISCARD[seat][JOKER])
-        if no_discard >= 0 and counts[no_discard] == 1:
+        if no_discard >= 0 and counts[no_discard]:
             moves.remove(_DISCARD[seat][no_discard])
         return moves
 
     def _continues(self, counts: list[int], size: int, move: Move, no_discard: int) -> bool:
-        """After ``move`` leaves one card, can the player still finish the turn?
+        """After ``move``, can the player still finish the turn?
 
-        Only the card just taken from the top of the pile, alone, can be stuck: it may not be
-        discarded, so it must be laid off (which empties the hand).
+        Only copies of the card just taken from the top of the pile can be stuck: none of them
+        may be discarded (RULES.md §4.3), so a hand left holding nothing else must lay every one
+        of them off (which empties the hand).
         """
         if no_discard < 0:
             return True
         played = sum(1 for p in move.cards if (p if p < JOKER_AS else JOKER) == no_discard)
-        if counts[no_discard] <= played:
-            return True  # the one card left is another
-        last = no_discard
+        stuck = counts[no_discard] - played
+        left = size - len(move.cards)
+        if left == 0 or left > stuck:
+            return True  # nothing left, or another card to discard
         if self.rules.going_out == "discard":
             return False
-        # Would the card fit the table once this move is on it?
+        # Would the copies fit the table, one after another, once this move is on it?
         if move.verb == "meld":
             is_run, key, lo, hi, cards = analyze_meld(move.cards)
             melds = [*self.melds, _new_meld(0, is_run, key, lo, hi, cards, 0)]
@@ -951,7 +964,7 @@ class Game:
             melds = [m.copy() for m in self.melds]
             target = next(m for m in melds if m.number == move.number)
             _extend(target, move.cards[0], move.end, 0)
-        return any(m.layoff_spots(last) for m in melds)
+        return _lays_off_all(melds, no_discard, stuck)
 
     # --- playing ------------------------------------------------------------------------------
 
@@ -1155,7 +1168,7 @@ class Game:
             left = size - len(needed)
             if left == 0 and self.rules.going_out == "discard":
                 return _("you must keep a card to discard when you go out")
-            if left <= 1:
+            if self.no_discard >= 0 and left <= self.hands[seat][self.no_discard]:
                 return _("you would be left with the {card} you may not discard").format(
                     card=card_str(self.no_discard)
                 )
@@ -1545,6 +1558,20 @@ def _meld_from_cards(number: int, cards: list[int], owners: list[int]) -> TableM
     suit = first // 13
     lo = first % 13  # a run never starts with a high ace
     return TableMeld(number, True, suit, cards[:], owners[:], lo=lo, hi=lo + len(cards) - 1)
+
+
+def _lays_off_all(melds: list[TableMeld], card: int, copies: int) -> bool:
+    """Can ``copies`` copies of ``card`` be laid off on ``melds``, one after another?"""
+    if copies == 1:
+        return any(m.layoff_spots(card) for m in melds)
+    for i, meld in enumerate(melds):
+        for played, pos in meld.layoff_spots(card):
+            trial = meld.copy()
+            end = ("low" if pos < meld.lo else "high") if meld.is_run else ""
+            _extend(trial, played, end, 0)
+            if _lays_off_all([*melds[:i], trial, *melds[i + 1 :]], card, copies - 1):
+                return True
+    return False
 
 
 def _extend(meld: TableMeld, played: int, end: str, seat: int) -> int:
