@@ -10,6 +10,7 @@ import pytest
 import pytest_asyncio
 
 from .helpers import RunningServer, server_config
+from .procserver import ServerProcess
 
 
 @pytest.fixture(autouse=True)
@@ -39,6 +40,25 @@ async def start_server(tmp_path: Path) -> AsyncIterator[StartServer]:
 @pytest_asyncio.fixture
 async def server(start_server: StartServer) -> RunningServer:
     return await start_server()
+
+
+StartProcess = Callable[..., ServerProcess]
+
+
+@pytest.fixture
+def start_process(tmp_path: Path) -> Iterator[StartProcess]:
+    """Start ``rummy500 serve ARGS`` as real processes (each in its own folder of
+    ``tmp_path``); all stopped after the test, their workers too."""
+    started: list[ServerProcess] = []
+
+    def start(*args: str, env: dict[str, str] | None = None) -> ServerProcess:
+        server = ServerProcess(tmp_path / f"server-{len(started)}", *args, env=env)
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in reversed(started):
+        server.__exit__(None, None, None)
 
 
 @pytest.fixture(scope="session")
