@@ -11,14 +11,15 @@ and a restarted server plays on the same way.
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
-import multiprocessing
 import random
 from collections.abc import Sequence
 
 from rummy500.engine import Move, Observation
+from rummy500.workers import WorkerPool
 
-__all__ = ["SLOW_LEVELS", "BotRunner", "choose_move", "decision_seed"]
+__all__ = ["SLOW_LEVELS", "BotRunner", "BotsBusy", "choose_move", "decision_seed"]
 
 #: Levels that search, and so run in worker processes.
 SLOW_LEVELS = frozenset({"hard", "expert"})
@@ -40,23 +41,37 @@ def choose_move(level: str, seed: int, observation: Observation, legal: Sequence
         bot.close()
 
 
+class BotsBusy(Exception):
+    """Every worker of the searching computer players is busy: a hint must wait its turn."""
+
+
 class BotRunner:
-    """Runs bot decisions in executors; :meth:`choose` is awaited by the table."""
+    """Runs bot decisions in executors; :meth:`choose` is awaited by the table.
+
+    The searching levels share a few workers (the processes, or the threads when there are
+    none): at most one decision per worker is handed to them at a time, and the decisions of
+    the computer players at the tables wait in line for a free worker (first come, first
+    served). A hint (:meth:`start_hint`) never waits in that line: it is refused with
+    :class:`BotsBusy` unless a worker is free and nobody waits, so hints can only use the
+    workers the tables leave idle.
+    """
 
     def __init__(self, processes: int = 1, threads: int = 2) -> None:
         self._threads = concurrent.futures.ThreadPoolExecutor(
             max_workers=threads, thread_name_prefix="rummy500-bot"
         )
         self._process_count = processes
-        self._processes: concurrent.futures.ProcessPoolExecutor | None = None
+        self._processes: WorkerPool | None = None
+        # the searching levels: how many decisions they are working on, and who waits
+        self._search_slots = processes if processes > 0 else threads
+        self._searching = 0
+        self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
 
     def _executor(self, level: str) -> concurrent.futures.Executor:
         if level in SLOW_LEVELS and self._process_count > 0:
             if self._processes is None:
-                self._processes = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=self._process_count,
-                    mp_context=multiprocessing.get_context("spawn"),
-                )
+                # Workers that end with the server, however it ends.
+                self._processes = WorkerPool(self._process_count, "spawn")
             return self._processes
         return self._threads
 
@@ -65,11 +80,70 @@ class BotRunner:
     ) -> Move:
         """The move a bot of ``level`` chooses."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._executor(level), choose_move, level, seed, observation, tuple(legal)
-        )
+        if level not in SLOW_LEVELS:
+            return await loop.run_in_executor(
+                self._threads, choose_move, level, seed, observation, tuple(legal)
+            )
+        if self._searching < self._search_slots and not self._waiting:
+            self._searching += 1
+        else:
+            turn = loop.create_future()
+            self._waiting.append(turn)
+            try:
+                await turn  # a worker is handed over by _searched
+            except asyncio.CancelledError:
+                if turn.done() and not turn.cancelled():
+                    self._searched()  # handed a worker just now: pass it on
+                else:
+                    self._waiting.remove(turn)
+                raise
+        return await self._search(level, seed, observation, legal)
+
+    def start_hint(
+        self, level: str, seed: int, observation: Observation, legal: Sequence[Move]
+    ) -> asyncio.Future[Move]:
+        """Start working out a hint on a free worker; :class:`BotsBusy` if there is none."""
+        if self._searching >= self._search_slots or self._waiting:
+            raise BotsBusy
+        self._searching += 1
+        return asyncio.ensure_future(self._search(level, seed, observation, legal))
+
+    @property
+    def busy(self) -> bool:
+        """Whether a hint would be refused now."""
+        return self._searching >= self._search_slots or bool(self._waiting)
+
+    def _search(
+        self, level: str, seed: int, observation: Observation, legal: Sequence[Move]
+    ) -> asyncio.Future[Move]:
+        """Run a decision of a searching level on the worker already counted for it; the
+        worker counts as busy until the decision is over (even if nobody waits for it)."""
+        loop = asyncio.get_running_loop()
+        try:
+            done = self._executor(level).submit(
+                choose_move, level, seed, observation, tuple(legal)
+            )
+        except BaseException:
+            self._searched()
+            raise
+        done.add_done_callback(lambda _f: loop.call_soon_threadsafe(self._searched))
+        return asyncio.wrap_future(done)
+
+    def _searched(self) -> None:
+        """A worker is free: the first decision waiting gets it."""
+        while self._waiting:
+            turn = self._waiting.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self._searching -= 1
 
     def close(self) -> None:
+        """Stop the bots. The worker processes are waited for (a decision in progress gets
+        up to two seconds) and their queues closed here: uvicorn ends the process by raising
+        SIGTERM again once it has stopped, so no ``atexit`` handler would do it, and the
+        resource tracker would report the queues' semaphores as leaked."""
         self._threads.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
-            self._processes.shutdown(wait=False, cancel_futures=True)
+            self._processes.close(timeout=2.0)
+            self._processes = None

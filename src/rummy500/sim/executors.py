@@ -7,9 +7,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 
 from rummy500.sim.match import GameResult, GameTask, play_task
+from rummy500.workers import WorkerPool
 
 __all__ = ["default_workers", "run_dask", "run_local", "run_tasks"]
 
@@ -51,8 +52,8 @@ def run_local(
                 on_result(result)
         return results
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    # The workers end by themselves if this process is killed (rummy500.workers).
+    with WorkerPool(workers, method) as pool:
         # A few games in flight per worker: enough to keep every worker busy, few enough that
         # stopping early (Ctrl-C) does not wait for a long queue.
         queue = list(reversed(tasks))
@@ -69,9 +70,7 @@ def run_local(
                         on_result(result)
         except BaseException:
             # Ctrl-C or a failed game: do not wait for the games still being played.
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.terminate()
+            pool.close(timeout=0)
             raise
     results.sort(key=lambda r: r.index)
     return results
