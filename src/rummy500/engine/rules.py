@@ -8,7 +8,11 @@ from typing import ClassVar
 from rummy500.engine.errors import InvalidRules
 from rummy500.i18n import N_, _
 
-__all__ = ["OPTION_HELP", "PRESETS", "PRESET_HELP", "Rules"]
+__all__ = ["MAX_TARGET", "OPTION_HELP", "PRESETS", "PRESET_HELP", "Rules"]
+
+#: The highest target score. A game's length grows with its target: past this it would not end
+#: in any sitting (a server would play and store it for ever).
+MAX_TARGET = 100_000
 
 # name -> allowed values (the first is the default), as written in a record's ``rules:`` line.
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -54,8 +58,20 @@ OPTION_HELP: dict[str, str] = {
         "highest: the highest total at or above the target wins; must-go-out: only the player "
         "who goes out can win, with a total at or above the target."
     ),
-    "target": N_("the total that ends the game (500 by default)."),
+    "target": N_("the total that ends the game (500 by default, at most 100000)."),
 }
+
+
+def _bad_target(value: object) -> InvalidRules:
+    """The one refusal of a target, wherever it was written (a lobby, a record, a command line)."""
+    shown = repr(value)
+    if len(shown) > 24:
+        shown = shown[:20] + "…"
+    return InvalidRules(
+        _("target must be a whole number from 1 to {limit}, not {value}").format(
+            limit=MAX_TARGET, value=shown
+        )
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +101,9 @@ class Rules:
                         value=value, name=name, choices=", ".join(choices)
                     )
                 )
-        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target <= 0:
-            raise InvalidRules(
-                _("target must be a positive whole number, not {value!r}").format(value=self.target)
-            )
+        target = self.target
+        if isinstance(target, bool) or not isinstance(target, int) or not 0 < target <= MAX_TARGET:
+            raise _bad_target(target)
 
     @property
     def with_jokers(self) -> bool:
@@ -122,14 +137,10 @@ class Rules:
                     )
                 )
             if name == "target":
-                try:
-                    changes["target"] = int(value)
-                except ValueError:
-                    raise InvalidRules(
-                        _("target must be a positive whole number, not {value!r}").format(
-                            value=value
-                        )
-                    ) from None
+                # ASCII digits only, and few enough that int() is cheap (no "1e20", no "3_00")
+                if not (value.isascii() and value.isdigit() and len(value) <= 12):
+                    raise _bad_target(value)
+                changes["target"] = int(value)
             else:
                 changes[_ATTR[name]] = value
         return replace(self, **changes)  # type: ignore[arg-type]
