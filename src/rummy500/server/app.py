@@ -20,7 +20,13 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from rummy500.i18n import _
 from rummy500.server import lobby
 from rummy500.server.config import ServerConfig
-from rummy500.server.limits import BrowserProtections, LobbyLimits, RateLimiter, origin_of
+from rummy500.server.limits import (
+    BrowserProtections,
+    LobbyLimits,
+    RateLimiter,
+    client_address,
+    origin_of,
+)
 from rummy500.server.messages import (
     AuthMessage,
     ChatMessage,
@@ -48,8 +54,11 @@ CLOSE_POLICY = 1008
 #: A WebSocket from a page of another site (``--public-url`` set) is closed before it is
 #: accepted: the client sees its handshake answered ``403``.
 CLOSE_ORIGIN = CLOSE_POLICY
-#: A connection that keeps flooding after this many refusals is closed.
+#: A connection that keeps flooding after this many refusals (messages over the rate, too
+#: large or binary) is closed.
 MAX_STRIKES = 50
+#: Table ids are 16 characters; anything much longer is no table's.
+MAX_TABLE_ID = 64
 
 
 class BodyLimit:
@@ -211,16 +220,29 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=CLOSE_ORIGIN)  # before accepting: the handshake gets 403
         return
     await websocket.accept()
-    greeted = await _greet(websocket, hub, table_id)
-    if greeted is None:
+    if len(table_id) > MAX_TABLE_ID:
+        await _send_error(websocket, "no_table", _("there is no such table"), CLOSE_NO_TABLE)
         return
-    table, client = greeted
+    # counted from the start: connections that never say who they are count too
+    address = client_address(websocket.scope)
+    refused = hub.connections.enter(address, table_id)
+    if refused is not None:
+        close, code, message = refused
+        await _send_error(websocket, code, message, close)
+        return
     try:
-        await _serve(websocket, hub, table, client)
-    except WebSocketDisconnect:
-        pass
+        greeted = await _greet(websocket, hub, table_id)
+        if greeted is None:
+            return
+        table, client = greeted
+        try:
+            await _serve(websocket, hub, table, client)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await table.detach(client)
     finally:
-        await table.detach(client)
+        hub.connections.leave(address, table_id)
 
 
 async def _greet(ws: WebSocket, hub: TableHub, table_id: str) -> tuple[LiveTable, Client] | None:
@@ -289,7 +311,7 @@ async def _greet(ws: WebSocket, hub: TableHub, table_id: str) -> tuple[LiveTable
             ws, "moved", _("this table is served by another server process"), CLOSE_MOVED
         )
         return None
-    client = Client(ws, seat)
+    client = Client(ws, seat, config)
     await table.attach(client)
     return table, client
 
@@ -316,10 +338,15 @@ async def _serve(ws: WebSocket, hub: TableHub, table: LiveTable, client: Client)
                 return
             continue
         if not text:
+            strikes += 1
             table.error(client, "binary", _("send text messages (JSON), not binary ones"))
+            if strikes >= MAX_STRIKES:
+                client.close(CLOSE_POLICY, "flooding")
+                return
             continue
         size = _too_large(text, config.max_message_bytes)
         if size:
+            strikes += 1
             table.error(
                 client,
                 "too_large",
@@ -327,6 +354,9 @@ async def _serve(ws: WebSocket, hub: TableHub, table: LiveTable, client: Client)
                     size=size, limit=config.max_message_bytes
                 ),
             )
+            if strikes >= MAX_STRIKES:
+                client.close(CLOSE_POLICY, "flooding")
+                return
             continue
         try:
             message = parse_client_message(text)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
+import contextlib
 import random
 from collections.abc import Sequence
 
@@ -126,7 +127,12 @@ class BotRunner:
         except BaseException:
             self._searched()
             raise
-        done.add_done_callback(lambda _f: loop.call_soon_threadsafe(self._searched))
+
+        def free(_done: concurrent.futures.Future[Move]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: the server stopped
+                loop.call_soon_threadsafe(self._searched)
+
+        done.add_done_callback(free)
         return asyncio.wrap_future(done)
 
     def _searched(self) -> None:

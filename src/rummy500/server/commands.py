@@ -101,6 +101,39 @@ def serve(
     docs: Annotated[
         bool, typer.Option(help="Serve the API docs at /docs (they load swagger-ui from a CDN).")
     ] = False,
+    # Table and connection limits
+    allow_bot_tables: Annotated[
+        bool,
+        typer.Option(
+            help="Allow tables of computer players only (demonstrations): they play, paced, "
+            "while someone watches."
+        ),
+    ] = False,
+    bot_table_pace: Annotated[
+        float, typer.Option(help="Seconds at least between two moves at such a table.")
+    ] = 0.5,
+    idle_seconds: Annotated[
+        float, typer.Option(help="A table nobody is connected to is released after this.")
+    ] = 300.0,
+    connections_per_address: Annotated[
+        int, typer.Option(help="WebSocket connections at once from one client address.")
+    ] = 16,
+    connections_per_table: Annotated[
+        int, typer.Option(help="WebSocket connections at once to one table (spectators too).")
+    ] = 64,
+    outbox_bytes: Annotated[
+        int, typer.Option(help="Bytes waiting for one client before it is disconnected.")
+    ] = 256 * 1024,
+    send_timeout: Annotated[
+        float, typer.Option(help="Seconds a message may wait for a client that does not read.")
+    ] = 20.0,
+    request_timeout: Annotated[
+        float, typer.Option(help="Seconds an HTTP request's headers and body may take to arrive.")
+    ] = 10.0,
+    limit_concurrency: Annotated[
+        int, typer.Option(help="Connections and requests at once; more are answered 503.")
+    ] = 1000,
+    max_undos: Annotated[int, typer.Option(help="Moves a player may take back in a turn.")] = 5,
 ) -> None:
     """Run the online table server: lobby over HTTP, tables over WebSocket.
 
@@ -114,6 +147,7 @@ def serve(
 
     from rummy500.server.app import create_app
     from rummy500.server.config import ServerConfig, default_db_url
+    from rummy500.server.deadlines import AbortingWebSocketProtocol, request_deadline
 
     config = ServerConfig(
         db_url=db or default_db_url(),
@@ -137,6 +171,16 @@ def serve(
         limit_addresses=limit_addresses,
         rematch_grace_seconds=rematch_grace,
         docs=docs,
+        allow_bot_tables=allow_bot_tables,
+        bot_table_pace=bot_table_pace,
+        idle_seconds=idle_seconds,
+        max_connections_per_address=connections_per_address,
+        max_connections_per_table=connections_per_table,
+        max_outbox_bytes=outbox_bytes,
+        send_timeout=send_timeout,
+        request_seconds=request_timeout,
+        limit_concurrency=limit_concurrency,
+        max_undos_per_turn=max_undos,
     )
     if node:
         config.node = node
@@ -157,7 +201,15 @@ def serve(
         host=host,
         port=port,
         log_level=log_level.lower(),
-        ws_max_size=1 << 20,
+        # a request's headers and body within request_seconds (slowloris); connections that
+        # do not read are aborted when closed; frames a little over the largest message
+        http=request_deadline(config.request_seconds),
+        ws=AbortingWebSocketProtocol,
+        limit_concurrency=config.limit_concurrency,
+        timeout_keep_alive=5,
+        h11_max_incomplete_event_size=16 * 1024,
+        ws_max_size=config.ws_max_bytes,
+        ws_max_queue=8,
         ws_per_message_deflate=False,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,

@@ -111,3 +111,26 @@ class ServerConfig:
     #: Serve the interactive API docs at ``/docs`` (FastAPI's page, which loads swagger-ui from
     #: a CDN). ``/openapi.json`` is always served.
     docs: bool = False
+    # Table and connection limits
+    #: Whether a table may have computer players only (``serve --allow-bot-tables``: for
+    #: demonstrations). Such a table plays only while someone watches it, and its computer
+    #: players' moves are at least ``bot_table_pace`` seconds apart.
+    allow_bot_tables: bool = False
+    bot_table_pace: float = 0.5
+    #: WebSocket connections at once from one client address (an IPv6 address by its /64), and
+    #: to one table (players and spectators). Over either: closed with 4429 / 4430.
+    max_connections_per_address: int = 16
+    max_connections_per_table: int = 64
+    #: A client is disconnected (4408) when more than this many bytes wait to be sent to it, or
+    #: when a message has waited this long to be written: it does not read. It may reconnect.
+    max_outbox_bytes: int = 256 * 1024
+    send_timeout: float = 20.0
+    #: Largest WebSocket frame or message read at all (bigger: closed with 1009). Messages over
+    #: ``max_message_bytes`` but within this are refused and count as strikes.
+    ws_max_bytes: int = 8 * 1024
+    #: HTTP: a request's headers and body must have arrived within this many seconds of the
+    #: connection (or of the previous answer on it); connections and tasks at once, at most.
+    request_seconds: float = 10.0
+    limit_concurrency: int = 1000
+    #: Moves one player may take back in one turn.
+    max_undos_per_turn: int = 5

@@ -109,6 +109,14 @@ async def create_table(spec: CreateTable, request: Request, hub: Hub) -> CreateR
     if spec.name is not None and not any(s.kind == "human" for s in spec.seats):
         raise HTTPException(422, _("there is no person's seat for you at this table"))
     config = hub.config
+    if not any(s.kind == "human" for s in spec.seats) and not config.allow_bot_tables:
+        raise HTTPException(
+            422,
+            _(
+                "a table needs at least one person's seat: computer players play only for "
+                "people (all-computer tables need rummy500 serve --allow-bot-tables)"
+            ),
+        )
     if spec.seed is not None and not config.allow_seeds:
         raise HTTPException(
             422, _("this server does not take seeds (rummy500 serve --allow-seeds)")

@@ -100,7 +100,9 @@ class CreateTable(_Strict):
 
     seats: list[SeatSpec] = Field(min_length=2, max_length=8)
     rules: RulesSpec = Field(default_factory=lambda: RulesSpec(preset=None))
-    target: int | None = Field(None, gt=0, le=100_000, description="Target score.")
+    target: int | float | None = Field(
+        None, description="Target score, 1 to 100000 (the rules check it, wherever it is given)."
+    )
     private: bool = Field(False, description="Private tables are not listed; join by invite.")
     name: str | None = Field(None, min_length=1, max_length=MAX_NAME_CHARS)
     call_seconds: float | None = Field(None, ge=0.05, le=60)
@@ -110,6 +112,14 @@ class CreateTable(_Strict):
     seed: int | None = Field(
         None, ge=0, lt=2**62, description="The deal's seed (only if the server allows seeds)."
     )
+
+    @field_validator("target")
+    @classmethod
+    def _whole_target(cls, value: int | float | None) -> int | float | None:
+        """A whole number written as ``300.0`` or ``1e20`` is that number (the rules judge it)."""
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        return value
 
     @field_validator("name")
     @classmethod

@@ -22,9 +22,9 @@ import collections
 import contextlib
 import json
 import logging
+import math
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rummy500.engine import (
@@ -42,7 +42,7 @@ from rummy500.engine import (
     seat_str,
 )
 from rummy500.i18n import _
-from rummy500.server.autoplay import BotRunner, decision_seed
+from rummy500.server.autoplay import BotRunner, BotsBusy, decision_seed
 from rummy500.server.config import ServerConfig
 from rummy500.server.storage import Append, ChatLine, SeatRecord, Storage, TableRecord
 from rummy500.server.views import (
@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 __all__ = [
     "UNDO_EVENT",
     "Client",
+    "Connections",
     "EventWriter",
     "LiveTable",
     "TableHub",
@@ -74,8 +75,6 @@ log = logging.getLogger("rummy500.server")
 
 T = TypeVar("T")
 
-#: A client whose outgoing queue grows past this is too slow to keep up and is disconnected.
-MAX_OUTBOX = 1000
 #: The optional parts of the protocol this server has (``state.table.features``).
 FEATURES = ("chat", "hint", "record", "rematch", "spectate", "turn_timer", "undo")
 #: The stored event of an undo: it takes back the last move before it (see :func:`rebuild_table`).
@@ -85,15 +84,23 @@ UNDO_EVENT = "undo"
 UNDOABLE = frozenset({"take", "meld", "layoff"})
 #: The computer player that gives hints (a searching one, with a short time limit).
 HINT_LEVEL = "hard"
+#: Hints a table keeps (the latest, by seat and position).
+MAX_HINTS = 16
 #: A database commit slower than this (seconds) is logged.
 SLOW_COMMIT = 0.05
 #: How often SQLite's write-ahead log is checkpointed.
 CHECKPOINT_SECONDS = 2.0
 
-# WebSocket close codes (4000-4999 are the application's own).
+# WebSocket close codes (4000-4999 are the application's own; see docs/protocol.md).
 CLOSE_SEAT_LEFT = 4403
 CLOSE_RELOAD = 1012
-CLOSE_TOO_SLOW = 1008
+#: The client did not read what it was sent (too many bytes waiting, or a send stuck).
+CLOSE_TOO_SLOW = 4408
+#: Too many connections from the client's address, or to the table.
+CLOSE_TOO_MANY_FROM_ADDRESS = 4429
+CLOSE_TOO_MANY_AT_TABLE = 4430
+#: How often the hub looks for clients that do not read.
+STALL_CHECK_SECONDS = 1.0
 
 
 class TableMoved(Exception):
@@ -182,15 +189,31 @@ def describe_move(move: Move) -> str:
     return str(move)
 
 
-@dataclass(eq=False)
 class Client:
-    """One WebSocket connection to a table: a seat's player, or a spectator (``seat`` None)."""
+    """One WebSocket connection to a table: a seat's player, or a spectator (``seat`` None).
 
-    ws: WebSocket
-    seat: int | None
-    outbox: asyncio.Queue[tuple[str, int] | str] = field(default_factory=asyncio.Queue)
-    closed: bool = False
-    task: asyncio.Task[None] | None = None
+    What it is sent waits in its outbox until the connection takes it. The outbox is bounded in
+    bytes (``max_outbox_bytes``), and a message may wait at most ``send_timeout`` seconds to be
+    written: a client that does not read is disconnected (:data:`CLOSE_TOO_SLOW`) and its queue
+    thrown away; it can reconnect and get a fresh ``state``. At most one full ``state`` waits
+    at a time: a ``resync`` asked while one is waiting is answered by that one.
+    """
+
+    def __init__(self, ws: WebSocket, seat: int | None, config: ServerConfig) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.max_bytes = config.max_outbox_bytes
+        self.send_timeout = config.send_timeout
+        #: (text, whether it is a full state), oldest first
+        self.outbox: collections.deque[tuple[str, bool]] = collections.deque()
+        self.queued_bytes = 0
+        self.state_waiting = False
+        #: since when the message being written has waited (None: nothing is being written)
+        self.sending_since: float | None = None
+        self.closed = False
+        self.task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._close: tuple[int, str] | None = None
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._pump())
@@ -198,32 +221,110 @@ class Client:
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(dumps(message))
 
-    def send_text(self, text: str) -> None:
+    def send_state(self, message: dict[str, Any]) -> None:
+        """Queue a full ``state`` unless one is waiting already (it will say the same)."""
+        if not self.state_waiting:
+            self.send_text(dumps(message), state=True)
+
+    def send_text(self, text: str, state: bool = False) -> None:
         if self.closed:
             return
-        if self.outbox.qsize() >= MAX_OUTBOX:
-            self.close(CLOSE_TOO_SLOW, "too slow")
+        self.queued_bytes += len(text)  # characters: bytes of UTF-8 for the ASCII of JSON
+        if self.queued_bytes > self.max_bytes:
+            self.drop(CLOSE_TOO_SLOW, "too slow")
             return
-        self.outbox.put_nowait(text)
+        self.outbox.append((text, state))
+        self.state_waiting = self.state_waiting or state
+        self._wake.set()
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         """Send what is queued, then close the connection."""
         if not self.closed:
             self.closed = True
-            self.outbox.put_nowait((reason, code))
+            self._close = (code, reason)
+            self._wake.set()
+
+    def drop(self, code: int, reason: str) -> None:
+        """Close at once, throwing away what is queued (the client does not read)."""
+        if self.task is not None and self.task.done():
+            self.closed = True
+            return
+        self.closed = True
+        self.outbox.clear()
+        self.queued_bytes = 0
+        self.state_waiting = False
+        if self.task is not None:
+            self.task.cancel()
+        self.task = asyncio.get_running_loop().create_task(self._close_now(code, reason))
+
+    def stalled(self, now: float) -> bool:
+        """Whether a message has waited longer than ``send_timeout`` to be written."""
+        return self.sending_since is not None and now - self.sending_since > self.send_timeout
+
+    async def _close_now(self, code: int, reason: str) -> None:
+        # A peer that does not read never takes a close frame either: the server's WebSocket
+        # protocol (rummy500.server.deadlines) aborts such a connection instead.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.ws.close(code=code, reason=reason), 5.0)
 
     async def _pump(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
-            item = await self.outbox.get()
-            try:
-                if isinstance(item, tuple):
-                    reason, code = item
-                    await self.ws.close(code=code, reason=reason)
+            if not self.outbox:
+                if self._close is not None:
+                    code, reason = self._close
+                    with contextlib.suppress(Exception):
+                        await self.ws.close(code=code, reason=reason)
                     return
-                await self.ws.send_text(item)
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            text, state = self.outbox.popleft()
+            self.queued_bytes -= len(text)
+            if state:
+                self.state_waiting = False
+            self.sending_since = loop.time()
+            try:
+                await self.ws.send_text(text)
             except Exception:
                 self.closed = True
                 return
+            finally:
+                self.sending_since = None
+
+
+class Connections:
+    """How many WebSocket connections each client address and each table has now."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.per_address = config.max_connections_per_address
+        self.per_table = config.max_connections_per_table
+        self.by_address: collections.Counter[str] = collections.Counter()
+        self.by_table: collections.Counter[str] = collections.Counter()
+
+    def enter(self, address: str, table_id: str) -> tuple[int, str, str] | None:
+        """Count a new connection in; or why it is refused: (close code, error code, message)."""
+        if self.by_address[address] >= self.per_address:
+            return (
+                CLOSE_TOO_MANY_FROM_ADDRESS,
+                "too_many_connections",
+                _("at most {n} connections from one address").format(n=self.per_address),
+            )
+        if self.by_table[table_id] >= self.per_table:
+            return (
+                CLOSE_TOO_MANY_AT_TABLE,
+                "table_crowded",
+                _("at most {n} connections to one table").format(n=self.per_table),
+            )
+        self.by_address[address] += 1
+        self.by_table[table_id] += 1
+        return None
+
+    def leave(self, address: str, table_id: str) -> None:
+        for counter, key in ((self.by_address, address), (self.by_table, table_id)):
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
 
 
 class EventWriter:
@@ -300,6 +401,7 @@ class TableHub:
         self.db_executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="rummy500-db")
         self.writer = EventWriter(storage, self.db_executor)
         self.bots = BotRunner(processes=config.bot_processes)
+        self.connections = Connections(config)
         self.live: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
         self._unloading: dict[str, asyncio.Task[None]] = {}
@@ -318,6 +420,19 @@ class TableHub:
         self._lease_task = asyncio.get_running_loop().create_task(self._renew_leases())
         if self.storage.is_sqlite:
             self.spawn(self._checkpoints())
+        self.spawn(self._drop_stalled())
+
+    async def _drop_stalled(self) -> None:
+        """Disconnect clients that have not taken a message for ``send_timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(STALL_CHECK_SECONDS)
+            now = loop.time()
+            for table in list(self.live.values()):
+                for client in list(table.clients):
+                    if client.stalled(now):
+                        log.info("table %s: a client does not read; disconnected", table.id)
+                        client.drop(CLOSE_TOO_SLOW, "too slow")
 
     async def _checkpoints(self) -> None:
         """Copy SQLite's write-ahead log into the database now and then, in a worker thread
@@ -394,9 +509,10 @@ class TableHub:
             self.db_executor, rebuild_table, record, events
         )
         live = LiveTable(self, record, game, len(events), chat)
-        live.undo_stack = before
+        live.restore_undo(before)
         self.live[table_id] = live
         log.info("table %s loaded at version %d", table_id, live.version)
+        live.arm_idle()  # released in a while unless someone connects
         await live.wake()
         return live
 
@@ -480,6 +596,8 @@ class LiveTable:
         self.id = record.id
         self.record = record
         self.seats: list[SeatRecord] = list(record.seats)
+        #: computer players only (``serve --allow-bot-tables``): it plays while anyone watches
+        self.bot_table = all(s.kind == "bot" for s in self.seats)
         self.game = game
         self.version = version
         self.lock = asyncio.Lock()
@@ -512,12 +630,28 @@ class LiveTable:
         self.last_seats: list[dict[str, Any]] | None = None
         self.rematch: dict[str, Any] | None = None
         self.shut_down = False
-        #: the game before each move of the current turn that may be taken back (last last)
+        #: the game before each move of the current turn that may be taken back (last last),
+        #: and the position of each (see ``position``)
         self.undo_stack: list[Game] = []
-        #: the hint being worked out or given per seat: (version, the bot's task)
-        self.hints: dict[int, tuple[int, asyncio.Task[Move]]] = {}
+        self.undo_positions: list[int] = []
+        #: which position the game is in: the version that first reached it (an undo goes back
+        #: to an earlier position, and a hint asked there again is not worked out again)
+        self.position = version
+        #: moves taken back in the current turn (at most ``max_undos_per_turn``)
+        self.undos_this_turn = 0
+        #: the hints worked out or being worked out, by (seat, position): the latest few
+        self.hints: collections.OrderedDict[tuple[int, int], asyncio.Future[Move]] = (
+            collections.OrderedDict()
+        )
+        #: when the last computer player's move of a bot table was (they are paced)
+        self.last_bot_move = -math.inf
 
     # --- settings ------------------------------------------------------------------------------
+
+    def restore_undo(self, before: list[Game]) -> None:
+        """The games before the moves of this turn that may be taken back (after a load)."""
+        self.undo_stack = before
+        self.undo_positions = [-(i + 1) for i in range(len(before))]  # never seen before
 
     @property
     def call_seconds(self) -> float:
@@ -545,8 +679,11 @@ class LiveTable:
             if self.idle_handle is not None:
                 self.idle_handle.cancel()
                 self.idle_handle = None
+            waited = not self._people_here()
             self.clients.add(client)
             client.start()
+            if waited and self._people_here():
+                self._resume()
             if client.seat is not None:
                 self.away_since.pop(client.seat, None)
                 g = self.game
@@ -554,9 +691,21 @@ class LiveTable:
                     # back for its own turn: the turn timer starts again
                     self.turn_deadline = self.loop.time() + self.turn_seconds
                     self.turn_expired = False
-            client.send(self.state_message(client.seat))
+            client.send_state(self.state_message(client.seat))
             with contextlib.suppress(_TableLost):
                 await self._advance()
+
+    def _resume(self) -> None:
+        """Someone is here again after the table waited: the deadlines that stood still while
+        it waited start again (a call window or turn timer is not over before anyone saw it)."""
+        g = self.game
+        now = self.loop.time()
+        if g is None:
+            return
+        if g.phase == CALL and self.window_id is not None:
+            self.window_deadline = max(self.window_deadline, now + self.call_seconds)
+        if self.turn_seconds and self.turn_deadline is not None and not self.turn_expired:
+            self.turn_deadline = max(self.turn_deadline, now + self.turn_seconds)
 
     async def detach(self, client: Client) -> None:
         """A connection has closed. The seat is kept; its player is away from now on."""
@@ -566,11 +715,15 @@ class LiveTable:
             seat = client.seat
             if seat is not None and not any(c.seat == seat for c in self.clients):
                 self.away_since[seat] = self.loop.time()
-            if not self.clients and not self.shut_down:
-                self.idle_handle = self.loop.call_later(self.config.idle_seconds, self._idle_check)
+            self.arm_idle()
             if not self.shut_down:
                 with contextlib.suppress(_TableLost):
                     await self._advance()
+
+    def arm_idle(self) -> None:
+        """Release the table after ``idle_seconds`` unless someone connects meanwhile."""
+        if self.idle_handle is None and not self.clients and not self.shut_down:
+            self.idle_handle = self.loop.call_later(self.config.idle_seconds, self._idle_check)
 
     def _idle_check(self) -> None:
         self.idle_handle = None
@@ -584,8 +737,11 @@ class LiveTable:
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat and not c.closed for c in self.clients)
 
-    def _players_here(self) -> bool:
-        """Whether a player (not just spectators) is connected."""
+    def _people_here(self) -> bool:
+        """Whether the table may play: a player is connected (spectators do not count), or at
+        a table of computer players only, allowed by ``serve --allow-bot-tables``, anyone."""
+        if self.bot_table:
+            return self.config.allow_bot_tables and any(not c.closed for c in self.clients)
         return any(c.seat is not None and not c.closed for c in self.clients)
 
     def shut(self, code: int = CLOSE_RELOAD) -> None:
@@ -680,6 +836,10 @@ class LiveTable:
             return _("only your own moves of your current turn can be taken back")
         if self._bot_level(seat, self.loop.time()) is not None:
             return _("your time for this turn ran out: the computer finishes it")
+        if self.undos_this_turn >= self.config.max_undos_per_turn:
+            return _("at most {n} moves may be taken back in one turn").format(
+                n=self.config.max_undos_per_turn
+            )
         if not self.undo_stack:
             last = g.moves[-1] if g.moves else None
             if last is not None and last.seat == seat and last.verb == "draw":
@@ -771,8 +931,10 @@ class LiveTable:
     # --- messages from clients -----------------------------------------------------------------
 
     async def resync(self, client: Client) -> None:
+        if client.state_waiting:
+            return  # the state waiting to be sent answers this one too
         async with self.lock:
-            client.send(self.state_message(client.seat))
+            client.send_state(self.state_message(client.seat))
 
     async def ping(self, client: Client) -> None:
         client.send({"type": "pong", "version": self.version})
@@ -894,6 +1056,8 @@ class LiveTable:
             except _TableLost:
                 return
             self.game = self.undo_stack.pop()
+            self.position = self.undo_positions.pop()
+            self.undos_this_turn += 1
             event = {
                 "kind": "undo",
                 "move": str(undone),
@@ -906,8 +1070,10 @@ class LiveTable:
 
     async def hint(self, client: Client, ref: Any = None) -> None:
         """The move a strong computer player would make for the seat now, from the seat's own
-        observation; sent to that client only. One search per seat and decision: asking
-        again at the same version gets the same answer."""
+        observation; sent to that client only. One search per seat and position, shared by
+        the seat's connections: asking again (or again after an undo) gets the same answer.
+        When every worker of the searching players is busy the hint is refused (``busy``):
+        computer players at the tables come first."""
         if client.seat is None:
             self.error(client, "spectator", _("spectators cannot ask for a hint"), ref)
             return
@@ -917,34 +1083,44 @@ class LiveTable:
                 self.error(client, "not_started", _("the game has not started yet"), ref)
                 return
             version = self.version
-            known = self.hints.get(seat)
-            if known is not None and known[0] == version:
-                task = known[1]
-            else:
-                decision = self._decision(seat)
-                if decision is None:
+            decision = self._decision(seat)
+            if decision is None:
+                self.error(
+                    client,
+                    "not_your_turn",
+                    _("a hint is only for the seat that must decide now, not {seat}").format(
+                        seat=seat_str(seat)
+                    ),
+                    ref,
+                )
+                return
+            key = (seat, self.position)
+            task = self.hints.get(key)
+            if task is None:
+                game, legal = decision
+                observation = game.observation(seat)
+                seed = decision_seed(self.record.seed, self.position, seat)
+                try:
+                    task = self.hub.bots.start_hint(HINT_LEVEL, seed, observation, legal)
+                except BotsBusy:
                     self.error(
                         client,
-                        "not_your_turn",
-                        _("a hint is only for the seat that must decide now, not {seat}").format(
-                            seat=seat_str(seat)
-                        ),
+                        "busy",
+                        _("the computer players are busy: ask for a hint again in a moment"),
                         ref,
                     )
                     return
-                game, legal = decision
-                observation = game.observation(seat)
-                seed = decision_seed(self.record.seed, version, seat)
-                task = self.loop.create_task(
-                    self.hub.bots.choose(HINT_LEVEL, seed, observation, legal)
-                )
-                self.hints[seat] = (version, task)
+                self.hints[key] = task
+                while len(self.hints) > MAX_HINTS:
+                    self.hints.popitem(last=False)
         try:
             move = await asyncio.shield(task)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: the hint for %s failed", self.id, seat_str(seat))
+            if self.hints.get(key) is task:
+                del self.hints[key]
             self.error(client, "server_error", _("no hint could be found"), ref)
             return
         client.send(
@@ -1046,11 +1222,11 @@ class LiveTable:
 
     def _bot_level(self, seat: int, now: float) -> str | None:
         """The level of the computer player that plays ``seat`` now, or None (a person does)."""
+        if not self._people_here():
+            return None  # nobody is here: the table waits for its people
         s = self.seats[seat]
         if s.kind == "bot":
             return s.level or "easy"
-        if not self._players_here():
-            return None  # no player is here: the table waits for its people
         takeover = self.config.takeover_level
         if not s.taken:
             return takeover
@@ -1070,8 +1246,8 @@ class LiveTable:
             return
         while True:
             g = self.game
-            if g is None or self.shut_down:
-                break
+            if g is None or self.shut_down or not self._people_here():
+                break  # nobody is here: nothing is played, no timer runs
             now = self.loop.time()
             if g.phase == GAME_OVER:
                 break
@@ -1111,7 +1287,7 @@ class LiveTable:
             if (
                 self.turn_deadline is not None
                 and now >= self.turn_deadline
-                and self._players_here()
+                and self._people_here()
                 and self.seats[seat].kind == "human"
             ):
                 self.turn_expired = True
@@ -1130,6 +1306,7 @@ class LiveTable:
         if key != self.turn_key:
             self.turn_key = key
             self.turn_expired = False
+            self.undos_this_turn = 0
             human = self.seats[g.turn].kind == "human"
             self.turn_deadline = now + self.turn_seconds if self.turn_seconds and human else None
 
@@ -1213,6 +1390,12 @@ class LiveTable:
         except Exception:
             log.exception("table %s: the %s bot failed at %s", self.id, level, seat_str(seat))
             move = legal[0]
+        if self.bot_table:
+            # computer players only: their moves are paced, a demonstration to watch
+            pace = self.config.bot_table_pace
+            while (wait := self.last_bot_move + pace - self.loop.time()) > 0:
+                await asyncio.sleep(wait)
+            self.last_bot_move = self.loop.time()
         async with self.lock:
             with contextlib.suppress(_TableLost):
                 await self._apply_bot_choice(key, seat, level, move, legal)
@@ -1246,12 +1429,12 @@ class LiveTable:
         """One timer per table, at the next moment something becomes due."""
         g = self.game
         due: list[float] = []
-        if g is not None and not self.shut_down:
+        if g is not None and not self.shut_down and self._people_here():
             if g.phase == HAND_OVER and self.deal_at is not None:
                 due.append(self.deal_at)
             elif g.phase == CALL and self.window_id is not None:
                 due.append(self.window_deadline)
-            if g.phase in (DRAW, PLAY, CALL) and self._players_here():
+            if g.phase in (DRAW, PLAY, CALL) and self._people_here():
                 if g.phase != CALL and self.turn_deadline is not None and not self.turn_expired:
                     due.append(self.turn_deadline)
                 seats = [g.to_act] if g.phase != CALL else list(self.callers)
@@ -1291,6 +1474,8 @@ class LiveTable:
         await self._store(["deal"], "playing")
         self.game = g
         self.undo_stack = []
+        self.undo_positions = []
+        self.position = self.version
         log.info("table %s: the game starts", self.id)
         self._after_change({"kind": "deal", "hand_number": 1, "dealer": seat_str(g.dealer)})
 
@@ -1300,7 +1485,9 @@ class LiveTable:
         g.deal()
         self.deal_at = None
         self.undo_stack = []
+        self.undo_positions = []
         await self._store(["deal"], None)
+        self.position = self.version
         self._after_change(
             {"kind": "deal", "hand_number": g.hand_number, "dealer": seat_str(g.dealer)}
         )
@@ -1317,8 +1504,11 @@ class LiveTable:
         await self._store([str(applied)], status)
         if snapshot is not None and g.phase in (DRAW, PLAY):
             self.undo_stack.append(snapshot)
+            self.undo_positions.append(self.position)
         else:
             self.undo_stack = []
+            self.undo_positions = []
+        self.position = self.version
         event = {"kind": "move", "move": str(applied), "seat": seat_str(applied.seat), "by": by}
         self._after_change(event, ref=ref, mover=applied.seat)
         if g.phase in (HAND_OVER, GAME_OVER) and before not in (HAND_OVER, GAME_OVER):
