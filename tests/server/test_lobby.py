@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -21,14 +22,16 @@ async def test_a_new_table_has_an_invite_code_and_link(server: RunningServer) ->
     made = await server.create(["human", "human", "expert"], rules={"preset": "hoyle"})
     table = made["table"]
     assert made["token"] is None and made["seat"] is None
-    assert len(table["invite_code"]) == 6
-    assert table["invite_link"].endswith(f"/?invite={table['invite_code']}")
+    code = table["invite_code"]
+    assert re.fullmatch(r"[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}", code)
+    assert table["invite_link"] == f"/?invite={code}"  # relative without --public-url
     assert table["status"] == "waiting" and table["players"] == 3
     assert [s["kind"] for s in table["seats"]] == ["human", "human", "bot"]
     assert table["seats"][2]["level"] == "expert"
     assert "pickup=must-meld" in table["rules"] and "target=100" in table["rules"]
-    found = await server.http.get(f"/api/invites/{table['invite_code'].lower()}")
-    assert found.status_code == 200 and found.json()["table_id"] == table["table_id"]
+    for typed in (code.lower(), code.replace("-", ""), f" {code.replace('-', ' ')} "):
+        found = await server.http.get(f"/api/invites/{typed}")
+        assert found.status_code == 200 and found.json()["table_id"] == table["table_id"]
     listed = (await server.http.get("/api/tables")).json()["tables"]
     assert [t["table_id"] for t in listed] == [table["table_id"]]
 

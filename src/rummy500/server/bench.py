@@ -249,6 +249,9 @@ async def run_benchmark(
             "warning",
             "--node",
             f"bench-{port}",
+            # every simulated player comes from loopback: no per-address lobby limit
+            *("--tables-per-minute", "0", "--joins-per-minute", "0"),
+            *("--rematches-per-minute", "0", "--api-per-minute", "0"),
         ]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         log_path = os.environ.get("RUMMY500_BENCH_LOG") or os.path.join(tmp, "server.log")

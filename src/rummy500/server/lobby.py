@@ -6,8 +6,10 @@ on a seat (leave, rematch) carry the token as ``Authorization: Bearer <token>``.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import secrets
+import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
@@ -16,7 +18,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from rummy500.engine import InvalidRules, NotationError, Rules, parse_seat, seat_str
 from rummy500.i18n import _
-from rummy500.server.config import BOT_LEVELS, LEVEL_HELP
+from rummy500.server.config import BOT_LEVELS, LEVEL_HELP, ServerConfig
 from rummy500.server.messages import (
     CreateReply,
     CreateTable,
@@ -26,7 +28,14 @@ from rummy500.server.messages import (
     TableInfo,
     TableList,
 )
-from rummy500.server.storage import SeatError, TableRecord, hash_token, new_token
+from rummy500.server.storage import (
+    SeatError,
+    TableRecord,
+    canonical_invite,
+    format_invite,
+    hash_token,
+    new_token,
+)
 from rummy500.server.tables import TableHub, rebuild_game
 
 __all__ = ["router", "table_info"]
@@ -44,13 +53,23 @@ Hub = Annotated[TableHub, Depends(_hub)]
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-def table_info(record: TableRecord, base_url: str) -> TableInfo:
-    """A table as anyone may see it."""
-    base = base_url.rstrip("/")
+def _public_url(request: Request) -> str:
+    """Where links point: ``--public-url``, never the request's ``Host`` (which the client
+    chooses); without it links are relative to the page that shows them."""
+    config: ServerConfig = request.app.state.config
+    return (config.public_url or "").rstrip("/")
+
+
+PublicUrl = Annotated[str, Depends(_public_url)]
+
+
+def table_info(record: TableRecord, public_url: str) -> TableInfo:
+    """A table as anyone may see it; links start with ``public_url`` ("" for relative)."""
+    code = format_invite(record.invite_code)
     return TableInfo(
         table_id=record.id,
-        invite_code=record.invite_code,
-        invite_link=f"{base}/?invite={record.invite_code}",
+        invite_code=code,
+        invite_link=f"{public_url}/?invite={code}",
         status=record.status,  # type: ignore[arg-type]
         players=record.players,
         seats=[
@@ -73,6 +92,7 @@ def table_info(record: TableRecord, base_url: str) -> TableInfo:
         created_at=record.created_at,
         rematch_of=record.rematch_of,
         rematch_id=record.rematch_id,
+        reserved_until=record.reserved_until if record.reserved() else None,
         ws_path=f"/ws/tables/{record.id}",
     )
 
@@ -94,7 +114,7 @@ async def _seat_of(hub: TableHub, table_id: str, token: HTTPAuthorizationCredent
 
 
 @router.post("/tables", status_code=201, response_model=CreateReply)
-async def create_table(spec: CreateTable, request: Request, hub: Hub) -> CreateReply:
+async def create_table(spec: CreateTable, public_url: PublicUrl, hub: Hub) -> CreateReply:
     """Create a table of 2 to 8 seats (people and computer players). With ``name``, the
     creator takes the first person's seat and gets its token."""
     try:
@@ -142,12 +162,12 @@ async def create_table(spec: CreateTable, request: Request, hub: Hub) -> CreateR
         seat = seat_str(number)
     await hub.seats_changed(record.id)
     record = await _record(hub, record.id)
-    return CreateReply(table=table_info(record, str(request.base_url)), seat=seat, token=token)
+    return CreateReply(table=table_info(record, public_url), seat=seat, token=token)
 
 
 @router.get("/tables", response_model=TableList)
 async def open_tables(
-    request: Request,
+    public_url: PublicUrl,
     hub: Hub,
     status: Annotated[
         Literal["open", "playing"],
@@ -158,7 +178,7 @@ async def open_tables(
     ``status=playing`` the public games being played, to watch."""
     find = functools.partial(hub.storage.open_tables, 50, playing=status == "playing")
     records = await hub.db(find)
-    return TableList(tables=[table_info(r, str(request.base_url)) for r in records])
+    return TableList(tables=[table_info(r, public_url) for r in records])
 
 
 @router.get("/rules")
@@ -190,25 +210,28 @@ async def rules_catalog() -> dict[str, Any]:
 
 
 @router.get("/tables/{table_id}", response_model=TableInfo)
-async def get_table(table_id: str, request: Request, hub: Hub) -> TableInfo:
+async def get_table(table_id: str, public_url: PublicUrl, hub: Hub) -> TableInfo:
     """One table: its seats, rules and status (no card)."""
-    return table_info(await _record(hub, table_id), str(request.base_url))
+    return table_info(await _record(hub, table_id), public_url)
 
 
 @router.get("/invites/{code}", response_model=TableInfo)
-async def find_invite(code: str, request: Request, hub: Hub) -> TableInfo:
-    """The table an invite code opens (private tables included)."""
-    if len(code) > 16:
+async def find_invite(code: str, public_url: PublicUrl, hub: Hub) -> TableInfo:
+    """The table an invite code opens (private tables included). Any case, with or without
+    the dashes. Look-ups are limited per client address (``429``)."""
+    if len(canonical_invite(code)) > 16:
         raise HTTPException(404, _("there is no table with this invite code"))
     record = await hub.db(hub.storage.table_by_invite, code)
     if record is None:
         raise HTTPException(404, _("there is no table with this invite code"))
-    return table_info(record, str(request.base_url))
+    return table_info(record, public_url)
 
 
 @router.post("/tables/{table_id}/join", response_model=JoinReply)
-async def join(table_id: str, body: JoinRequest, request: Request, hub: Hub) -> JoinReply:
-    """Take a free person's seat with a name. The reply's token is the key to the seat."""
+async def join(table_id: str, body: JoinRequest, public_url: PublicUrl, hub: Hub) -> JoinReply:
+    """Take a free person's seat with a name (unique at the table, ignoring case). The reply's
+    token is the key to the seat. A rematch's seats are kept for the players of the last game
+    for a while (``409`` meanwhile)."""
     await _record(hub, table_id)
     try:
         wanted = parse_seat(body.seat) if body.seat else None
@@ -221,9 +244,7 @@ async def join(table_id: str, body: JoinRequest, request: Request, hub: Hub) -> 
         raise HTTPException(409, str(e)) from None
     await hub.seats_changed(table_id)
     record = await _record(hub, table_id)
-    return JoinReply(
-        table=table_info(record, str(request.base_url)), seat=seat_str(number), token=token
-    )
+    return JoinReply(table=table_info(record, public_url), seat=seat_str(number), token=token)
 
 
 @router.post("/tables/{table_id}/leave")
@@ -241,9 +262,11 @@ async def leave(table_id: str, token: Token, hub: Hub) -> dict[str, str]:
 
 
 @router.post("/tables/{table_id}/rematch", response_model=JoinReply)
-async def rematch(table_id: str, token: Token, request: Request, hub: Hub) -> JoinReply:
+async def rematch(table_id: str, token: Token, public_url: PublicUrl, hub: Hub) -> JoinReply:
     """After the game: the same seats and rules at a new table. The first player to ask creates
-    it; everyone who asks with their token gets their own seat there, with a new token."""
+    it; everyone who asks with their token gets their own seat there, with a new token. For
+    ``rematch_grace_seconds`` the seats are kept for the players of the game: the new table
+    is not listed and strangers cannot join it."""
     record = await _record(hub, table_id)
     seat = await _seat_of(hub, table_id, token)
     if record.status != "finished":
@@ -260,35 +283,62 @@ async def rematch(table_id: str, token: Token, request: Request, hub: Hub) -> Jo
         hand_pause=record.hand_pause,
         max_moves=record.max_moves,
         rematch_of=record.id,
+        reserved_until=time.time() + hub.config.rematch_grace_seconds,
     )
     new = await hub.db(create)
     new_seat_token = new_token()
     name = record.seats[seat].name or seat_str(seat)
     try:
-        await hub.db(hub.storage.take_seat, new.id, name, hash_token(new_seat_token), seat)
+        take = functools.partial(hub.storage.take_seat, reserved=True)
+        await hub.db(take, new.id, name, hash_token(new_seat_token), seat)
     except SeatError as e:
         raise HTTPException(409, str(e)) from None
     await hub.rematch_ready(table_id, new)
     await hub.seats_changed(new.id)
     new = await _record(hub, new.id)
-    return JoinReply(
-        table=table_info(new, str(request.base_url)), seat=seat_str(seat), token=new_seat_token
-    )
+    return JoinReply(table=table_info(new, public_url), seat=seat_str(seat), token=new_seat_token)
 
 
 @router.get("/tables/{table_id}/record", response_class=PlainTextResponse)
 async def game_record(table_id: str, hub: Hub) -> str:
     """The ``.r500`` record of a finished game (every deal and move). Refused while the game
-    is on: it shows every hand."""
-    from rummy500.notation import format_record
-
+    is on: it shows every hand. Built once and kept; fetches are limited per client address."""
     record = await _record(hub, table_id)
     if record.status != "finished":
         raise HTTPException(409, _("the record is available when the game is over"))
-    events = await hub.db(hub.storage.events, table_id)
-    game = await hub.db(rebuild_game, record, events)
-    assert game is not None
-    return format_record(game, comment=f"rummy500 table {table_id}")
+    text = await hub.db(hub.storage.record_text, table_id)
+    if text is None:
+        text = await _build_record(hub, record)
+    return text
+
+
+#: Records being built, by table: a burst of requests for one game builds it once.
+_building: dict[str, asyncio.Future[str]] = {}
+
+
+async def _build_record(hub: TableHub, record: TableRecord) -> str:
+    from rummy500.notation import format_record
+
+    pending = _building.get(record.id)
+    if pending is not None:
+        return await asyncio.shield(pending)
+    future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    future.add_done_callback(lambda f: f.cancelled() or f.exception())
+    _building[record.id] = future
+    try:
+        events = await hub.db(hub.storage.events, record.id)
+        game = await hub.db(rebuild_game, record, events)
+        assert game is not None
+        text = format_record(game, comment=f"rummy500 table {record.id}")
+        await hub.db(hub.storage.save_record, record.id, text)
+        text = await hub.db(hub.storage.record_text, record.id) or text
+    except BaseException as e:
+        future.set_exception(e)
+        raise
+    finally:
+        _building.pop(record.id, None)
+    future.set_result(text)
+    return text
 
 
 @router.get("/health")

@@ -37,6 +37,8 @@ __all__ = [
     "WatchMessage",
     "clean_text",
     "describe_errors",
+    "name_key",
+    "normalize_name",
     "parse_client_message",
 ]
 
@@ -44,24 +46,88 @@ MAX_NAME_CHARS = 24
 SEAT_PATTERN = r"^[Pp][1-8]$"
 
 
-#: Characters that reorder the text around them (a name could make another look reversed).
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Characters that reorder the text around them (a name could make another look reversed):
+#: embeddings, overrides, isolates and the direction marks.
+_BIDI_CONTROLS = frozenset(
+    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+)
+#: Letters and symbols that print as nothing (not format characters, so listed by hand).
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5")
+_ZWJ = "\u200d"
+#: Combining marks allowed on one character (more stack into unreadable towers).
+MAX_MARKS = 4
+
+
+def _drawn_with_zwj(before: str, after: str) -> bool:
+    """Whether a zero-width joiner between these joins emoji (👩‍👩‍👧), where it belongs."""
+    joined = unicodedata.category(before), unicodedata.category(after)
+    return joined[0] in ("So", "Sk", "Mn") and joined[1] in ("So", "Sk")
 
 
 def clean_text(text: str, what: str) -> str:
-    """``text`` trimmed; refused if it holds control characters or bidirectional overrides.
+    """``text`` trimmed, without invisible characters (zero-width spaces and joiners, other
+    format characters, blank letters; a joiner inside an emoji stays); refused if it holds
+    control characters, direction marks or overrides, or a tower of combining marks.
 
     Names and chat are plain text: nothing in them is interpreted, by the server or (it must
     not be) by a client."""
-    text = text.strip()
-    for ch in text:
-        if unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI_CONTROLS:
+    kept: list[str] = []
+    marks = 0
+    for i, ch in enumerate(text):
+        category = unicodedata.category(ch)
+        if ch in _BIDI_CONTROLS:
+            raise ValueError(
+                _(
+                    "{what} may not contain marks that change the direction of text (U+{code:04X})"
+                ).format(what=what, code=ord(ch))
+            )
+        if category in ("Cc", "Cs"):
             raise ValueError(
                 _("{what} may not contain control characters (U+{code:04X})").format(
                     what=what, code=ord(ch)
                 )
             )
+        if ch == _ZWJ:
+            if kept and i + 1 < len(text) and _drawn_with_zwj(kept[-1], text[i + 1]):
+                kept.append(ch)
+            continue
+        if category in ("Cf", "Co", "Cn") or ch in _BLANKS:
+            continue
+        if category in ("Mn", "Me"):
+            marks += 1
+            if marks > MAX_MARKS:
+                raise ValueError(
+                    _("{what} may not stack more than {n} accents on one letter").format(
+                        what=what, n=MAX_MARKS
+                    )
+                )
+        else:
+            marks = 0
+        kept.append(ch)
+    return "".join(kept).strip()
+
+
+def normalize_name(name: str) -> str:
+    """A player's name as it is kept and shown: NFKC (full-width and other compatibility
+    forms folded: ``Ａｎｎ`` is ``Ann``), invisible characters removed, spaces collapsed to
+    one; refused when empty or longer than :data:`MAX_NAME_CHARS`."""
+    spaced = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in name)
+    text = clean_text(unicodedata.normalize("NFKC", spaced), _("name"))
+    text = " ".join(text.split())
+    if not text:
+        raise ValueError(_("the name is empty"))
+    if len(text) > MAX_NAME_CHARS:
+        raise ValueError(
+            _("a name is at most {limit} characters, not {n}").format(
+                limit=MAX_NAME_CHARS, n=len(text)
+            )
+        )
     return text
+
+
+def name_key(name: str) -> str:
+    """What two names at one table may not share: the name ignoring case (``casefold``)."""
+    return unicodedata.normalize("NFKC", normalize_name(name).casefold())
 
 
 class _Strict(BaseModel):
@@ -124,12 +190,7 @@ class CreateTable(_Strict):
     @field_validator("name")
     @classmethod
     def _plain_name(cls, value: str | None) -> str | None:
-        if value is None:
-            return None
-        value = clean_text(value, _("name"))
-        if not value:
-            raise ValueError(_("the name is empty"))
-        return value
+        return None if value is None else normalize_name(value)
 
 
 class JoinRequest(_Strict):
@@ -141,10 +202,7 @@ class JoinRequest(_Strict):
     @field_validator("name")
     @classmethod
     def _plain_name(cls, value: str) -> str:
-        value = clean_text(value, _("name"))
-        if not value:
-            raise ValueError(_("the name is empty"))
-        return value
+        return normalize_name(value)
 
 
 class SeatInfo(BaseModel):
@@ -176,6 +234,8 @@ class TableInfo(BaseModel):
     created_at: float
     rematch_of: str | None
     rematch_id: str | None
+    #: A rematch whose seats are kept for the players of the last game until then (Unix time).
+    reserved_until: float | None = None
     ws_path: str
 
 

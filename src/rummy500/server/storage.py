@@ -55,6 +55,8 @@ __all__ = [
     "SeatRecord",
     "Storage",
     "TableRecord",
+    "canonical_invite",
+    "format_invite",
     "hash_token",
     "metadata",
     "new_token",
@@ -84,6 +86,8 @@ tables = Table(
     Column("lease_until", Float, nullable=True),
     Column("rematch_of", String(32), nullable=True),
     Column("rematch_id", String(32), nullable=True),
+    # a rematch's seats are kept for the players of the last game until then (migration 0002)
+    Column("reserved_until", Float, nullable=True),
 )
 Index("ix_tables_listing", tables.c.status, tables.c.private, tables.c.created_at)
 
@@ -97,7 +101,10 @@ seats = Table(
     Column("name", String(100), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("joined_at", Float, nullable=True),
+    # the name ignoring case: unique per table (migration 0002)
+    Column("name_key", String(100), nullable=True),
 )
+Index("ux_seats_name", seats.c.table_id, seats.c.name_key, unique=True)
 
 events = Table(
     "events",
@@ -121,7 +128,30 @@ chat = Table(
 )
 Index("ix_chat_table", chat.c.table_id, chat.c.id)
 
-_INVITE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+#: A finished game's ``.r500`` record, built once (migration 0002).
+records = Table(
+    "records",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("text", Text, nullable=False),
+    Column("built_at", Float, nullable=False),
+)
+
+#: Letters and digits that read aloud and type without doubt: no 0/O, no 1/I/L.
+INVITE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+#: 12 characters of 31: 59 bits, shown in groups of four (``K7QM-3XHD-W9PA``).
+INVITE_LENGTH = 12
+INVITE_GROUP = 4
+
+#: SQLite: the write-ahead log is truncated to this size when it is reset
+#: (``journal_size_limit``), and emptied by a blocking checkpoint once it grows past
+#: :data:`WAL_TRUNCATE_BYTES` (a passive checkpoint cannot finish while readers and writers
+#: keep coming, and the log then only grows).
+JOURNAL_SIZE_LIMIT = 4 << 20
+WAL_TRUNCATE_BYTES = 8 << 20
+#: The safety net: a commit that finds the log over this many pages (4 KiB each: 16 MiB)
+#: checkpoints it itself (``wal_autocheckpoint``), however fast events come.
+WAL_AUTOCHECKPOINT_PAGES = 4096
 
 
 def new_token() -> str:
@@ -135,7 +165,29 @@ def hash_token(token: str) -> str:
 
 
 def _invite_code() -> str:
-    return "".join(secrets.choice(_INVITE_ALPHABET) for _ in range(6))
+    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
+
+
+def canonical_invite(code: str) -> str:
+    """An invite code as typed (any case, with or without dashes or spaces) as it is stored."""
+    return "".join(ch for ch in code.upper() if ch not in "- \t")
+
+
+def format_invite(code: str) -> str:
+    """An invite code as shown: ``K7QM-3XHD-W9PA`` (the 6-character codes of old as they are)."""
+    if len(code) != INVITE_LENGTH:
+        return code
+    return "-".join(code[i : i + INVITE_GROUP] for i in range(0, len(code), INVITE_GROUP))
+
+
+def seat_name_key(name: str) -> str:
+    """What two names at one table may not share (the name ignoring case)."""
+    from rummy500.server.messages import name_key
+
+    try:
+        return name_key(name)[:100]
+    except ValueError:  # a name stored before names were normalised
+        return name.casefold()[:100]
 
 
 class SeatError(Exception):
@@ -178,6 +230,13 @@ class TableRecord:
     rematch_of: str | None
     rematch_id: str | None
     seats: tuple[SeatRecord, ...] = field(default=())
+    #: A rematch's seats are kept for the players of the last game until then (``time.time``).
+    reserved_until: float | None = None
+
+    def reserved(self, now: float | None = None) -> bool:
+        """Whether only the players of the last game may take a seat now."""
+        until = self.reserved_until
+        return until is not None and until > (time.time() if now is None else now)
 
 
 @dataclass(frozen=True)
@@ -249,13 +308,28 @@ class Storage:
     def close(self) -> None:
         self.engine.dispose()
 
-    def checkpoint(self) -> None:
+    def wal_path(self) -> Path | None:
+        """SQLite: the write-ahead log's file (``None`` for PostgreSQL or in memory)."""
+        if not self.is_sqlite or "///" not in self.url:
+            return None
+        path = self.url.split("///", 1)[1].split("?", 1)[0]
+        return Path(path + "-wal") if path and path != ":memory:" else None
+
+    def checkpoint(self, truncate_over: int = WAL_TRUNCATE_BYTES) -> int:
         """SQLite: copy the write-ahead log into the database file (without waiting for
-        readers or blocking writers). Commits never do it, so that they never wait on a sync
-        to disk."""
-        if self.is_sqlite:
-            with self.engine.connect() as conn:
-                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        readers or blocking writers); once the log is over ``truncate_over`` bytes, wait for
+        the writers, copy all of it and empty the file (``TRUNCATE``). Commits never do it,
+        so that they never wait on a sync to disk. Returns the log's size after."""
+        if not self.is_sqlite:
+            return 0
+        wal = self.wal_path()
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            size = wal.stat().st_size if wal is not None and wal.exists() else 0
+            if size > truncate_over:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+                size = wal.stat().st_size if wal is not None and wal.exists() else 0
+        return size
 
     # --- tables --------------------------------------------------------------------------------
 
@@ -272,8 +346,10 @@ class Storage:
         hand_pause: float,
         max_moves: int,
         rematch_of: str | None = None,
+        reserved_until: float | None = None,
     ) -> TableRecord:
-        """A new table waiting for its players; ``seats_spec`` is ``(kind, level)`` per seat."""
+        """A new table waiting for its players; ``seats_spec`` is ``(kind, level)`` per seat.
+        Until ``reserved_until`` only :meth:`take_seat` with ``reserved=True`` seats anyone."""
         now = time.time()
         for _attempt in range(10):
             table_id = secrets.token_urlsafe(12)
@@ -297,6 +373,7 @@ class Storage:
                 "lease_until": None,
                 "rematch_of": rematch_of,
                 "rematch_id": None,
+                "reserved_until": reserved_until,
             }
             try:
                 with self.engine.begin() as conn:
@@ -344,7 +421,7 @@ class Storage:
 
     def table_by_invite(self, code: str) -> TableRecord | None:
         with self.engine.connect() as conn:
-            return self._table(conn, tables.c.invite_code == code.strip().upper())
+            return self._table(conn, tables.c.invite_code == canonical_invite(code))
 
     def _table(self, conn: Any, where: Any) -> TableRecord | None:
         row = conn.execute(select(tables).where(where)).mappings().first()
@@ -366,10 +443,12 @@ class Storage:
                 .where(seats.c.kind == "human", seats.c.token_hash.is_(None))
                 .distinct()
             )
+            reserved = tables.c.reserved_until
             where = [
                 tables.c.private.is_(False),
                 tables.c.status != "finished",
                 tables.c.id.in_(free),
+                or_(reserved.is_(None), reserved <= time.time()),
             ]
         with self.engine.connect() as conn:
             rows = list(
@@ -395,14 +474,53 @@ class Storage:
 
     # --- seats ---------------------------------------------------------------------------------
 
-    def take_seat(self, table_id: str, name: str, token_hash: str, seat: int | None) -> int:
-        """Give a free person's seat to ``name``; return its number (raises :class:`SeatError`)."""
+    def take_seat(
+        self,
+        table_id: str,
+        name: str,
+        token_hash: str,
+        seat: int | None,
+        *,
+        reserved: bool = False,
+    ) -> int:
+        """Give a free person's seat to ``name``; return its number (raises :class:`SeatError`).
+
+        ``reserved``: the seat of a player of the last game at its rematch, which strangers
+        cannot take while the table is reserved. Names are unique per table ignoring case."""
+        try:
+            return self._take_seat(table_id, name, token_hash, seat, reserved)
+        except IntegrityError:  # the same name, taken at the same moment
+            raise SeatError(
+                _("someone at this table is already called {name}").format(name=name)
+            ) from None
+
+    def _take_seat(
+        self, table_id: str, name: str, token_hash: str, seat: int | None, reserved: bool
+    ) -> int:
+        key = seat_name_key(name)
         with self.engine.begin() as conn:
             record = self._table(conn, tables.c.id == table_id)
             if record is None:
                 raise SeatError(_("there is no such table"))
             if record.status == "finished":
                 raise SeatError(_("the game at this table is over"))
+            if record.reserved() and not reserved:
+                assert record.reserved_until is not None
+                raise SeatError(
+                    _(
+                        "this rematch keeps its seats for the players of the last game for "
+                        "{n} more seconds"
+                    ).format(n=max(1, round(record.reserved_until - time.time())))
+                )
+            taken_names = conn.execute(
+                select(seats.c.name_key).where(
+                    seats.c.table_id == table_id, seats.c.name_key.is_not(None)
+                )
+            ).scalars()
+            if key in set(taken_names):
+                raise SeatError(
+                    _("someone at this table is already called {name}").format(name=name)
+                )
             if seat is not None:
                 if not 0 <= seat < record.players:
                     raise SeatError(
@@ -429,7 +547,7 @@ class Storage:
                         seats.c.kind == "human",
                         seats.c.token_hash.is_(None),
                     )
-                    .values(name=name, token_hash=token_hash, joined_at=time.time())
+                    .values(name=name, name_key=key, token_hash=token_hash, joined_at=time.time())
                 )
                 if done.rowcount == 1:
                     return number
@@ -457,7 +575,7 @@ class Storage:
             conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.number == number)
-                .values(name=None, token_hash=None, joined_at=None)
+                .values(name=None, name_key=None, token_hash=None, joined_at=None)
             )
             return int(number)
 
@@ -620,6 +738,26 @@ class Storage:
                 .values(owner=None, lease_until=None)
             )
 
+    # --- records of finished games -------------------------------------------------------------
+
+    def record_text(self, table_id: str) -> str | None:
+        """The kept ``.r500`` record of a finished game, or ``None`` if not built yet."""
+        with self.engine.connect() as conn:
+            text: str | None = conn.execute(
+                select(records.c.text).where(records.c.table_id == table_id)
+            ).scalar()
+            return text
+
+    def save_record(self, table_id: str, text: str) -> None:
+        """Keep a finished game's record (the first one kept stays)."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(records).values(table_id=table_id, text=text, built_at=time.time())
+                )
+        except IntegrityError:
+            pass
+
     # --- chat ----------------------------------------------------------------------------------
 
     def add_chat(
@@ -682,6 +820,7 @@ def _record(row: Any, seat_rows: Iterable[Any]) -> TableRecord:
         rematch_of=row["rematch_of"],
         rematch_id=row["rematch_id"],
         seats=tuple(_seat(s) for s in seat_rows),
+        reserved_until=row.get("reserved_until"),
     )
 
 
@@ -692,5 +831,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=30000")
-    cursor.execute("PRAGMA wal_autocheckpoint=0")  # Storage.checkpoint, from a worker thread
+    # Storage.checkpoint runs every two seconds in a worker thread and keeps the log well
+    # under this; a commit checkpoints on its own only when writes flood in faster than that.
+    cursor.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
+    cursor.execute(f"PRAGMA journal_size_limit={JOURNAL_SIZE_LIMIT}")
     cursor.close()
