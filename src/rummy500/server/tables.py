@@ -629,6 +629,8 @@ class LiveTable:
         self.idle_handle: asyncio.TimerHandle | None = None
         self.last_seats: list[dict[str, Any]] | None = None
         self.rematch: dict[str, Any] | None = None
+        #: The ``.r500`` record once the game is over, formatted once.
+        self.record_cache: str | None = None
         self.shut_down = False
         #: the game before each move of the current turn that may be taken back (last last),
         #: and the position of each (see ``position``)
@@ -952,8 +954,9 @@ class LiveTable:
                     _("the record (with every deal) is available when the game is over"),
                 )
                 return
-            text = format_record(g, comment=f"rummy500 table {self.id}")
-            client.send({"type": "record", "version": self.version, "text": text})
+            if self.record_cache is None:
+                self.record_cache = format_record(g, comment=f"rummy500 table {self.id}")
+            client.send({"type": "record", "version": self.version, "text": self.record_cache})
 
     async def chat_line(self, client: Client, text: str) -> None:
         if client.seat is None:
