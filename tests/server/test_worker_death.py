@@ -1,0 +1,164 @@
+"""A real server's computer-player workers end with the server: within seconds of a SIGKILL,
+and on a normal stop (SIGTERM, Ctrl-C) without a leaked semaphore or temporary file."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import signal
+import time
+from pathlib import Path
+
+import httpx
+import psutil
+import pytest
+
+from .helpers import TableClient, choose
+from .procserver import ServerProcess
+
+pytestmark = pytest.mark.asyncio
+
+
+def running(processes: list[psutil.Process]) -> list[psutil.Process]:
+    """Those of ``processes`` still running (a zombie has ended: it only awaits its reaper)."""
+    alive = []
+    for process in processes:
+        try:
+            if process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+                alive.append(process)
+        except psutil.NoSuchProcess:
+            pass
+    return alive
+
+
+def wait_until_gone(processes: list[psutil.Process], timeout: float) -> list[psutil.Process]:
+    """Poll until none of ``processes`` runs, for up to ``timeout`` seconds; those that still do."""
+    deadline = time.monotonic() + timeout
+    while (alive := running(processes)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return alive
+
+
+def is_bot_worker(process: psutil.Process) -> bool:
+    try:
+        return "spawn_main" in " ".join(process.cmdline())
+    except psutil.Error:
+        return False
+
+
+def cpu_seconds(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    return float(times.user + times.system)
+
+
+def bot_moves(client: TableClient) -> int:
+    return sum(
+        1 for m in client.received if m["type"] == "update" and m["event"].get("by") == "bot"
+    )
+
+
+async def play_until_a_worker_searches(
+    server: ServerProcess, level: str
+) -> tuple[TableClient, list[psutil.Process]]:
+    """Sit a person and a computer player of ``level`` at a table and play the person's turns
+    until the computer player's worker process, having moved once already, is in the middle of
+    a search (what a stop races with). The person's connection, still open, and every process
+    the server started."""
+    async with httpx.AsyncClient(base_url=server.base, timeout=10) as http:
+        r = await http.post(
+            "/api/tables",
+            json={
+                "seats": [{"kind": "human"}, {"kind": "bot", "level": level}],
+                "name": "Ann",
+                "seed": 18,
+                "target": 500,
+            },
+        )
+        assert r.status_code == 201, r.text
+        reply = r.json()
+    client = await TableClient.open(server.ws_base, reply["table"]["table_id"], reply["token"])
+    rng = random.Random(18)
+    sent_for = -1
+    worker: psutil.Process | None = None
+    sample = (0.0, 0.0)  # (wall clock, the worker's CPU seconds)
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline:
+            if worker is None:
+                worker = next((p for p in server.children() if is_bot_worker(p)), None)
+            elif bot_moves(client) > 0:
+                now = (time.monotonic(), cpu_seconds(worker))
+                if now[0] - sample[0] >= 0.05:
+                    if (now[1] - sample[1]) / (now[0] - sample[0]) > 0.5:
+                        return client, server.children()
+                    sample = now
+            if client.legal and sent_for != client.version:
+                sent_for = client.version
+                move = choose(client.legal, rng)
+                await client.send(
+                    {"type": "move", "move": move, "id": sent_for, "version": sent_for}
+                )
+            with contextlib.suppress(TimeoutError):
+                await client.recv(0.05)
+    except BaseException:
+        await client.close()
+        raise
+    await client.close()
+    raise AssertionError(f"no worker process searched:\n{server.stderr()}")
+
+
+def start_server(tmp_path: Path) -> ServerProcess:
+    """A server with one bot worker process and a temporary folder of its own."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    return ServerProcess(
+        tmp_path / "server", "--bot-processes", "1", env={"TMPDIR": str(tmp)}
+    ).start()
+
+
+async def test_a_killed_servers_workers_end_within_seconds(tmp_path: Path) -> None:
+    server = start_server(tmp_path)
+    children: list[psutil.Process] = []
+    try:
+        client, children = await play_until_a_worker_searches(server, "hard")
+        names = [" ".join(p.cmdline()) for p in children]
+        assert any("resource_tracker" in n for n in names), names
+        server.kill()
+        killed = time.monotonic()
+        alive = wait_until_gone(children, timeout=10)
+        assert not alive, [" ".join(p.cmdline()) for p in alive]
+        # within moments, not at the end of the poll (about 0.1 s here)
+        assert time.monotonic() - killed < 5
+        await client.close()
+    finally:
+        for process in running(children):
+            process.kill()
+        server.kill()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+async def test_a_stopped_server_leaks_no_semaphore_file_or_process(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    server = start_server(tmp_path)
+    children: list[psutil.Process] = []
+    try:
+        # an expert searches for a second: the stop comes in the middle of a decision
+        client, children = await play_until_a_worker_searches(server, "expert")
+        assert server.process is not None
+        server.process.send_signal(stop)
+        deadline = time.monotonic() + 20
+        while server.process.poll() is None:  # the event loop must run: the socket closes
+            assert time.monotonic() < deadline, f"the server did not stop:\n{server.stderr()}"
+            await asyncio.sleep(0.05)
+        await client.close()
+        alive = wait_until_gone(children, timeout=5)
+        assert not alive, [" ".join(p.cmdline()) for p in alive]
+        errors = server.stderr()
+        assert "leaked" not in errors and "resource_tracker" not in errors, errors
+        assert not list((tmp_path / "tmp").iterdir())
+    finally:
+        for process in running(children):
+            process.kill()
+        server.kill()
