@@ -43,6 +43,8 @@ __all__ = [
 ]
 
 MAX_NAME_CHARS = 24
+#: What a name may be as sent, before spaces and invisible characters are taken out of it.
+MAX_NAME_INPUT = 64
 SEAT_PATTERN = r"^[Pp][1-8]$"
 
 
@@ -170,7 +172,7 @@ class CreateTable(_Strict):
         None, description="Target score, 1 to 100000 (the rules check it, wherever it is given)."
     )
     private: bool = Field(False, description="Private tables are not listed; join by invite.")
-    name: str | None = Field(None, min_length=1, max_length=MAX_NAME_CHARS)
+    name: str | None = Field(None, min_length=1, max_length=MAX_NAME_INPUT)
     call_seconds: float | None = Field(None, ge=0.05, le=60)
     turn_seconds: float | None = Field(None, ge=1, le=3600)
     away_seconds: float | None = Field(None, ge=0, le=3600)
@@ -196,7 +198,7 @@ class CreateTable(_Strict):
 class JoinRequest(_Strict):
     """Take a seat with just a name; ``seat`` picks one (the first free person's seat if not)."""
 
-    name: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    name: str = Field(min_length=1, max_length=MAX_NAME_INPUT)
     seat: str | None = Field(None, pattern=SEAT_PATTERN)
 
     @field_validator("name")
