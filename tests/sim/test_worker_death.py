@@ -1,0 +1,80 @@
+"""``rummy500 sim``'s worker processes (and multiprocessing's fork server and resource tracker)
+end with it: within seconds of a SIGKILL, and at once on Ctrl-C."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+WORKERS = 2
+
+
+def running(processes: list[psutil.Process]) -> list[psutil.Process]:
+    """Those of ``processes`` still running (a zombie has ended: it only awaits its reaper)."""
+    alive = []
+    for process in processes:
+        try:
+            if process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+                alive.append(process)
+        except psutil.NoSuchProcess:
+            pass
+    return alive
+
+
+def wait_until_gone(processes: list[psutil.Process], timeout: float) -> list[psutil.Process]:
+    """Poll until none of ``processes`` runs, for up to ``timeout`` seconds; those that still do."""
+    deadline = time.monotonic() + timeout
+    while (alive := running(processes)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return alive
+
+
+def start_sim(tmp_path: Path) -> tuple[subprocess.Popen[bytes], list[psutil.Process]]:
+    """``rummy500 sim`` with far more games than it plays in the test, once its workers play:
+    the process, and every process it started."""
+    command = [sys.executable, "-m", "rummy500", "sim", "--bots", "random,random"]
+    command += ["--games", "20000", "--workers", str(WORKERS), "--json"]
+    with (tmp_path / "stderr.txt").open("wb") as err:
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err)
+    # the workers, and the resource tracker (and the fork server, which forks the workers)
+    expected = WORKERS + (2 if "forkserver" in multiprocessing.get_all_start_methods() else 1)
+    deadline = time.monotonic() + 60
+    children: list[psutil.Process] = []
+    while time.monotonic() < deadline and proc.poll() is None:
+        children = psutil.Process(proc.pid).children(recursive=True)
+        busy = sum(1 for p in children if p.cpu_times().user > 0.2)
+        if len(children) >= expected and busy >= WORKERS:  # the workers are playing
+            return proc, children
+        time.sleep(0.1)
+    proc.kill()
+    for process in running(children):
+        process.kill()
+    raise AssertionError(f"the workers did not start:\n{(tmp_path / 'stderr.txt').read_text()}")
+
+
+@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "Ctrl-C"])
+def test_a_stopped_simulations_workers_end_within_seconds(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    proc, children = start_sim(tmp_path)
+    try:
+        assert proc.poll() is None, "the simulation ended before it was stopped"
+        os.kill(proc.pid, stop)
+        proc.wait(20)
+        alive = wait_until_gone(children, timeout=10)
+        assert not alive, [" ".join(p.cmdline()) for p in alive]
+        if stop == signal.SIGINT:
+            assert "leaked" not in (tmp_path / "stderr.txt").read_text()
+    finally:
+        proc.kill()
+        proc.wait(10)
+        for process in running(children):
+            process.kill()
