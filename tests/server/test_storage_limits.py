@@ -94,8 +94,8 @@ def test_the_write_ahead_log_stays_small_under_50000_events(tmp_path: Path) -> N
         storage.close()
 
 
-def test_a_finished_games_record_is_kept_once(tmp_path: Path) -> None:
-    storage = Storage(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+def test_a_finished_games_record_is_kept_once(db_url: str) -> None:
+    storage = Storage(db_url)
     storage.migrate()
     table_id = _table(storage)
     assert storage.record_text(table_id) is None
@@ -105,8 +105,8 @@ def test_a_finished_games_record_is_kept_once(tmp_path: Path) -> None:
     storage.close()
 
 
-def test_names_are_unique_per_table_ignoring_case(tmp_path: Path) -> None:
-    storage = Storage(f"sqlite:///{tmp_path / 'n.sqlite3'}")
+def test_names_are_unique_per_table_ignoring_case(db_url: str) -> None:
+    storage = Storage(db_url)
     storage.migrate()
     table_id = _table(storage)
     other = _table(storage)
@@ -121,8 +121,8 @@ def test_names_are_unique_per_table_ignoring_case(tmp_path: Path) -> None:
     storage.close()
 
 
-def test_a_reserved_rematch_seats_only_the_players_of_the_last_game(tmp_path: Path) -> None:
-    storage = Storage(f"sqlite:///{tmp_path / 'm.sqlite3'}")
+def test_a_reserved_rematch_seats_only_the_players_of_the_last_game(db_url: str) -> None:
+    storage = Storage(db_url)
     storage.migrate()
     table_id = _table(storage, reserved_until=time.time() + 60)
     with pytest.raises(SeatError, match="keeps its seats"):
