@@ -47,7 +47,13 @@ class Player:
         self.drag_next_discard = False
         self.keys_next_draw = False
         page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("console", self._csp_violation)
         page.set_default_timeout(TIMEOUT_MS)
+
+    def _csp_violation(self, message: Any) -> None:
+        """Anything the server's Content-Security-Policy refused is an error of the page."""
+        if "Content Security Policy" in message.text:
+            self.errors.append(message.text)
 
     # --- looking ---------------------------------------------------------------------------------
 
