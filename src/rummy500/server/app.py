@@ -241,6 +241,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             pass
         finally:
             await table.detach(client)
+            await client.finish()  # the connection counts until it is really gone
     finally:
         hub.connections.leave(address, table_id)
 

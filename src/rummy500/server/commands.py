@@ -134,6 +134,9 @@ def serve(
         int, typer.Option(help="Connections and requests at once; more are answered 503.")
     ] = 1000,
     max_undos: Annotated[int, typer.Option(help="Moves a player may take back in a turn.")] = 5,
+    socket_send_buffer: Annotated[
+        int, typer.Option(help="Kernel send buffer of each connection in bytes (0: automatic).")
+    ] = 64 * 1024,
 ) -> None:
     """Run the online table server: lobby over HTTP, tables over WebSocket.
 
@@ -147,7 +150,7 @@ def serve(
 
     from rummy500.server.app import create_app
     from rummy500.server.config import ServerConfig, default_db_url
-    from rummy500.server.deadlines import AbortingWebSocketProtocol, request_deadline
+    from rummy500.server.deadlines import AbortingWebSocketProtocol, http_protocol
 
     config = ServerConfig(
         db_url=db or default_db_url(),
@@ -181,6 +184,7 @@ def serve(
         request_seconds=request_timeout,
         limit_concurrency=limit_concurrency,
         max_undos_per_turn=max_undos,
+        socket_send_buffer=socket_send_buffer,
     )
     if node:
         config.node = node
@@ -203,7 +207,7 @@ def serve(
         log_level=log_level.lower(),
         # a request's headers and body within request_seconds (slowloris); connections that
         # do not read are aborted when closed; frames a little over the largest message
-        http=request_deadline(config.request_seconds),
+        http=http_protocol(config.request_seconds, config.socket_send_buffer),
         ws=AbortingWebSocketProtocol,
         limit_concurrency=config.limit_concurrency,
         timeout_keep_alive=5,

@@ -132,5 +132,8 @@ class ServerConfig:
     #: connection (or of the previous answer on it); connections and tasks at once, at most.
     request_seconds: float = 10.0
     limit_concurrency: int = 1000
+    #: The kernel's send buffer of each connection, in bytes (0: the system's automatic one,
+    #: which grows to megabytes for a peer that does not read).
+    socket_send_buffer: int = 64 * 1024
     #: Moves one player may take back in one turn.
     max_undos_per_turn: int = 5

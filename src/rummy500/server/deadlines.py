@@ -5,7 +5,9 @@ time (slowloris) holds its connection as long as it likes. :class:`DeadlineHttpP
 each request a deadline instead: its headers and body must have arrived ``request_seconds``
 after the connection was made (or after the previous answer on it), or the connection is
 closed. A WebSocket's upgrade request is complete once its headers are: the table's own
-deadline (``auth_seconds``) takes over from there.
+deadline (``auth_seconds``) takes over from there. It also bounds what a connection's peer can
+make the server hold by not reading: the kernel's send buffer (``socket_send_buffer``, instead
+of megabytes of automatic growth) and the event loop's write buffer.
 
 A WebSocket client that does not read makes uvicorn's ``websocket.close`` wait for ever (the
 close frame waits for room in the send buffer, and the buffer never drains).
@@ -16,23 +18,35 @@ client that does not read (:data:`rummy500.server.tables.CLOSE_TOO_SLOW`), and i
 from __future__ import annotations
 
 import asyncio
+import socket
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-__all__ = ["AbortingWebSocketProtocol", "DeadlineHttpProtocol", "request_deadline"]
+__all__ = ["AbortingWebSocketProtocol", "DeadlineHttpProtocol", "http_protocol"]
 
 
-def request_deadline(seconds: float) -> type[DeadlineHttpProtocol]:
-    """The HTTP protocol class for uvicorn's ``http=`` with this deadline per request."""
-    return type("DeadlineHttpProtocol", (DeadlineHttpProtocol,), {"request_seconds": seconds})
+#: Bytes the event loop keeps for one connection before its writer must wait (asyncio's
+#: default is 64 KiB); what waits beyond it is the table's, counted in its outbox.
+WRITE_BUFFER = 32 * 1024
+
+
+def http_protocol(request_seconds: float, send_buffer: int) -> type[DeadlineHttpProtocol]:
+    """The HTTP protocol class for uvicorn's ``http=``: this deadline per request, and this
+    kernel send buffer per connection (0: the system's, which grows to megabytes)."""
+    return type(
+        "DeadlineHttpProtocol",
+        (DeadlineHttpProtocol,),
+        {"request_seconds": request_seconds, "send_buffer": send_buffer},
+    )
 
 
 class DeadlineHttpProtocol(HttpToolsProtocol):
     """uvicorn's HTTP/1.1 protocol, closing a connection whose request arrives too slowly."""
 
     request_seconds = 10.0
+    send_buffer = 0
 
     _deadline: asyncio.TimerHandle | None = None
 
@@ -53,6 +67,12 @@ class DeadlineHttpProtocol(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        # what a peer that does not read can make the server hold is bounded: a little in the
+        # kernel, a little in the loop, then the table's byte-counted outbox
+        sock = transport.get_extra_info("socket")
+        if self.send_buffer and sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.send_buffer)
+        transport.set_write_buffer_limits(high=WRITE_BUFFER)
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:

@@ -257,6 +257,25 @@ class Client:
             self.task.cancel()
         self.task = asyncio.get_running_loop().create_task(self._close_now(code, reason))
 
+    async def finish(self) -> None:
+        """Wait until what was queued is sent and the connection closed; a client that does
+        not take it within ``send_timeout`` is dropped (its connection must not outlive it)."""
+        task = self.task
+        if task is None:
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(task), self.send_timeout)
+        except TimeoutError:
+            self.drop(CLOSE_TOO_SLOW, "too slow")
+        except asyncio.CancelledError:
+            if not task.cancelled():
+                raise  # this wait itself was cancelled, not the connection's pump
+        except Exception:
+            pass
+        if self.task is not task and self.task is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(self.task, 10.0)
+
     def stalled(self, now: float) -> bool:
         """Whether a message has waited longer than ``send_timeout`` to be written."""
         return self.sending_since is not None and now - self.sending_since > self.send_timeout
