@@ -8,12 +8,15 @@ every worker two ways to notice that its parent is gone:
 
 - a pipe whose write end only the parent holds: the kernel closes it when the parent ends, and
   a daemon thread in the worker that reads it sees the end of the file and exits the worker at
-  once (every platform);
-- on Linux, ``prctl(PR_SET_PDEATHSIG, SIGKILL)``, which ends the worker even while a long call
-  holds its interpreter.
+  once (every platform, every start method);
+- on Linux, for workers the parent started itself (``spawn``), ``prctl(PR_SET_PDEATHSIG,
+  SIGKILL)``, which ends the worker even while a long call holds its interpreter.
 
 Once the workers are gone, the fork server and the resource tracker see their own pipes close
-and end too (the tracker unlinks the semaphores the dead parent left behind).
+and end too. The tracker then unlinks the semaphores the dead parent left behind, and says so
+on standard error ("There appear to be 5 leaked semaphore objects"): after a crash that is the
+clean-up working. A normal stop must not leave it anything to do, which is why
+:meth:`WorkerPool.close` exists.
 
 Both the server's computer players and ``rummy500 sim`` use it; it depends on nothing else in
 the package.
@@ -38,14 +41,12 @@ __all__ = ["WorkerPool", "end_with_parent"]
 #: prctl(2) option: the signal a process receives when its parent thread ends.
 _PR_SET_PDEATHSIG = 1
 
-#: Set to 1 to turn the parent watch off, to see what happens without it (tests only).
-UNWATCHED_ENV = "RUMMY500_UNWATCHED_WORKERS"
-
 
 def _signal_on_parent_death(parent_pid: int) -> None:
     """Ask Linux to SIGKILL this process when its parent ends (nothing elsewhere)."""
     if not sys.platform.startswith("linux") or os.getppid() != parent_pid:
-        # Started by a fork server: that parent outlives us (it waits for its children).
+        # Forked by a fork server, which lives as long as its workers do: its end would never
+        # come first. The pipe watch alone serves.
         return
     try:
         libc = ctypes.CDLL(None, use_errno=True)
@@ -74,14 +75,10 @@ def end_with_parent(
     ``parent_alive`` is the read end of a pipe whose write end only the parent holds; then
     ``initializer(*initargs)`` runs, if given.
     """
-    if os.environ.get(UNWATCHED_ENV) != "1":
-        _signal_on_parent_death(parent_pid)
-        threading.Thread(
-            target=_exit_when_closed,
-            args=(parent_alive,),
-            name="rummy500-parent-watch",
-            daemon=True,
-        ).start()
+    _signal_on_parent_death(parent_pid)
+    threading.Thread(
+        target=_exit_when_closed, args=(parent_alive,), name="rummy500-parent-watch", daemon=True
+    ).start()
     if initializer is not None:
         initializer(*initargs)
 
