@@ -44,7 +44,14 @@ from rummy500.engine import (
 from rummy500.i18n import _
 from rummy500.server.autoplay import BotRunner, BotsBusy, decision_seed
 from rummy500.server.config import ServerConfig
-from rummy500.server.storage import Append, ChatLine, SeatRecord, Storage, TableRecord
+from rummy500.server.storage import (
+    Append,
+    ChatLine,
+    SeatRecord,
+    Storage,
+    TableRecord,
+    format_invite,
+)
 from rummy500.server.views import (
     game_over_summary,
     hand_summary,
@@ -784,7 +791,7 @@ class LiveTable:
         r = self.record
         return {
             "table_id": r.id,
-            "invite_code": r.invite_code,
+            "invite_code": format_invite(r.invite_code),
             "status": self.status,
             "players": r.players,
             "rules": r.rules,
@@ -1230,7 +1237,8 @@ class LiveTable:
 
     async def announce_rematch(self, rematch: TableRecord) -> None:
         async with self.lock:
-            self.rematch = {"table_id": rematch.id, "invite_code": rematch.invite_code}
+            code = format_invite(rematch.invite_code)
+            self.rematch = {"table_id": rematch.id, "invite_code": code}
             message = dumps({"type": "rematch", "version": self.version, **self.rematch})
             for client in list(self.clients):
                 client.send_text(message)
