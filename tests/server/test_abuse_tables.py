@@ -313,9 +313,7 @@ async def test_spectators_that_never_read_are_dropped_and_memory_stays_bounded(
                 peak = max(peak, arena.server.rss())
                 await asyncio.sleep(0.2)
 
-        await asyncio.gather(
-            *(flood(n, ws) for n, ws in enumerate(watchers)), play(), measure()
-        )
+        await asyncio.gather(*(flood(n, ws) for n, ws in enumerate(watchers)), play(), measure())
         assert len(dropped) == len(watchers), f"{len(dropped)} of 40 dropped"
         assert max(dropped.values()) < 10, dropped  # send_timeout 2 s, checked every second
         assert (await http.get("/api/health")).status_code == 200
@@ -331,9 +329,7 @@ async def test_spectators_that_never_read_are_dropped_and_memory_stays_bounded(
 async def test_connections_are_capped_per_address(arena: Arena, http: httpx.AsyncClient) -> None:
     table_id, _token = await a_table(http)
     with arena.honest_game_keeps_playing():
-        held = [
-            await open_socket(arena.server, table_id, "127.0.4.1") for _i in range(PER_ADDRESS)
-        ]
+        held = [await open_socket(arena.server, table_id, "127.0.4.1") for _i in range(PER_ADDRESS)]
         extra = await open_socket(arena.server, table_id, "127.0.4.1")
         code, got = await closed_with(extra)
         assert code == CLOSE_TOO_MANY_FROM_ADDRESS == 4429
@@ -436,7 +432,9 @@ async def test_slowloris_connections_are_dropped_and_the_server_keeps_answering(
                 await asyncio.sleep(0.2)
             return took
 
-        *_drips, took = await asyncio.gather(*(dribble(n, s) for n, s in enumerate(conns)), health())
+        *_drips, took = await asyncio.gather(
+            *(dribble(n, s) for n, s in enumerate(conns)), health()
+        )
         for sock in conns:
             sock.close()
         assert len(dropped) == 30 and max(dropped.values()) < 4, dropped  # request-timeout 2 s

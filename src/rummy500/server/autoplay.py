@@ -121,9 +121,7 @@ class BotRunner:
         worker counts as busy until the decision is over (even if nobody waits for it)."""
         loop = asyncio.get_running_loop()
         try:
-            done = self._executor(level).submit(
-                choose_move, level, seed, observation, tuple(legal)
-            )
+            done = self._executor(level).submit(choose_move, level, seed, observation, tuple(legal))
         except BaseException:
             self._searched()
             raise

@@ -252,6 +252,9 @@ async def run_benchmark(
             # every simulated player comes from loopback: no per-address lobby limit
             *("--tables-per-minute", "0", "--joins-per-minute", "0"),
             *("--rematches-per-minute", "0", "--api-per-minute", "0"),
+            # nor a per-address cap on WebSocket connections (every table has a person's seat:
+            # the simulated players are people, so the tables play)
+            *("--connections-per-address", str(2 * tables + 10)),
         ]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         log_path = os.environ.get("RUMMY500_BENCH_LOG") or os.path.join(tmp, "server.log")
