@@ -73,8 +73,13 @@ def end_with_parent(
     """Worker initializer: end this worker when the process ``parent_pid`` ends.
 
     ``parent_alive`` is the read end of a pipe whose write end only the parent holds; then
-    ``initializer(*initargs)`` runs, if given.
+    ``initializer(*initargs)`` runs, if given. The worker ignores SIGINT and SIGTERM: Ctrl-C in
+    a terminal and a service manager's stop reach every process of the group, and a worker
+    that died of them mid-task would fail its task and print a traceback. The parent decides
+    when its workers stop, and they end when it does.
     """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _signal_on_parent_death(parent_pid)
     threading.Thread(
         target=_exit_when_closed, args=(parent_alive,), name="rummy500-parent-watch", daemon=True

@@ -137,9 +137,16 @@ async def test_a_killed_servers_workers_end_within_seconds(tmp_path: Path) -> No
         server.kill()
 
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
-async def test_a_stopped_server_leaks_no_semaphore_file_or_process(
-    tmp_path: Path, stop: signal.Signals
+@pytest.mark.parametrize(
+    ("stop", "to_all"),
+    [
+        pytest.param(signal.SIGTERM, False, id="SIGTERM"),  # a supervisor stops the server
+        pytest.param(signal.SIGTERM, True, id="SIGTERM-all"),  # systemd stops every process
+        pytest.param(signal.SIGINT, True, id="Ctrl-C"),  # to the terminal's process group
+    ],
+)
+async def test_a_stopped_server_leaks_no_semaphore_file_process_or_traceback(
+    tmp_path: Path, stop: signal.Signals, to_all: bool
 ) -> None:
     server = start_server(tmp_path)
     children: list[psutil.Process] = []
@@ -148,6 +155,9 @@ async def test_a_stopped_server_leaks_no_semaphore_file_or_process(
         client, children = await play_until_a_worker_searches(server, "expert")
         assert server.process is not None
         server.process.send_signal(stop)
+        for process in children if to_all else []:
+            with contextlib.suppress(psutil.Error):
+                process.send_signal(stop)
         deadline = time.monotonic() + 20
         while server.process.poll() is None:  # the event loop must run: the socket closes
             assert time.monotonic() < deadline, f"the server did not stop:\n{server.stderr()}"
@@ -156,7 +166,8 @@ async def test_a_stopped_server_leaks_no_semaphore_file_or_process(
         alive = wait_until_gone(children, timeout=5)
         assert not alive, [" ".join(p.cmdline()) for p in alive]
         errors = server.stderr()
-        assert "leaked" not in errors and "resource_tracker" not in errors, errors
+        for word in ("leaked", "resource_tracker", "Traceback"):
+            assert word not in errors, errors
         assert not list((tmp_path / "tmp").iterdir())
     finally:
         for process in running(children):
