@@ -6,7 +6,11 @@ notation; the rest of the deck fills the stock below in canonical order, as in a
 
 from __future__ import annotations
 
-from rummy500.engine import Deal, Game, Rules, card_str, parse_card
+from typing import Any
+
+import pytest
+
+from rummy500.engine import Deal, Game, IllegalMove, Rules, card_str, parse_card
 from rummy500.engine.cards import JOKER, NUM_CODES, deck
 from rummy500.engine.state import decks_for
 
@@ -94,3 +98,19 @@ def draw_out_stock(game: Game) -> None:
         game.play(f"P{seat + 1} discard {card_str(drawn)}")
     while game.phase == "call":
         game.play(f"P{game.to_act + 1} pass")  # type: ignore[operator]
+
+
+def assert_illegal(game: Game, move: str, code: str | None = None, **params: Any) -> IllegalMove:
+    """``move`` is refused — for the reason ``code`` with ``params`` (cards in notation, seats
+    0-based), when given — and the game is exactly as it was."""
+    before = game.to_json()
+    with pytest.raises(IllegalMove) as refused:
+        game.play(move)
+    assert game.to_json() == before
+    error = refused.value
+    if code is not None:
+        assert error.code == code, f"{move}: {error.code} ({error}), not {code}"
+    shown = error.to_dict()["params"]
+    for key, value in params.items():
+        assert shown.get(key) == value, f"{move}: {key}={shown.get(key)!r}, not {value!r}"
+    return error

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rummy500.engine import Game, IllegalMove
-from tests.engine.positions import legal_of, play, position
+from tests.engine.positions import assert_illegal, legal_of, play, position
 
 # Filler hands that hold none of the cards the tests below play with.
 P1_CLUBS = "2C 3C 4C 5C 6C 7C 8C"
@@ -29,13 +29,6 @@ def owners(game: Game, number: int) -> list[int]:
     return game.observation(0).melds[number - 1].played_by
 
 
-def assert_illegal(game: Game, move: str) -> None:
-    before = game.to_json()
-    with pytest.raises(IllegalMove):
-        game.play(move)
-    assert game.to_json() == before
-
-
 # --- groups ---------------------------------------------------------------------------------
 
 
@@ -48,8 +41,8 @@ def test_group_is_three_or_four_cards_of_one_rank() -> None:
         "P2 meld 9D 9H 9S",
         "P2 meld 9C 9D 9H 9S",
     }
-    assert_illegal(game, "P2 meld 9S 9D")
-    assert_illegal(game, "P2 meld 9S 9D KH")
+    assert_illegal(game, "P2 meld 9S 9D", "meld_too_short")
+    assert_illegal(game, "P2 meld 9S 9D KH", "not_a_meld")
     game.play("P2 meld 9S 9D 9H 9C")
     assert meld_cards(game) == [["9C", "9D", "9H", "9S"]]
 
@@ -60,11 +53,11 @@ def test_group_cards_must_be_different_suits() -> None:
     game = position(hands, "8D", "KD")  # five players: two decks
     game.play("P2 draw")
     assert legal_of(game, "meld") == {"P2 meld 6D 6H 6S"}
-    assert_illegal(game, "P2 meld 6S 6S 6H")
+    assert_illegal(game, "P2 meld 6S 6S 6H", "group_same_suit")
     game.play("P2 meld 6D 6H 6S")
     # The second 6S cannot join the group either.
     assert not {m for m in legal_of(game, "layoff") if "6S" in m}
-    assert_illegal(game, "P2 layoff 6S 1")
+    assert_illegal(game, "P2 layoff 6S 1", "group_suit_taken")
 
 
 def test_group_never_exceeds_four_cards() -> None:
@@ -72,11 +65,11 @@ def test_group_never_exceeds_four_cards() -> None:
     hands += ["2C 3C 4C 5C 7C 8C 9C", "9H 9S TS JS QS KS AS"]
     game = position(hands, "8D", "KD")
     game.play("P2 draw")
-    assert_illegal(game, "P2 meld 6C 6D 6H 6S 6S")
+    assert_illegal(game, "P2 meld 6C 6D 6H 6S 6S", "group_same_suit")
     assert all(len(m.split()) <= 6 for m in legal_of(game, "meld") if " 6" in m)
     game.play("P2 meld 6C 6D 6H 6S")
     assert legal_of(game, "layoff") == set()
-    assert_illegal(game, "P2 layoff 6S 1")
+    assert_illegal(game, "P2 layoff 6S 1", "group_full")
 
 
 # --- runs -----------------------------------------------------------------------------------
@@ -89,9 +82,9 @@ def test_run_is_three_or_more_consecutive_cards_of_one_suit() -> None:
         "P2 meld 5H 6H 7H",
         "P2 meld 4H 5H 6H 7H",
     }
-    assert_illegal(game, "P2 meld 4H 5H 6D")  # two suits
-    assert_illegal(game, "P2 meld 4H 5H 7H")  # a gap
-    assert_illegal(game, "P2 meld 4H 5H")  # too short
+    assert_illegal(game, "P2 meld 4H 5H 6D", "not_a_meld")  # two suits
+    assert_illegal(game, "P2 meld 4H 5H 7H", "run_gap")  # a gap
+    assert_illegal(game, "P2 meld 4H 5H", "meld_too_short")  # too short
     game.play("P2 meld 7H 5H 4H 6H")  # any order; the table keeps run order
     assert meld_cards(game) == [["4H", "5H", "6H", "7H"]]
 
@@ -102,9 +95,9 @@ def test_run_cannot_hold_the_same_card_twice() -> None:
     game = position(hands, "8D", "KD")  # five players: two decks
     game.play("P2 draw")
     assert legal_of(game, "meld") == {"P2 meld 5H 6H 7H"}
-    assert_illegal(game, "P2 meld 5H 6H 6H 7H")
+    assert_illegal(game, "P2 meld 5H 6H 6H 7H", "run_same_card")
     game.play("P2 meld 5H 6H 7H")
-    assert_illegal(game, "P2 layoff 6H 1")  # only at either end
+    assert_illegal(game, "P2 layoff 6H 1", "run_not_next")  # only at either end
 
 
 def test_run_ace_low_or_high_never_both() -> None:
@@ -115,7 +108,7 @@ def test_run_ace_low_or_high_never_both() -> None:
     high.play("P2 meld QS KS AS")
     assert meld_cards(low) == [["AS", "2S", "3S"]]
     assert meld_cards(high) == [["QS", "KS", "AS"]]
-    assert_illegal(game, "P2 meld QS KS AS 2S 3S")
+    assert_illegal(game, "P2 meld QS KS AS 2S 3S", "run_gap")
 
 
 def test_run_ace_never_at_both_ends_of_one_run() -> None:
@@ -130,22 +123,22 @@ def test_run_ace_never_at_both_ends_of_one_run() -> None:
         # The joker cannot stand for an ace at the other end: the run is full.
         assert legal_of(g, "layoff") == set()
         other = "high" if end == "low" else "low"
-        assert_illegal(g, f"P2 layoff JK=AS 1 {other}")
+        assert_illegal(g, f"P2 layoff JK=AS 1 {other}", "run_full")
 
 
 def test_run_does_not_wrap_k_a_2() -> None:
     game = p2_drew("QS KS AS 2S 5D 9C 7H", draw="TC")
     assert legal_of(game, "meld") == {"P2 meld QS KS AS"}
-    assert_illegal(game, "P2 meld KS AS 2S")
+    assert_illegal(game, "P2 meld KS AS 2S", "run_gap")
     game.play("P2 meld QS KS AS")
-    assert_illegal(game, "P2 layoff 2S 1")
+    assert_illegal(game, "P2 layoff 2S 1", "run_not_next")
     assert legal_of(game, "layoff") == set()
 
 
 def test_run_does_not_wrap_from_low_ace_to_king() -> None:
     game = p2_drew("AS 2S 3S KS 5D 9C 7H", draw="TC")
     game.play("P2 meld AS 2S 3S")
-    assert_illegal(game, "P2 layoff KS 1")
+    assert_illegal(game, "P2 layoff KS 1", "run_not_next")
 
 
 def test_run_has_at_most_thirteen_cards() -> None:
@@ -155,7 +148,7 @@ def test_run_has_at_most_thirteen_cards() -> None:
     play(game, "P2 draw\nP2 meld AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS")
     assert len(meld_cards(game)[0]) == 13
     assert legal_of(game, "layoff") == set()
-    assert_illegal(game, "P2 layoff JK=KS 1")
+    assert_illegal(game, "P2 layoff JK=KS 1", "run_full")
 
 
 # --- jokers ---------------------------------------------------------------------------------
@@ -164,12 +157,14 @@ def test_run_has_at_most_thirteen_cards() -> None:
 def test_joker_in_run_declares_one_exact_card_that_never_changes() -> None:
     game = p2_drew("6H 7H JK 2D 5D KS 9C", p3="8H 9H 5H QD 3S 4S 5S")
     assert "P2 meld 6H 7H JK=8H" in legal_of(game, "meld")
-    assert_illegal(game, "P2 meld 6H 7H JK=8")  # a rank alone is not enough in a run
-    assert_illegal(game, "P2 meld 6H 7H JK")  # nor an undeclared joker
+    assert_illegal(
+        game, "P2 meld 6H 7H JK=8", "joker_rank_in_run"
+    )  # a rank alone is not enough in a run
+    assert_illegal(game, "P2 meld 6H 7H JK", "joker_undeclared")  # nor an undeclared joker
     play(game, "P2 meld 6H 7H JK=8H\nP2 discard 2D\nP3 draw")
     assert meld_cards(game) == [["6H", "7H", "JK=8H"]]
     assert legal_of(game, "layoff") == {"P3 layoff 5H 1", "P3 layoff 9H 1"}
-    assert_illegal(game, "P3 layoff 8H 1")  # the joker is the 8H for good
+    assert_illegal(game, "P3 layoff 8H 1", "run_not_next")  # the joker is the 8H for good
     game.play("P3 layoff 9H 1")
     assert meld_cards(game) == [["6H", "7H", "JK=8H", "9H"]]
 
@@ -212,16 +207,16 @@ def test_joker_in_group_declares_rank_only() -> None:
     # Either missing suit may still be laid off: the joker stands for no suit.
     assert {"P3 layoff 9H 1", "P3 layoff 9C 1"} <= legal_of(game, "layoff")
     game.play("P3 layoff 9H 1")
-    assert_illegal(game, "P3 layoff 9C 1")  # four cards: full
+    assert_illegal(game, "P3 layoff 9C 1", "group_full")  # four cards: full
 
 
 def test_joker_cannot_be_fifth_card_of_group() -> None:
     game = p2_drew("9S 9D 9H 9C JK 2D 5D")
-    assert_illegal(game, "P2 meld 9C 9D 9H 9S JK=9")
+    assert_illegal(game, "P2 meld 9C 9D 9H 9S JK=9", "group_too_long")
     assert not [m for m in legal_of(game, "meld") if len(m.split()) > 6]
     game.play("P2 meld 9C 9D 9H 9S")
     assert legal_of(game, "layoff") == set()
-    assert_illegal(game, "P2 layoff JK=9 1")
+    assert_illegal(game, "P2 layoff JK=9 1", "group_full")
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import pytest
 
 from rummy500.engine import Game, IllegalMove, Move, NotationError, Rules, card_str, parse_card
 from rummy500.engine.state import decks_for
-from tests.engine.positions import cards, legal, legal_of, play, position
+from tests.engine.positions import assert_illegal, cards, legal, legal_of, play, position
 
 P1 = "AS 2S 3S 9H 9D KC 4D"
 P2 = "5C 6C 7C 8C QH QS 2D"
@@ -29,13 +29,6 @@ def three_card_pile():
         moves="P2 draw\nP2 discard QH\nP3 draw\nP3 discard 3C",
         rummy="off",
     )
-
-
-def assert_illegal(game, move: str, match: str | None = None) -> None:
-    before = game.to_json()
-    with pytest.raises(IllegalMove, match=match):
-        game.play(move)
-    assert game.to_json() == before
 
 
 def test_turn_starts_with_draw_from_stock_or_discard_pile() -> None:
@@ -99,9 +92,7 @@ def test_take_below_top_requires_taking_all_above() -> None:
 def test_deepest_card_taken_must_be_melded_first() -> None:
     game = three_card_pile()
     game.play("P1 take 3")
-    assert_illegal(
-        game, "P1 discard QH", "you must meld the 4H you took from the discard pile first"
-    )
+    assert_illegal(game, "P1 discard QH", "must_meld_taken", card="4H")
     moves = legal(game)
     assert moves
     assert all("4H" in m for m in moves)
@@ -130,7 +121,7 @@ def test_cannot_discard_top_discard_just_taken() -> None:
     game = opening()
     game.play("P2 take 1")
     assert "P2 discard 7S" not in legal(game)
-    assert_illegal(game, "P2 discard 7S", "7S")
+    assert_illegal(game, "P2 discard 7S", "discard_just_taken", card="7S")
 
 
 def test_cannot_discard_a_copy_of_top_discard_just_taken_with_two_decks() -> None:
@@ -142,7 +133,7 @@ def test_cannot_discard_a_copy_of_top_discard_just_taken_with_two_decks() -> Non
     game.play("P2 take 1")
     assert game.hand(1).count(parse_card("7S")) == 2
     assert not {"P2 discard 7S"} & legal(game)
-    assert_illegal(game, "P2 discard 7S", "7S")
+    assert_illegal(game, "P2 discard 7S", "discard_just_taken", card="7S")
     game.play("P2 meld 6C 7C 8C")
     assert "P2 discard 7S" not in legal(game)
     game.play("P2 discard QH")  # any other card may go
@@ -192,13 +183,13 @@ def test_discard_ends_turn() -> None:
 def test_only_one_draw_a_turn() -> None:
     game = opening()
     game.play("P2 draw")
-    assert_illegal(game, "P2 draw", "already drawn")
-    assert_illegal(game, "P2 take 1", "already drawn")
+    assert_illegal(game, "P2 draw", "already_drawn")
+    assert_illegal(game, "P2 take 1", "already_drawn")
 
 
 def test_move_by_wrong_seat_is_refused() -> None:
     game = opening()
-    assert_illegal(game, "P3 draw", "P2")
+    assert_illegal(game, "P3 draw", "not_your_turn", seat=1, other=2)
     assert_illegal(game, "P1 take 1")
     assert_illegal(game, "P4 draw")  # no such seat at a table of three
 

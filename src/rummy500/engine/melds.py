@@ -12,7 +12,6 @@ from itertools import combinations
 
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, RANKS, SUITS, card_str
 from rummy500.engine.errors import IllegalMove
-from rummy500.i18n import _
 
 __all__ = [
     "TableMeld",
@@ -168,19 +167,19 @@ def analyze_meld(played: tuple[int, ...]) -> tuple[bool, int, int, int, tuple[in
     of that rank is accepted and written as a rank.
     """
     if len(played) < 3:
-        raise IllegalMove(_("a meld needs at least 3 cards"))
+        raise IllegalMove("meld_too_short")
     naturals = [c for c in played if c < 52]
     jokers = [c for c in played if c >= JOKER_AS]
     if any(c == JOKER for c in played):
-        raise IllegalMove(_("say what each joker stands for: JK=8H in a run, JK=9 in a group"))
+        raise IllegalMove("joker_undeclared")
     if not naturals:
-        raise IllegalMove(_("a new meld must contain at least one card that is not a joker"))
+        raise IllegalMove("meld_only_jokers")
     ranks = {c % 13 for c in naturals}
     as_group = len(ranks) == 1 and all(
         (j - JOKER_RANK if j >= JOKER_RANK else (j - JOKER_AS) % 13) in ranks for j in jokers
     )
     if any(j >= JOKER_RANK for j in jokers) and not as_group:
-        raise IllegalMove(_("a joker declared as a rank only belongs in a group of that rank"))
+        raise IllegalMove("joker_rank_in_run")
     if as_group and (len(naturals) > 1 or any(j >= JOKER_RANK for j in jokers)):
         return _analyze_group(naturals, len(jokers))
     first = played[0] if played[0] < JOKER_AS else played[0] - JOKER_AS
@@ -197,9 +196,9 @@ def _analyze_group(naturals: list[int], jokers: int) -> tuple[bool, int, int, in
     rank = naturals[0] % 13
     suits = [c // 13 for c in naturals]
     if len(set(suits)) != len(suits):
-        raise IllegalMove(_("the cards of a group must all be of different suits"))
+        raise IllegalMove("group_same_suit", cards=tuple(sorted(naturals)))
     if len(naturals) + jokers > 4:
-        raise IllegalMove(_("a group has at most 4 cards, one of each suit"))
+        raise IllegalMove("group_too_long")
     mask = 0
     for s in suits:
         mask |= 1 << s
@@ -213,30 +212,24 @@ def _analyze_run(
     everything = naturals + joker_cards
     suits = {c // 13 for c in everything}
     if len(suits) != 1:
-        raise IllegalMove(
-            _("a run is of one suit and a group of one rank: {cards} is neither").format(
-                cards=" ".join(card_str(c) for c in naturals)
-            )
-        )
+        raise IllegalMove("not_a_meld", cards=(*naturals, *(JOKER_AS + j for j in joker_cards)))
     suit = suits.pop()
     others = [c % 13 for c in everything if c % 13]
     aces = len(everything) - len(others)
     if aces > 1:
-        raise IllegalMove(_("a run cannot hold two aces"))
+        raise IllegalMove("run_two_aces")
     # Natural ranks keep their position; an ace goes low or high, whichever joins the run. A run
     # of all thirteen ranks could be either: the ace goes where it is written (first: low).
     best: list[int] | None = None
     for ace_pos in ((0, 13) if ace_first else (13, 0)) if aces else (None,):
         positions = sorted(others + ([ace_pos] if ace_pos is not None else []))
         if len(set(positions)) != len(positions):
-            raise IllegalMove(_("a run cannot hold the same card twice"))
+            raise IllegalMove("run_same_card")
         if positions[-1] - positions[0] == len(positions) - 1:
             best = positions
             break
     if best is None:
-        raise IllegalMove(
-            _("the cards of a run must follow each other without a gap (K-A-2 does not wrap)")
-        )
+        raise IllegalMove("run_gap")
     lo, hi = best[0], best[-1]
     by_pos: dict[int, int] = {}
     for c in naturals:
@@ -247,7 +240,7 @@ def _analyze_run(
         r = j % 13
         p = r if r else (lo if lo == 0 else hi)
         if p in by_pos:
-            raise IllegalMove(_("a run cannot hold the same card twice"))
+            raise IllegalMove("run_same_card")
         by_pos[p] = JOKER_AS + j
     cards = tuple(by_pos[p] for p in range(lo, hi + 1))
     return True, suit, lo, hi, cards

@@ -434,9 +434,9 @@ class Game:
         records that start in the middle of a game.
         """
         if self.phase == GAME_OVER:
-            raise IllegalMove(_("the game is over"))
+            raise IllegalMove("game_over")
         if self.phase != HAND_OVER:
-            raise IllegalMove(_("the hand is not over yet"))
+            raise IllegalMove("hand_not_over")
         dealer = (self.dealer + 1) % self.players if dealer is None else dealer
         number = self.hand_number + 1 if number is None else number
         if deal is None:
@@ -982,13 +982,9 @@ class Game:
         if isinstance(move, str):
             move = Move.parse(move)
         if self.phase in (HAND_OVER, GAME_OVER):
-            raise IllegalMove(
-                _("the game is over") if self.phase == GAME_OVER else _("the hand is over")
-            )
+            raise IllegalMove("game_over" if self.phase == GAME_OVER else "hand_over")
         if not 0 <= move.seat < self.players:
-            raise IllegalMove(
-                _("there is no seat {seat} at this table").format(seat=seat_str(move.seat))
-            )
+            raise IllegalMove("no_such_seat", seat=move.seat)
         if self.phase == CALL and (
             move.seat != self.window[0] or move.verb in ("draw", "take", "end")
         ):
@@ -999,7 +995,8 @@ class Game:
             return
         canon = self._canonical(move)
         if canon not in self.legal_moves():
-            raise IllegalMove(self._explain(canon))
+            code, params = self._explain(canon)
+            raise IllegalMove(code, **params)
         self._apply(canon)
 
     def _play_out_of_window_order(self, move: Move) -> None:
@@ -1009,17 +1006,15 @@ class Game:
         elif move.verb == "rummy" and move.seat in self.window:
             self.window = self.window[self.window.index(move.seat) :]
         elif move.verb == "rummy":
-            raise IllegalMove(_("the player who discarded cannot call Rummy on the discard"))
+            raise IllegalMove("rummy_by_discarder")
         else:
-            who = seat_str(self.window[0])
-            raise IllegalMove(
-                _("a Rummy call window is open: {seat} may call or pass now").format(seat=who)
-            )
+            raise IllegalMove("window_open", seat=self.window[0])
         self._legal = None
         try:
             canon = self._canonical(move)
             if canon not in self.legal_moves():
-                raise IllegalMove(self._explain(canon))
+                code, params = self._explain(canon)
+                raise IllegalMove(code, **params)
         except IllegalMove:
             self.phase, self.window, self._legal = saved
             raise
@@ -1034,35 +1029,21 @@ class Game:
             meld = self._meld(move.number)
             played = move.cards[0]
             if played == JOKER:
-                raise IllegalMove(
-                    _("say what the joker stands for: JK=9H on a run, JK=9 on a group")
-                )
+                raise IllegalMove("joker_layoff_undeclared")
             if not meld.is_run and JOKER_AS <= played < JOKER_RANK:
                 played = JOKER_RANK + (played - JOKER_AS) % 13
             spots = meld.layoff_spots(JOKER if played >= JOKER_AS else played)
             fits = [pos for p, pos in spots if p == played]
             end = move.end
             if move.end and not meld.is_run:
-                raise IllegalMove(
-                    _("meld {n} is a group: it has no low or high end").format(n=move.number)
-                )
+                raise IllegalMove("group_has_no_end", meld=move.number)
             if len(fits) == 1 and move.end:
                 want = "low" if fits[0] < meld.lo else "high"
                 if move.end != want:
-                    raise IllegalMove(
-                        _("{card} can only go at the {end} end of meld {n}").format(
-                            card=played_str(played),
-                            end=_("low") if want == "low" else _("high"),
-                            n=move.number,
-                        )
-                    )
+                    raise IllegalMove("wrong_end", played=played, end=want, meld=move.number)
                 end = ""
             elif len(fits) == 2 and not move.end:
-                raise IllegalMove(
-                    _("{card} could go at either end of meld {n}: say low or high").format(
-                        card=played_str(played), n=move.number
-                    )
-                )
+                raise IllegalMove("either_end", played=played, meld=move.number)
             return move._replace(cards=(played,), end=end)
         return move
 
@@ -1073,61 +1054,54 @@ class Game:
         for m in melds:
             if m.number == number:
                 return m
-        raise IllegalMove(_("there is no meld {n} on the table").format(n=number))
+        raise IllegalMove("no_such_meld", meld=number)
 
-    def _explain(self, move: Move) -> str:
-        """Why ``move`` (not in the legal list) is illegal, in a player's words."""
+    def _explain(self, move: Move) -> tuple[str, dict[str, Any]]:
+        """Why ``move`` (not in the legal list) is illegal: a reason code and its parameters
+        (:mod:`rummy500.engine.reasons`)."""
         seat = move.seat
-        who = seat_str(seat)
         actor = self.to_act
         assert actor is not None
         if seat != actor:
             if self.phase == CALL:
-                return _("a Rummy call window is open: {seat} may call or pass now").format(
-                    seat=seat_str(actor)
-                )
-            return _("it is {seat}'s turn, not {other}'s").format(seat=seat_str(actor), other=who)
+                return "window_open", {"seat": actor}
+            return "not_your_turn", {"seat": actor, "other": seat}
         verb = move.verb
         phase = self.phase
         if phase == CALL:
             if verb != "rummy":
-                return _("a Rummy call window is open: call Rummy or pass")
+                return "window_call_or_pass", {}
             if self.rules.rummy == "last-discard" and move.number != 1:
-                return _("only the last discard can be claimed with Rummy")
+                return "rummy_last_only", {}
             if move.number > len(self.discard):
-                return _("the discard pile has only {n} cards").format(n=len(self.discard))
+                return "pile_too_short", {"n": len(self.discard)}
             card = self.discard[-move.number]
             if move.number not in self._claimable_depths():
-                return _(
-                    "the {card} in the discard pile cannot be melded without cards from "
-                    "a hand: no Rummy"
-                ).format(card=card_str(card))
-            return _("you could not meld the {card} you would take").format(card=card_str(card))
+                return "rummy_nothing", {"card": card}
+            return "rummy_cannot_meld", {"card": card}
         if verb in ("rummy", "pass"):
             if self.rules.rummy == "off":
-                return _("Rummy calls are off at this table")
-            return _("you can only call Rummy or pass right after another player's discard")
+                return "rummy_off", {}
+            return "rummy_not_now", {}
         if phase == DRAW:
             if verb == "draw":
-                return _("the stock is empty: take from the discard pile or end the hand")
+                return "stock_empty", {}
             if verb == "end":
-                return _("you can only end the hand when the stock is empty")
+                return "end_not_allowed", {}
             if verb == "take":
                 if move.number > len(self.discard):
-                    return _("the discard pile has only {n} cards").format(n=len(self.discard))
+                    return "pile_too_short", {"n": len(self.discard)}
                 card = self.discard[-move.number]
                 mode = self._take_mode(move.number)
                 if mode == MUST_NEW:
-                    return _("you could not put the {card} into a new meld at once").format(
-                        card=card_str(card)
-                    )
+                    return "take_needs_new_meld", {"card": card}
                 if mode == MUST_ANY:
-                    return _("you could not meld the {card} at once").format(card=card_str(card))
-                return _("you could not go on after taking the {card}").format(card=card_str(card))
-            return _("draw first: from the stock or the discard pile")
+                    return "take_needs_meld", {"card": card}
+                return "take_stuck", {"card": card}
+            return "draw_first", {}
         # PLAY
         if verb in ("draw", "take", "end"):
-            return _("you have already drawn this turn")
+            return "already_drawn", {}
         must = self.must_use
         counts = self.hands[seat]
         needed: list[int] = []
@@ -1135,44 +1109,34 @@ class Game:
             needed = [c if c < JOKER_AS else JOKER for c in move.cards]
         elif verb in ("layoff", "discard"):
             needed = [move.cards[0] if move.cards[0] < JOKER_AS else JOKER]
-        for c in set(needed):
+        for c in sorted(set(needed)):
             if counts[c] < needed.count(c):
-                return _("you do not have the {card}").format(card=card_str(c))
+                return "card_not_held", {"card": c}
         if must >= 0:
             if self.must_mode == MUST_LAYOFF and verb != "layoff":
-                return _("you must lay off the {card} you claimed").format(card=card_str(must))
+                return "must_lay_off_claim", {"card": must}
             if verb == "discard" or must not in needed:
-                return _("you must meld the {card} you took from the discard pile first").format(
-                    card=card_str(must)
-                )
+                return "must_meld_taken", {"card": must}
             if self.must_mode == MUST_NEW and verb != "meld":
-                return _("the {card} you took must go into a new meld").format(card=card_str(must))
+                return "must_new_meld", {"card": must}
         size = self.hand_sizes[seat]
         if verb == "discard":
             card = move.cards[0]
             if card == self.no_discard:
-                return _(
-                    "you may not discard the {card} you just took from the discard pile"
-                ).format(card=card_str(card))
+                return "discard_just_taken", {"card": card}
             if size == 1 and self.rules.going_out == "unplayable":
-                return _(
-                    "you cannot go out with the {card}: it could be laid off; lay it off and float"
-                ).format(card=card_str(card))
+                return "discard_playable", {"card": card}
         if verb == "layoff":
             meld = self._meld(move.number)
             if not any(p == move.cards[0] for p, _pos in meld.layoff_spots(needed[0])):
-                return _("{card} does not fit meld {n}").format(
-                    card=played_str(move.cards[0]), n=move.number
-                )
+                return _why_no_fit(meld, move.cards[0])
         if verb in ("meld", "layoff"):
             left = size - len(needed)
             if left == 0 and self.rules.going_out == "discard":
-                return _("you must keep a card to discard when you go out")
-            if self.no_discard >= 0 and left <= self.hands[seat][self.no_discard]:
-                return _("you would be left with the {card} you may not discard").format(
-                    card=card_str(self.no_discard)
-                )
-        return _("that move is not allowed now")
+                return "keep_card_to_discard", {}
+            if self.no_discard >= 0 and left <= counts[self.no_discard]:
+                return "left_with_taken", {"card": self.no_discard}
+        return "not_allowed", {}
 
     # --- applying -----------------------------------------------------------------------------
 
@@ -1558,6 +1522,26 @@ def _meld_from_cards(number: int, cards: list[int], owners: list[int]) -> TableM
     suit = first // 13
     lo = first % 13  # a run never starts with a high ace
     return TableMeld(number, True, suit, cards[:], owners[:], lo=lo, hi=lo + len(cards) - 1)
+
+
+def _why_no_fit(meld: TableMeld, played: int) -> tuple[str, dict[str, Any]]:
+    """Why ``played`` cannot be laid off on ``meld``: a reason code and its parameters."""
+    params: dict[str, Any] = {"played": played, "meld": meld.number}
+    natural = played if played < JOKER_AS else (played - JOKER_AS if played < JOKER_RANK else -1)
+    if not meld.is_run:
+        if len(meld.cards) >= 4:
+            return "group_full", params
+        rank = natural % 13 if natural >= 0 else played - JOKER_RANK
+        if rank != meld.key:
+            return "group_wrong_rank", {**params, "rank": meld.key}
+        return "group_suit_taken", params
+    if meld.hi - meld.lo >= 12:
+        return "run_full", params
+    if natural < 0:
+        return "joker_rank_in_run", {}
+    if natural // 13 != meld.key:
+        return "run_wrong_suit", params
+    return "run_not_next", params
 
 
 def _lays_off_all(melds: list[TableMeld], card: int, copies: int) -> bool:
