@@ -1,5 +1,6 @@
 """A real server's computer-player workers end with the server: within seconds of a SIGKILL,
-and on a normal stop (SIGTERM, Ctrl-C) without a leaked semaphore or temporary file."""
+and on a normal stop (SIGTERM, Ctrl-C) without a leaked semaphore, temporary file or
+traceback."""
 
 from __future__ import annotations
 
