@@ -43,8 +43,11 @@ def start_sim(tmp_path: Path) -> tuple[subprocess.Popen[bytes], list[psutil.Proc
     the process, and every process it started."""
     command = [sys.executable, "-m", "rummy500", "sim", "--bots", "random,random"]
     command += ["--games", "20000", "--workers", str(WORKERS), "--json"]
+    # its own temporary folder: a killed fork server leaves its socket's folder behind
+    (tmp_path / "tmp").mkdir()
+    env = dict(os.environ, TMPDIR=str(tmp_path / "tmp"))
     with (tmp_path / "stderr.txt").open("wb") as err:
-        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, env=env)
     # the workers, and the resource tracker (and the fork server, which forks the workers)
     expected = WORKERS + (2 if "forkserver" in multiprocessing.get_all_start_methods() else 1)
     deadline = time.monotonic() + 60
@@ -80,6 +83,7 @@ def test_a_stopped_simulations_workers_end_within_seconds(
             errors = (tmp_path / "stderr.txt").read_text()
             for word in ("leaked", "resource_tracker", "Traceback"):
                 assert word not in errors, errors
+            assert not list((tmp_path / "tmp").iterdir())
     finally:
         proc.kill()
         proc.wait(10)
