@@ -885,7 +885,7 @@ class LiveTable:
                 return self._probe(seat), list(self.callers[seat])
             return None
         if g.phase in (DRAW, PLAY) and g.to_act == seat:
-            return g, g.legal_moves()
+            return g, list(g.legal_moves())
         return None
 
     def _legal_for(self, seat: int | None) -> list[str]:
@@ -1323,7 +1323,7 @@ class LiveTable:
                 self.turn_expired = True
             level = self._bot_level(seat, now)
             if level is not None:
-                legal = g.legal_moves()
+                legal = list(g.legal_moves())
                 self._start_bot(("play", self.version, seat), seat, level, g, legal)
             break
         self._broadcast_seats()
