@@ -12,13 +12,14 @@ POT    := $(LOCALE)/rummy500.pot
 
 .DEFAULT_GOAL := help
 
-.PHONY: help venv play test lint format messages clean distclean
+.PHONY: help venv play test lint format docs messages clean distclean
 
 help:
 	@echo "make play      create .venv if needed and watch a bot-vs-bot game in the terminal"
 	@echo "make test      create .venv if needed; lint, format check, type check and run all tests"
 	@echo "make lint      ruff check and ruff format --check"
 	@echo "make format    ruff format and ruff check --fix"
+	@echo "make docs      build the documentation site and API reference into site/ (open site/index.html)"
 	@echo "make messages  extract translatable messages into $(POT)"
 	@echo "make clean     remove caches and build outputs (make distclean also removes .venv)"
 
@@ -39,6 +40,7 @@ test: $(STAMP) test-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy src/rummy500/engine
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir site
 	$(BIN)/pytest -n auto
 
 # PostgreSQL for the server's storage tests, which start a throw-away cluster of their own
@@ -74,6 +76,11 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+
+# The documentation site, API reference from the docstrings (mkdocs.yml). --strict: a broken
+# link between pages or a docstring reference to nothing fails the build.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg \

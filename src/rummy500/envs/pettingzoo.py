@@ -125,7 +125,7 @@ class Rummy500Env(AECEnv):
         return {"observation": table.observation(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
-        """Play ``action`` for :attr:`agent_selection`. An action outside the mask raises
+        """Play ``action`` for ``agent_selection``. An action outside the mask raises
         :class:`~rummy500.engine.IllegalMove` and changes nothing."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
