@@ -1,7 +1,6 @@
 """The simulator: bots play whole games against each other, by the thousands, in parallel.
 
 >>> from rummy500.engine import Rules
-from rummy500.i18n import _
 >>> result = simulate(["beginner", "random"], players=2, games=4, rules=Rules(target=100))
 >>> result.summary.games
 4
