@@ -394,18 +394,20 @@ async def test_huge_frames_close_the_connection_and_big_messages_count_as_strike
         assert len(refusals) <= 50  # closed at the 50th strike
 
 
-async def test_slowloris_connections_are_dropped_and_the_server_keeps_answering(
+async def test_slow_headers_and_bodies_are_dropped_and_the_server_keeps_answering(
     arena: Arena, http: httpx.AsyncClient
 ) -> None:
     loop = asyncio.get_running_loop()
     with arena.honest_game_keeps_playing():
         conns = []
+        slow_headers = b"GET /api/health HTTP/1.1\r\nHost: x\r\n"
+        slow_body = b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 9000\r\n\r\n{"
         for i in range(30):
             sock = socket.socket()
             sock.bind((f"127.0.7.{i + 1}", 0))
             sock.setblocking(False)
             await loop.sock_connect(sock, ("127.0.0.1", arena.server.port))
-            await loop.sock_sendall(sock, b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+            await loop.sock_sendall(sock, slow_headers if i < 20 else slow_body)
             conns.append(sock)
         started = time.monotonic()
         dropped: dict[int, float] = {}
@@ -413,7 +415,7 @@ async def test_slowloris_connections_are_dropped_and_the_server_keeps_answering(
         async def dribble(n: int, sock: socket.socket) -> None:
             while time.monotonic() - started < 8:
                 try:
-                    await loop.sock_sendall(sock, b"X")  # one header byte at a time
+                    await loop.sock_sendall(sock, b"X")  # one byte of a header or body at a time
                     async with asyncio.timeout(0.5):
                         if await loop.sock_recv(sock, 1024) == b"":
                             break

@@ -1,0 +1,168 @@
+"""The bounds of one connection's outbox and of the computer players' workers, in the test's own
+event loop (the attacks on a real server are in test_abuse_tables.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rummy500.engine import Game, Move, Rules
+from rummy500.server import autoplay
+from rummy500.server.autoplay import BotRunner, BotsBusy
+from rummy500.server.tables import CLOSE_TOO_SLOW, Client, Connections
+
+from .helpers import server_config
+
+pytestmark = pytest.mark.asyncio
+
+
+class StuckSocket:
+    """A WebSocket whose peer does not read: every send waits until ``gate`` is set."""
+
+    def __init__(self) -> None:
+        self.gate = asyncio.Event()
+        self.sent: list[str] = []
+        self.closed: list[int] = []
+
+    async def send_text(self, text: str) -> None:
+        await self.gate.wait()
+        self.sent.append(text)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self.closed.append(code)
+
+
+def client(tmp_path: Path, **limits: Any) -> tuple[Client, StuckSocket]:
+    ws = StuckSocket()
+    c = Client(ws, None, server_config(tmp_path, **limits))  # type: ignore[arg-type]
+    c.start()
+    return c, ws
+
+
+async def test_a_client_that_does_not_read_is_dropped_past_its_bytes(tmp_path: Path) -> None:
+    c, ws = client(tmp_path, max_outbox_bytes=10_000)
+    for _i in range(9):
+        c.send_text("x" * 1000)
+    await asyncio.sleep(0)
+    assert not c.closed and c.queued_bytes <= 9000
+    c.send_text("x" * 3000)  # past 10,000 bytes waiting
+    assert c.closed and c.queued_bytes == 0 and not c.outbox
+    await asyncio.sleep(0.05)
+    assert ws.closed == [CLOSE_TOO_SLOW] and ws.sent == []
+    c.send_text("more")  # dropped: nothing is queued any more
+    assert not c.outbox
+
+
+async def test_one_state_waits_at_a_time(tmp_path: Path) -> None:
+    c, ws = client(tmp_path)
+    c.send_text("first")  # taken by the pump, stuck in the send
+    await asyncio.sleep(0)
+    for n in range(20):
+        c.send_state({"type": "state", "n": n})
+    c.send_text("update")
+    assert [text for text, _state in c.outbox] == ['{"type":"state","n":0}', "update"]
+    ws.gate.set()
+    await asyncio.sleep(0.05)
+    assert ws.sent == ["first", '{"type":"state","n":0}', "update"]
+    c.send_state({"type": "state", "n": 21})  # sent: the next one may wait again
+    await asyncio.sleep(0.05)
+    assert ws.sent[-1] == '{"type":"state","n":21}'
+
+
+async def test_a_send_stuck_past_the_timeout_is_seen(tmp_path: Path) -> None:
+    c, _ws = client(tmp_path, send_timeout=0.1)
+    c.send_text("hello")
+    await asyncio.sleep(0.01)
+    loop = asyncio.get_running_loop()
+    assert not c.stalled(loop.time())
+    await asyncio.sleep(0.15)
+    assert c.stalled(loop.time())
+
+
+async def test_connections_are_counted_per_address_and_per_table(tmp_path: Path) -> None:
+    gate = Connections(
+        server_config(tmp_path, max_connections_per_address=2, max_connections_per_table=3)
+    )
+    assert gate.enter("a", "T") is None and gate.enter("a", "T") is None
+    refused = gate.enter("a", "U")
+    assert refused is not None and refused[:2] == (4429, "too_many_connections")
+    assert gate.enter("b", "T") is None
+    refused = gate.enter("c", "T")
+    assert refused is not None and refused[:2] == (4430, "table_crowded")
+    gate.leave("a", "T")
+    assert gate.enter("a", "U") is None
+    for address, table in (("a", "T"), ("a", "U"), ("b", "T")):
+        gate.leave(address, table)
+    assert not gate.by_address and not gate.by_table  # nothing kept for the gone
+
+
+# --- the searching workers: the tables' computer players first, hints only on a free one --------
+
+
+@pytest.fixture
+def slow_search(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Every decision waits until the event is set (in its worker thread)."""
+    release = threading.Event()
+
+    def choose(level: str, seed: int, observation: Any, legal: Any) -> Move:
+        release.wait(10)
+        return legal[0]
+
+    monkeypatch.setattr(autoplay, "choose_move", choose)
+    return release
+
+
+def decision() -> tuple[Any, list[Move]]:
+    game = Game(2, Rules(), seed=1)
+    game.deal()
+    return game.observation(game.to_act), list(game.legal_moves())
+
+
+async def test_hints_are_refused_while_the_workers_search_for_the_tables(
+    slow_search: threading.Event,
+) -> None:
+    bots = BotRunner(processes=0, threads=1)  # one searching worker
+    observation, legal = decision()
+    try:
+        table_move = asyncio.ensure_future(bots.choose("hard", 1, observation, legal))
+        await asyncio.sleep(0.05)
+        assert bots.busy
+        with pytest.raises(BotsBusy):
+            bots.start_hint("hard", 2, observation, legal)
+        waiting = asyncio.ensure_future(bots.choose("expert", 3, observation, legal))
+        await asyncio.sleep(0.05)
+        slow_search.set()
+        assert await asyncio.wait_for(table_move, 5) == legal[0]
+        assert await asyncio.wait_for(waiting, 5) == legal[0]  # it went before any hint
+        await asyncio.sleep(0.05)
+        assert not bots.busy
+        hint = bots.start_hint("hard", 4, observation, legal)
+        assert await asyncio.wait_for(hint, 5) == legal[0]
+    finally:
+        slow_search.set()
+        bots.close()
+
+
+async def test_a_hint_on_the_free_worker_makes_the_next_table_wait_its_turn(
+    slow_search: threading.Event,
+) -> None:
+    bots = BotRunner(processes=0, threads=1)
+    observation, legal = decision()
+    try:
+        hint = bots.start_hint("hard", 1, observation, legal)
+        table_move = asyncio.ensure_future(bots.choose("hard", 2, observation, legal))
+        await asyncio.sleep(0.05)
+        with pytest.raises(BotsBusy):  # a table waits: no hint goes before it
+            bots.start_hint("hard", 3, observation, legal)
+        slow_search.set()
+        assert await asyncio.wait_for(hint, 5) == legal[0]
+        assert await asyncio.wait_for(table_move, 5) == legal[0]
+        # quick levels never wait for the searching worker
+        assert await asyncio.wait_for(bots.choose("easy", 4, observation, legal), 5) in legal
+    finally:
+        slow_search.set()
+        bots.close()
