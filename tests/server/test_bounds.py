@@ -100,6 +100,16 @@ async def test_connections_are_counted_per_address_and_per_table(tmp_path: Path)
     assert not gate.by_address and not gate.by_table  # nothing kept for the gone
 
 
+async def test_the_server_takes_at_most_limit_concurrency_connections(tmp_path: Path) -> None:
+    gate = Connections(server_config(tmp_path, limit_concurrency=3))
+    for n in range(3):
+        assert gate.enter(f"10.0.0.{n}", f"T{n}") is None
+    refused = gate.enter("10.0.0.9", "T9")
+    assert refused is not None and refused[:2] == (1013, "server_full")
+    gate.leave("10.0.0.0", "T0")
+    assert gate.enter("10.0.0.9", "T9") is None
+
+
 # --- the searching workers: the tables' computer players first, hints only on a free one --------
 
 

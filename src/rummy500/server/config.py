@@ -129,7 +129,8 @@ class ServerConfig:
     #: ``max_message_bytes`` but within this are refused and count as strikes.
     ws_max_bytes: int = 8 * 1024
     #: HTTP: a request's headers and body must have arrived within this many seconds of the
-    #: connection (or of the previous answer on it); connections and tasks at once, at most.
+    #: connection (or of the previous answer on it); connections and tasks at once, at most
+    #: (HTTP requests over it: 503; table WebSockets over it: closed with 1013).
     request_seconds: float = 10.0
     limit_concurrency: int = 1000
     #: The kernel's send buffer of each connection, in bytes (0: the system's automatic one,

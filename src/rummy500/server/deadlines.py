@@ -88,8 +88,9 @@ class DeadlineHttpProtocol(HttpToolsProtocol):
         super().handle_websocket_upgrade()
 
     def on_response_complete(self) -> None:
+        pipelined = bool(self.pipeline)  # the next request is here already: no deadline
         super().on_response_complete()
-        if not self.transport.is_closing():
+        if not pipelined and not self.transport.is_closing():
             self._arm()  # the next request on this connection has the same deadline
 
 

@@ -106,6 +106,8 @@ CLOSE_TOO_SLOW = 4408
 #: Too many connections from the client's address, or to the table.
 CLOSE_TOO_MANY_FROM_ADDRESS = 4429
 CLOSE_TOO_MANY_AT_TABLE = 4430
+#: As many table connections as the server takes (``limit_concurrency``): try again later.
+CLOSE_SERVER_FULL = 1013
 #: How often the hub looks for clients that do not read.
 STALL_CHECK_SECONDS = 1.0
 
@@ -320,16 +322,25 @@ class Client:
 
 
 class Connections:
-    """How many WebSocket connections each client address and each table has now."""
+    """How many WebSocket connections each client address and each table has now, and the
+    server in all (at most ``limit_concurrency``: uvicorn's own limit does not count them)."""
 
     def __init__(self, config: ServerConfig) -> None:
         self.per_address = config.max_connections_per_address
         self.per_table = config.max_connections_per_table
+        self.at_most = config.limit_concurrency
         self.by_address: collections.Counter[str] = collections.Counter()
         self.by_table: collections.Counter[str] = collections.Counter()
+        self.total = 0
 
     def enter(self, address: str, table_id: str) -> tuple[int, str, str] | None:
         """Count a new connection in; or why it is refused: (close code, error code, message)."""
+        if self.total >= self.at_most:
+            return (
+                CLOSE_SERVER_FULL,
+                "server_full",
+                _("the server has as many connections as it takes: try again later"),
+            )
         if self.by_address[address] >= self.per_address:
             return (
                 CLOSE_TOO_MANY_FROM_ADDRESS,
@@ -344,9 +355,11 @@ class Connections:
             )
         self.by_address[address] += 1
         self.by_table[table_id] += 1
+        self.total += 1
         return None
 
     def leave(self, address: str, table_id: str) -> None:
+        self.total -= 1
         for counter, key in ((self.by_address, address), (self.by_table, table_id)):
             counter[key] -= 1
             if counter[key] <= 0:
