@@ -164,20 +164,38 @@ _MELD = _CardSize(36, 52, 12, 10)
 _MINI = _CardSize(26, 34, 10, 0)
 
 
+def _label_width(label: str, size: float) -> float:
+    """About how wide ``label`` is in bold at font ``size`` (suits and the star are wider)."""
+    return sum((0.8 if ch in "★♣♦♥♠" else 0.68) * size for ch in label)
+
+
+def _index_label(played: int) -> str:
+    """The corner index of a card as played: ``10♦``, ``★8♥``, ``★9``, ``★`` (a joker)."""
+    if played == JOKER:
+        return "★"
+    if played >= JOKER_RANK:
+        return "★" + RANK_LABELS[played - JOKER_RANK]
+    if played >= JOKER_AS:
+        return "★" + card_label(played - JOKER_AS)
+    return card_label(played)
+
+
 def _card(
     c: _Canvas,
     played: int,
     x: float,
     y: float,
     size: _CardSize,
+    where: str,
     *,
     band: int | None = None,
     outline: str | None = None,
     seen: bool = False,
 ) -> None:
     """A card face: ``played`` is a card code or a card as played (a joker with what it stands
-    for). ``band``: the seat that played it, written on a coloured band at the bottom."""
-    c.add('<g class="card">')
+    for); ``where`` is a class name (hand, known, pile, meld). ``band``: the seat that played
+    it, written on a coloured band at the bottom."""
+    c.add(f'<g class="card {where}">')
     joker = played == JOKER or played >= JOKER_AS
     c.rect(
         x,
@@ -191,40 +209,21 @@ def _card(
     )
     left = x + 3
     top = y + size.label + 1
-    if played == JOKER:
-        c.text(left, top, "★", size=size.label, fill=_JOKER_INK, weight="bold")
-        if size.pip:
-            c.add(
-                f'<text x="{_n(x + size.w / 2)}" y="{_n(y + size.h * 0.62)}" '
-                f'font-size="{_n(size.label * 0.62)}" fill="{_JOKER_INK}" font-weight="bold" '
-                f'text-anchor="middle" letter-spacing="0.5">JOKER</text>'
-            )
-    elif played >= JOKER_RANK:
-        c.text(
-            left,
-            top,
-            "★" + RANK_LABELS[played - JOKER_RANK],
-            size=size.label,
-            fill=_JOKER_INK,
-            weight="bold",
+    natural = played - JOKER_AS if JOKER_AS <= played < JOKER_RANK else played
+    suit = natural // 13 if natural < JOKER else -1  # no suit: a joker, or one as a rank
+    ink = _JOKER_INK if joker else _suit_color(suit)
+    c.text(left, top, _index_label(played), size=size.label, fill=ink, weight="bold")
+    if played == JOKER and size.pip:
+        c.add(
+            f'<text x="{_n(x + size.w / 2)}" y="{_n(y + size.h * 0.62)}" '
+            f'font-size="{_n(size.label * 0.62)}" fill="{_JOKER_INK}" font-weight="bold" '
+            f'text-anchor="middle" letter-spacing="0.5">JOKER</text>'
         )
-    else:
-        natural = played - JOKER_AS if played >= JOKER_AS else played
-        suit = natural // 13
-        label = ("★" if played >= JOKER_AS else "") + card_label(natural)
-        c.text(
-            left,
-            top,
-            label,
-            size=size.label,
-            fill=_JOKER_INK if played >= JOKER_AS else _suit_color(suit),
-            weight="bold",
-        )
-        if size.pip:
-            c.suit(suit, left, top + 3, size.pip)
-            if size is _HAND:
-                big = size.w * 0.5
-                c.suit(suit, x + (size.w - big) / 2 + 4, y + size.h - big - 6, big)
+    if suit >= 0 and size.pip:
+        c.suit(suit, left, top + 3, size.pip)
+        if size is _HAND:
+            big = size.w * 0.5
+            c.suit(suit, x + (size.w - big) / 2 + 4, y + size.h - big - 6, big)
     if band is not None:
         bh = size.h * 0.22
         c.rect(x + 0.5, y + size.h - bh, size.w - 1, bh - 0.5, SEAT_COLORS[band % 8], rx=2)
@@ -442,7 +441,7 @@ def _seats(
                 )
                 for k, card in enumerate(known):
                     r, col = divmod(k, per_row)
-                    _card(c, card, x + 10 + col * step, y + 44 + r * (_MINI.h + 4), _MINI)
+                    _card(c, card, x + 10 + col * step, y + 44 + r * (_MINI.h + 4), _MINI, "known")
         y += bh + gap
     return y - gap
 
@@ -528,26 +527,10 @@ def _piles(
         r, col = divmod(k, per_row)
         cx = px + col * step
         cy = top + r * row_h
-        _card(c, card, cx, cy, size)
+        _card(c, card, cx, cy, size, "pile")
         depth = len(pile) - k  # how many cards a take of this one takes
         c.text(cx + 2, cy + size.h + 10, str(depth), size=8.5, fill=_MUTED)
     return top + rows * row_h - 4
-
-
-def _label_width(label: str, size: float) -> float:
-    """About how wide ``label`` is in bold at font ``size`` (suits and the star are wider)."""
-    return sum((0.8 if ch in "★♣♦♥♠" else 0.68) * size for ch in label)
-
-
-def _index_label(played: int) -> str:
-    """The corner index of a card as played: ``10♦``, ``★8♥``, ``★9``, ``★`` (a joker)."""
-    if played == JOKER:
-        return "★"
-    if played >= JOKER_RANK:
-        return "★" + RANK_LABELS[played - JOKER_RANK]
-    if played >= JOKER_AS:
-        return "★" + card_label(played - JOKER_AS)
-    return card_label(played)
 
 
 def _meld_step(played: int) -> float:
@@ -579,7 +562,7 @@ def _melds(c: _Canvas, melds: Sequence[MeldView], y: float, inner: float) -> flo
         c.text(x + 9, y + 15, str(meld.number), size=11, weight="bold", anchor="middle")
         cx = x + 22
         for k, (played, owner) in enumerate(zip(meld.cards, meld.played_by, strict=True)):
-            _card(c, played, cx, y, size, band=owner)
+            _card(c, played, cx, y, size, "meld", band=owner)
             if k < len(steps):
                 cx += steps[k]
         x += width + 14
@@ -655,6 +638,7 @@ def _own_hand(
             x + 10 + col * step,
             top + r * (size.h + 6),
             size,
+            "hand",
             outline=_HILITE if must else None,
             seen=seen,
         )
