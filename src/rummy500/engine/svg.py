@@ -465,10 +465,10 @@ def _move_words(move: Move, names: Sequence[str] | None) -> str:
     verb = move.verb
     if verb == "draw":
         return f"{who} drew from the stock"
-    if verb == "take":
-        return f"{who} took {move.number} from the discard pile"
-    if verb == "rummy":
-        return f"{who} called Rummy! on {move.number}"
+    if verb in ("take", "rummy"):
+        n = move.number
+        taken = "the top discard" if n == 1 else f"{n} cards from the discard pile"
+        return f"{who} called Rummy! and took {taken}" if verb == "rummy" else f"{who} took {taken}"
     if verb == "meld":
         return f"{who} melded {cards}"
     if verb == "layoff":
