@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 
-from rummy500.engine import Deal, Game, IllegalMove, Rules, card_str, parse_card
+from rummy500.engine import Deal, Game, IllegalMove, Rules, card_str, decks_for, parse_card
 from rummy500.engine.cards import JOKER, NUM_CODES, deck
-from rummy500.engine.state import decks_for
 
 # Every value of every rule option (RULES.md §9), written out from the rules rather than taken
 # from the engine, so that a value the engine forgot is still tried.

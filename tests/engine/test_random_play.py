@@ -40,12 +40,12 @@ from rummy500.engine import (
     IllegalMove,
     Move,
     Rules,
+    decks_for,
     observe,
     sample_state,
 )
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, deck
 from rummy500.engine.melds import analyze_meld, layoff_index
-from rummy500.engine.state import decks_for
 from rummy500.notation import format_record, read_record, replay_json
 from tests.engine.positions import OPTION_VALUES
 

@@ -60,7 +60,7 @@ def test_hand_ends_when_player_discards_last_card() -> None:
 
 def test_nothing_can_be_played_after_hand_ended() -> None:
     game = position([P1_HEARTS, P2_CLUBS, P3_DIAMONDS], "3C", "QC", moves=GO_OUT)
-    assert game.legal_moves() == []
+    assert game.legal_moves() == ()
     assert game.to_act is None
     for move in ("P3 draw", "P3 take 1", "P3 layoff 4C 1", "P3 rummy 1", "P3 meld 2D 3D 4D"):
         assert_illegal(game, move, "game_over" if game.is_game_over() else "hand_over")

@@ -164,6 +164,6 @@ def test_no_rummy_call_after_hand_ended() -> None:
     )
     assert game.is_hand_over()
     assert game.hand_results[0].out == 1
-    assert game.legal_moves() == []
+    assert game.legal_moves() == ()
     for seat in ("P3", "P4", "P1"):
         assert_illegal(game, f"{seat} rummy 1", "hand_over")

@@ -6,8 +6,16 @@ import random
 
 import pytest
 
-from rummy500.engine import Game, IllegalMove, Move, NotationError, Rules, card_str, parse_card
-from rummy500.engine.state import decks_for
+from rummy500.engine import (
+    Game,
+    IllegalMove,
+    Move,
+    NotationError,
+    Rules,
+    card_str,
+    decks_for,
+    parse_card,
+)
 from tests.engine.positions import assert_illegal, cards, legal, legal_of, play, position
 
 P1 = "AS 2S 3S 9H 9D KC 4D"

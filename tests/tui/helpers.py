@@ -9,9 +9,8 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from rummy500.bots.base import Bot
-from rummy500.engine import Deal, Game, Move, Observation, Rules, card_str, parse_card
+from rummy500.engine import Deal, Game, Move, Observation, Rules, card_str, decks_for, parse_card
 from rummy500.engine.cards import JOKER, NUM_CODES, deck
-from rummy500.engine.state import decks_for
 from rummy500.tui.app import RummyApp
 from rummy500.tui.session import Session
 from rummy500.tui.stats import Statistics

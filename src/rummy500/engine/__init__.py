@@ -5,16 +5,29 @@ The core object is :class:`Game`; moves are :class:`Move` values that print in n
 seat may know, and :func:`sample_state` a full game consistent with it.
 """
 
-from rummy500.engine.cards import JOKER, card_str, parse_card, parse_played, played_str
+from rummy500.engine.cards import (
+    JOKER,
+    card_str,
+    decks_for,
+    hand_size_for,
+    parse_card,
+    parse_played,
+    played_str,
+)
 from rummy500.engine.errors import (
+    AmbiguousMoveError,
     IllegalMove,
+    IllegalMoveError,
     InvalidDeal,
+    InvalidMoveError,
     InvalidRules,
+    MoveError,
     NotationError,
     Rummy500Error,
 )
 from rummy500.engine.moves import Move, parse_seat, seat_str
-from rummy500.engine.observation import MeldView, Observation, observe, sample_state
+from rummy500.engine.observation import MeldView, Observation
+from rummy500.engine.phases import CallWindow, Obligation, ObligationKind, Phase
 from rummy500.engine.rules import PRESETS, Rules
 from rummy500.engine.state import (
     CALL,
@@ -25,6 +38,9 @@ from rummy500.engine.state import (
     Deal,
     Game,
     HandResult,
+    check_cards_fit,
+    observe,
+    sample_state,
 )
 
 __all__ = [
@@ -35,19 +51,30 @@ __all__ = [
     "JOKER",
     "PLAY",
     "PRESETS",
+    "AmbiguousMoveError",
+    "CallWindow",
     "Deal",
     "Game",
     "HandResult",
     "IllegalMove",
+    "IllegalMoveError",
     "InvalidDeal",
+    "InvalidMoveError",
     "InvalidRules",
     "MeldView",
     "Move",
+    "MoveError",
     "NotationError",
+    "Obligation",
+    "ObligationKind",
     "Observation",
+    "Phase",
     "Rules",
     "Rummy500Error",
     "card_str",
+    "check_cards_fit",
+    "decks_for",
+    "hand_size_for",
     "observe",
     "parse_card",
     "parse_played",

@@ -29,6 +29,8 @@ __all__ = [
     "card_code",
     "card_str",
     "deck",
+    "decks_for",
+    "hand_size_for",
     "parse_card",
     "parse_played",
     "played_str",
@@ -129,6 +131,16 @@ def deck(decks: int = 1, jokers: bool = True) -> list[int]:
     if jokers:
         cards.extend([JOKER] * (2 * decks))
     return cards
+
+
+def decks_for(players: int) -> int:
+    """One deck for 2–4 players, two for 5–8 (RULES.md §1)."""
+    return 2 if players >= 5 else 1
+
+
+def hand_size_for(players: int) -> int:
+    """13 cards each with 2 players, 7 with 3 or more."""
+    return 13 if players == 2 else 7
 
 
 def cards_str(cards: Iterable[int]) -> str:

@@ -21,11 +21,19 @@ from rummy500.engine.cards import (
     NUM_CODES,
     card_str,
     deck,
+    decks_for,
+    hand_size_for,
     parse_card,
     parse_played,
     played_str,
 )
-from rummy500.engine.errors import IllegalMove, InvalidDeal
+from rummy500.engine.errors import (
+    AmbiguousMoveError,
+    IllegalMove,
+    InvalidDeal,
+    InvalidMoveError,
+    NotationError,
+)
 from rummy500.engine.melds import (
     BIT_INDEX,
     CARD_VALUES,
@@ -46,20 +54,36 @@ from rummy500.engine.melds import (
     presence_mask,
     run_row,
 )
-from rummy500.engine.moves import Move, seat_str
+from rummy500.engine.moves import Move, parse_seat, seat_str
+from rummy500.engine.observation import MeldView, Observation, unseen_cards
+from rummy500.engine.phases import CallWindow, HandResult, Obligation, ObligationKind, Phase
 from rummy500.engine.rules import Rules
 from rummy500.i18n import _
 
-__all__ = ["DRAW", "PLAY", "CALL", "HAND_OVER", "GAME_OVER", "Deal", "Game", "HandResult"]
+__all__ = [
+    "CALL",
+    "DRAW",
+    "GAME_OVER",
+    "HAND_OVER",
+    "PLAY",
+    "Deal",
+    "Game",
+    "HandResult",
+    "observe",
+    "sample_state",
+]
 
-DRAW = "draw"
-PLAY = "play"
-CALL = "call"
-HAND_OVER = "hand_over"
-GAME_OVER = "game_over"
+DRAW = Phase.DRAW
+PLAY = Phase.PLAY
+CALL = Phase.CALL
+HAND_OVER = Phase.HAND_OVER
+GAME_OVER = Phase.GAME_OVER
 
 # What a card taken from the discard pile obliges: meld or lay off / new meld only / lay off only.
 MUST_ANY, MUST_NEW, MUST_LAYOFF = 0, 1, 2
+
+# Moves a player may take back within their turn (Game.can_undo): they show nothing new.
+_UNDOABLE = frozenset({"take", "meld", "layoff"})
 
 # A lay-off the table allows: (card as played, position, meld number, end).
 SpotEntry = tuple[int, int, int, str]
@@ -211,16 +235,6 @@ def _deck(decks: int, jokers: bool) -> tuple[int, ...]:
     return tuple(deck(decks, jokers))
 
 
-def decks_for(players: int) -> int:
-    """One deck for 2–4 players, two for 5–8 (RULES.md §1)."""
-    return 2 if players >= 5 else 1
-
-
-def hand_size_for(players: int) -> int:
-    """13 cards each with 2 players, 7 with 3 or more."""
-    return 13 if players == 2 else 7
-
-
 class Deal(NamedTuple):
     """The cards of one hand before the first move: each seat's hand, the turned-up discard, and
     the stock top first."""
@@ -284,18 +298,6 @@ def check_cards_fit(cards: Iterable[int], players: int, rules: Rules) -> None:
             )
 
 
-@dataclass(frozen=True)
-class HandResult:
-    """How a hand ended and what each seat scored."""
-
-    scores: tuple[int, ...]
-    ended_by: str  # "out" or "stock"
-    out: int | None  # the seat that went out
-    capped: bool = False  # ended by the move cap of automatic play, scored as if the stock ran out
-    melded: tuple[int, ...] = ()  # points melded and laid off
-    left: tuple[int, ...] = ()  # points left in hand
-
-
 @dataclass
 class _Hand:
     """The record of one hand: its deal and its moves (for writing records)."""
@@ -321,6 +323,7 @@ class Game:
         "_pile_sums",
         "_spot_index",
         "_spot_mask",
+        "_undo_floor",
         "dealer",
         "discard",
         "hand_number",
@@ -388,7 +391,8 @@ class Game:
         self.must_mode = MUST_ANY
         self.no_discard = -1
         self.resume = -1
-        self._legal: list[Move] | None = None
+        self._legal: tuple[Move, ...] | None = None
+        self._undo_floor = 0  # moves of this hand before it cannot be taken back (can_undo)
         self._spot_index: dict[int, list[SpotEntry]] | None = None
         self._spot_mask = 0  # natural cards that can be laid off (valid with _spot_index)
         # per discard pile card, the pile up to it: natural cards held (bits 0-51), jokers
@@ -475,6 +479,7 @@ class Game:
         self._spot_index = None
         self.record.append(_Hand(number, dealer, deal))
         self.moves = self.record[-1].moves  # this hand's moves: the same list as its record
+        self._undo_floor = 0
 
     # --- who acts -----------------------------------------------------------------------------
 
@@ -503,8 +508,11 @@ class Game:
 
     # --- legal moves ----------------------------------------------------------------------------
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal move of the seat that must act now (empty when the hand is over)."""
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Every legal move of the seat that must act now (empty when the hand is over).
+
+        A tuple, in a fixed order: nothing a caller does with it changes the game.
+        """
         if self._legal is None:
             phase = self.phase
             if phase == PLAY:
@@ -515,25 +523,27 @@ class Game:
                     and self.hand_sizes[seat] >= 3
                     and self.rules.going_out != "discard"
                 ):
-                    self._legal = self._free_play_moves(seat, self.no_discard)
+                    self._legal = tuple(self._free_play_moves(seat, self.no_discard))
                     return self._legal
-                self._legal = self._play_moves(
-                    seat,
-                    self.hands[seat],
-                    self.masks[seat],
-                    self.hand_sizes[seat],
-                    self.must_use,
-                    self.must_mode,
-                    self.no_discard,
-                    self.resume >= 0,
+                self._legal = tuple(
+                    self._play_moves(
+                        seat,
+                        self.hands[seat],
+                        self.masks[seat],
+                        self.hand_sizes[seat],
+                        self.must_use,
+                        self.must_mode,
+                        self.no_discard,
+                        self.resume >= 0,
+                    )
                 )
             elif phase == DRAW:
-                self._legal = self._draw_moves(self.turn)
+                self._legal = tuple(self._draw_moves(self.turn))
             elif phase == CALL:
                 seat = self.window[0]
-                self._legal = [_PASS[seat], *self._rummy_moves(seat)]
+                self._legal = (_PASS[seat], *self._rummy_moves(seat))
             else:
-                self._legal = []
+                self._legal = ()
         return self._legal
 
     def _draw_moves(self, seat: int) -> list[Move]:
@@ -975,6 +985,12 @@ class Game:
         as it was. In a call window a move of a later seat implies the passes before it, and the
         next player's draw closes the window (records may leave passes out).
         """
+        phase = self.phase
+        self._play(move)
+        if phase == CALL or self.moves[-1].verb not in _UNDOABLE:
+            self._undo_floor = len(self.moves)
+
+    def _play(self, move: Move | str) -> None:
         legal = self._legal
         if legal is not None and move in legal:  # the common case: a move just listed
             self._apply(move)
@@ -1314,6 +1330,214 @@ class Game:
             return None
         return self.totals.index(best)
 
+    # --- what front ends ask ------------------------------------------------------------------
+
+    @property
+    def move_stack(self) -> tuple[Move, ...]:
+        """The moves of the current hand, oldest first (:meth:`undo` takes back the last)."""
+        return tuple(self.moves)
+
+    def peek(self) -> Move | None:
+        """The last move of the current hand, or ``None`` right after the deal."""
+        return self.moves[-1] if self.moves else None
+
+    def can_undo(self, seat: int | None = None) -> bool:
+        """Whether ``seat`` (default: the seat to act) may take back its last move.
+
+        A player may take back, within their turn and until they discard, the moves that show
+        nobody anything new: a take from the discard pile, melds and lay-offs. Never a draw from
+        the stock (the card has been seen), a Rummy call or a pass, nor a move made while a call
+        window was open. Front ends offer undo by this rule; :meth:`undo` itself takes back any
+        move.
+        """
+        if self.phase != PLAY:
+            return False
+        if seat is None:
+            seat = self.turn
+        moves = self.moves
+        return seat == self.turn and len(moves) > self._undo_floor and moves[-1].seat == seat
+
+    def undo(self) -> Move:
+        """Take back the last move of the current hand and return it; the game is then exactly
+        as it was before that move (``to_json()`` equal). Raises :class:`IllegalMove` when the
+        hand has no move yet.
+
+        The hand is replayed from its deal, so this costs about as much as the moves of the
+        hand; searches should :meth:`clone` instead.
+        """
+        if not self.record or not self.moves or self.record[-1].deal is None:
+            raise IllegalMove("nothing_to_undo")
+        hand = self.record.pop()
+        moves = hand.moves[:-1]
+        last = hand.moves[-1]
+        if self.phase in (HAND_OVER, GAME_OVER):  # the move ended the hand: unscore it
+            result = self.hand_results.pop()
+            for s, score in enumerate(result.scores):
+                self.totals[s] -= score
+            self.winner = None
+        self.phase = HAND_OVER
+        self.deal(hand.deal, dealer=hand.dealer, number=hand.number)
+        for move in moves:
+            self.play(move)
+        return last
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move that ``text`` means in this position.
+
+        ``text`` is a move in notation (``"P2 meld 4H 5H 6H"``); the seat may be left out for
+        the seat to act (``"discard 9C"``); a joker may be left undeclared (``"meld 9H JK JK"``)
+        and a lay-off's end unsaid when only one reading is legal. Raises
+        :class:`InvalidMoveError` (not a move), :class:`AmbiguousMoveError` (several legal
+        readings, listed in ``readings``) or :class:`IllegalMove` (with the reason); the game
+        never changes.
+        """
+        words = text.split()
+        if words and not (words[0][:1] in "Pp" and words[0][1:].isdigit()):
+            actor = self.to_act
+            if actor is not None:
+                words.insert(0, seat_str(actor))
+        written = " ".join(words)
+        loose = _loose_pattern(words)
+        try:
+            move = Move.parse(written)
+        except NotationError as error:
+            if loose is None:
+                raise InvalidMoveError(str(error)) from None
+            move = None
+        if move is not None and loose is None:
+            return self.legal_form(move)
+        assert loose is not None
+        readings = [m for m in self._moves_of(loose[0]) if _matches(m, loose)]
+        if len(readings) == 1:
+            return readings[0]
+        if len(readings) > 1:
+            raise AmbiguousMoveError(written, readings)
+        if move is not None:
+            return self.legal_form(move)
+        raise IllegalMove("not_allowed")
+
+    def legal_form(self, move: Move | str) -> Move:
+        """``move`` as :meth:`legal_moves` lists it (meld cards in order, a lay-off's end only
+        where it matters), if it is legal now; else :class:`IllegalMove` with the reason. In a
+        call window, the move of a later seat or the next player's draw is legal (it implies
+        the passes before it). Nothing changes."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if self.phase in (HAND_OVER, GAME_OVER):
+            raise IllegalMove("game_over" if self.phase == GAME_OVER else "hand_over")
+        if not 0 <= move.seat < self.players:
+            raise IllegalMove("no_such_seat", seat=move.seat)
+        legal = self.legal_moves()
+        if move in legal:
+            return move
+        probe = self.clone() if self.phase == CALL else self
+        if probe is not self:
+            probe._legal = None
+            probe._play(move)  # raises, or the move is legal once the implied passes are made
+            return probe.moves[-1]
+        canon = self._canonical(move)
+        if canon not in legal:
+            code, params = self._explain(canon)
+            raise IllegalMove(code, **params)
+        return canon
+
+    def _moves_of(self, seat: int) -> Sequence[Move]:
+        """The legal moves ``seat`` would have if it were asked now (in a call window: the
+        calls it could make; the next player: the draws that close the window)."""
+        if self.phase == CALL and seat != self.window[0]:
+            if seat in self.window:
+                return (_PASS[seat], *self._rummy_moves(seat))
+            if seat == self.turn:
+                probe = self.clone()
+                probe.phase, probe.window, probe._legal = DRAW, [], None
+                return probe.legal_moves()
+            return ()
+        return self.legal_moves() if seat == self.to_act else ()
+
+    @property
+    def call_window(self) -> CallWindow | None:
+        """The open Rummy call window (who may still call, nearest first, and which depths of
+        the discard pile could be claimed), or ``None``."""
+        if self.phase != CALL:
+            return None
+        return CallWindow(
+            (self.turn - 1) % self.players,
+            tuple(self.window),
+            tuple(self._claimable_depths()),
+        )
+
+    def callable_depths(self, seat: int) -> tuple[int, ...]:
+        """The depths of the discard pile ``seat`` could claim with "Rummy!" now (empty
+        outside a call window or for a seat that cannot call)."""
+        if self.phase != CALL or seat not in self.window:
+            return ()
+        return tuple(m.number for m in self._rummy_moves(seat))
+
+    @property
+    def obligation(self) -> Obligation | None:
+        """The card the player to act must meld or lay off before anything else, or ``None``."""
+        if self.phase != PLAY or self.must_use < 0:
+            return None
+        kind = (ObligationKind.MELD, ObligationKind.NEW_MELD, ObligationKind.LAYOFF)
+        return Obligation(self.must_use, kind[self.must_mode])
+
+    def known_cards(self, seat: int) -> tuple[int, ...]:
+        """The cards everybody knows ``seat`` holds (taken from the discard pile, not played
+        since), sorted."""
+        if not self.known:
+            return ()
+        return tuple(c for c, k in enumerate(self.known[seat]) for _ in range(k))
+
+    def playable_cards(self, seat: int) -> frozenset[int]:
+        """The cards of ``seat``'s hand that could go into a new meld with others of the hand,
+        or be laid off on the table now (what a front end marks in the hand)."""
+        if not self.hands:
+            return frozenset()
+        counts = self.hands[seat]
+        present = self.masks[seat]
+        jokers = counts[JOKER]
+        spots = self._spots()
+        return frozenset(
+            c for c in _held(counts, present) if c in spots or meldable(c, present, jokers)
+        )
+
+    def __repr__(self) -> str:
+        hand = f"hand {self.hand_number}" if self.hand_number else "not dealt"
+        actor = self.to_act
+        who = f", {seat_str(actor)} to act" if actor is not None else ""
+        if self.winner is not None:
+            who = f", won by {seat_str(self.winner)}"
+        return f"<Game {self.players} players, {hand}, {self.phase}{who}, totals {self.totals}>"
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def render(self, seat: int | None = None) -> str:
+        """A compact text picture of the table: totals, stock, discard pile, melds with who
+        played each card, hand sizes — and ``seat``'s hand, when given. Without ``seat`` every
+        hand is shown (the whole truth, for debugging and teaching)."""
+        from rummy500.engine.reasons import card_label, cards_label
+
+        lines = [repr(self)[1:-1]]
+        if not self.hands:
+            return lines[0]
+        lines.append(
+            f"stock {len(self.stock)} · discard pile (top last): "
+            + (" ".join(card_label(c) for c in self.discard) or "-")
+        )
+        for m in self.melds:
+            owners = " ".join(seat_str(o) for o in m.owners)
+            lines.append(f"meld {m.number}: {cards_label(m.cards)}   ({owners})")
+        for s in range(self.players):
+            mark = ">" if s == self.to_act else " "
+            shown = s == seat or seat is None
+            cards = " ".join(card_label(c) for c in self.hand(s)) if shown else ""
+            lines.append(
+                f"{mark}{seat_str(s)} total {self.totals[s]:>5} · this hand {self.points[s]:>4}"
+                f" · {self.hand_sizes[s]:>2} cards {cards}".rstrip()
+            )
+        return "\n".join(lines)
+
     # --- copies and serialization ---------------------------------------------------------------
 
     def clone(self) -> Game:
@@ -1346,6 +1570,7 @@ class Game:
         g.no_discard = self.no_discard
         g.resume = self.resume
         g._legal = self._legal
+        g._undo_floor = self._undo_floor
         g._spot_index = None
         g._pile_sums = self._pile_sums[:]
         return g
@@ -1412,34 +1637,20 @@ class Game:
             "must_mode": self.must_mode,
             "no_discard": None if self.no_discard < 0 else card_str(self.no_discard),
             "resume": self.resume,
+            "undo_from": self._undo_floor,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Game:
         """Rebuild a game written by :meth:`to_json`."""
-        g = cls(
-            data["players"],
-            Rules.parse(data["rules"]),
-            seed=data["seed"],
-            max_moves_per_hand=data["max_moves_per_hand"],
-            totals=data["totals"],
-        )
-        g.hand_number = data["hand_number"]
-        g.dealer = data["dealer"]
-        g.winner = data["winner"]
-        g.phase = data["phase"]
-        g.hand_results = [
-            HandResult(
-                tuple(r["scores"]),
-                r["ended_by"],
-                r["out"],
-                r["capped"],
-                tuple(r["melded"]),
-                tuple(r["left"]),
-            )
-            for r in data["hand_results"]
-        ]
-        g.record = [
+
+        def counts(cards: Iterable[str]) -> list[int]:
+            out = [0] * NUM_CODES
+            for c in cards:
+                out[parse_card(c)] += 1
+            return out
+
+        record = [
             _Hand(
                 h["number"],
                 h["dealer"],
@@ -1454,34 +1665,161 @@ class Game:
             )
             for h in data["record"]
         ]
-        g.hands = []
-        for cards in data["hands"]:
-            counts = [0] * NUM_CODES
+        moves = record[-1].moves if record else [Move.parse(m) for m in data["moves"]]
+        return cls._assemble(
+            data["players"],
+            Rules.parse(data["rules"]),
+            seed=data["seed"],
+            max_moves_per_hand=data["max_moves_per_hand"],
+            totals=data["totals"],
+            hand_number=data["hand_number"],
+            dealer=data["dealer"],
+            winner=data["winner"],
+            phase=Phase(data["phase"]),
+            hand_results=[
+                HandResult(
+                    tuple(r["scores"]),
+                    r["ended_by"],
+                    r["out"],
+                    r["capped"],
+                    tuple(r["melded"]),
+                    tuple(r["left"]),
+                )
+                for r in data["hand_results"]
+            ],
+            record=record,
+            moves=moves,
+            hands=[counts(cards) for cards in data["hands"]],
+            known=[counts(cards) for cards in data["known"]],
+            stock=[parse_card(c) for c in reversed(data["stock"])],
+            discard=[parse_card(c) for c in data["discard"]],
+            melds=[
+                _meld_from_cards(m["number"], [parse_played(c) for c in m["cards"]], m["owners"])
+                for m in data["melds"]
+            ],
+            points=data["points"],
+            turn=data["turn"],
+            window=data["window"],
+            must_use=-1 if data["must_use"] is None else parse_card(data["must_use"]),
+            must_mode=data["must_mode"],
+            no_discard=-1 if data["no_discard"] is None else parse_card(data["no_discard"]),
+            resume=data["resume"],
+            undo_from=data.get("undo_from", len(moves)),
+        )
+
+    @classmethod
+    def from_observation(cls, obs: Observation, rng: random.Random) -> Game:
+        """A full game consistent with ``obs``: the cards ``obs.seat`` cannot place are dealt
+        at random to the other hands (beside the cards known to be there) and the stock. The
+        seat cannot tell it from the real game (``observation(obs.seat) == obs``). For
+        determinized search."""
+        unseen = unseen_cards(obs)
+        seed = rng.getrandbits(63)
+        rng.shuffle(unseen)
+        hands: list[list[int]] = []
+        for s in range(obs.players):
+            if s == obs.seat:
+                cards = list(obs.hand)
+            else:
+                cards = list(obs.known[s])
+                need = obs.hand_sizes[s] - len(cards)
+                cards += unseen[:need]
+                del unseen[:need]
+            held = [0] * NUM_CODES
             for c in cards:
-                counts[parse_card(c)] += 1
-            g.hands.append(counts)
-        g.hand_sizes = [len(cards) for cards in data["hands"]]
-        g.masks = [presence_mask(h) for h in g.hands]
-        g.known = []
-        for cards in data["known"]:
-            counts = [0] * NUM_CODES
-            for c in cards:
-                counts[parse_card(c)] += 1
-            g.known.append(counts)
-        g.stock = [parse_card(c) for c in reversed(data["stock"])]
-        g.discard = [parse_card(c) for c in data["discard"]]
-        g.melds = [
-            _meld_from_cards(m["number"], [parse_played(c) for c in m["cards"]], m["owners"])
-            for m in data["melds"]
-        ]
-        g.points = data["points"][:]
-        g.moves = g.record[-1].moves if g.record else [Move.parse(m) for m in data["moves"]]
-        g.turn = data["turn"]
-        g.window = data["window"][:]
-        g.must_use = -1 if data["must_use"] is None else parse_card(data["must_use"])
-        g.must_mode = data["must_mode"]
-        g.no_discard = -1 if data["no_discard"] is None else parse_card(data["no_discard"])
-        g.resume = data["resume"]
+                held[c] += 1
+            hands.append(held)
+        known = []
+        for seen in obs.known:
+            kn = [0] * NUM_CODES
+            for c in seen:
+                kn[c] += 1
+            known.append(kn)
+        record = [_Hand(obs.hand_number, obs.dealer, None, list(obs.history))]
+        return cls._assemble(
+            obs.players,
+            obs.rules,
+            seed=seed,
+            max_moves_per_hand=None,
+            totals=obs.totals,
+            hand_number=obs.hand_number,
+            dealer=obs.dealer,
+            winner=obs.winner,
+            phase=obs.phase,
+            hand_results=list(obs.hand_results),
+            record=record,
+            moves=record[0].moves,
+            hands=hands,
+            known=known,
+            stock=unseen,  # what is left, in random order
+            discard=list(obs.discard_pile),
+            melds=[_meld_from_cards(m.number, list(m.cards), list(m.played_by)) for m in obs.melds],
+            points=obs.points,
+            turn=obs.turn,
+            window=obs.window,
+            must_use=obs.must_use,
+            must_mode=obs.must_mode,
+            no_discard=obs.no_discard,
+            resume=obs.resume,
+            undo_from=len(obs.history),
+        )
+
+    @classmethod
+    def _assemble(
+        cls,
+        players: int,
+        rules: Rules,
+        *,
+        seed: int,
+        max_moves_per_hand: int | None,
+        totals: Sequence[int],
+        hand_number: int,
+        dealer: int,
+        winner: int | None,
+        phase: Phase,
+        hand_results: list[HandResult],
+        record: list[_Hand],
+        moves: list[Move],
+        hands: list[list[int]],
+        known: list[list[int]],
+        stock: list[int],
+        discard: list[int],
+        melds: list[TableMeld],
+        points: Sequence[int],
+        turn: int,
+        window: Sequence[int],
+        must_use: int,
+        must_mode: int,
+        no_discard: int,
+        resume: int,
+        undo_from: int,
+    ) -> Game:
+        """The one way a game is put together from its parts (:meth:`from_json`,
+        :meth:`from_observation`): hands and known cards as per-card counts, the stock top
+        last."""
+        g = cls(players, rules, seed=seed, max_moves_per_hand=max_moves_per_hand, totals=totals)
+        g.hand_number = hand_number
+        g.dealer = dealer
+        g.winner = winner
+        g.phase = phase
+        g.hand_results = hand_results
+        g.record = record
+        g.moves = moves
+        g.hands = hands
+        g.hand_sizes = [sum(h) for h in hands]
+        g.masks = [presence_mask(h) for h in hands]
+        g.known = known
+        g.stock = stock
+        g.discard = discard
+        g.melds = melds
+        g.points = list(points)
+        g.turn = turn
+        g.window = list(window)
+        g.must_use = must_use
+        g.must_mode = must_mode
+        g.no_discard = no_discard
+        g.resume = resume
+        g._undo_floor = undo_from
         g._reset_caches()
         return g
 
@@ -1492,11 +1830,38 @@ class Game:
 
     __hash__ = None  # type: ignore[assignment]
 
-    def observation(self, seat: int) -> Any:
+    def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now (see :mod:`rummy500.engine.observation`)."""
-        from rummy500.engine.observation import observe
-
-        return observe(self, seat)
+        return Observation(
+            seat=seat,
+            players=self.players,
+            rules=self.rules,
+            hand_number=self.hand_number,
+            dealer=self.dealer,
+            phase=self.phase,
+            to_act=self.to_act,
+            turn=self.turn,
+            hand=tuple(self.hand(seat)),
+            discard_pile=tuple(self.discard),
+            stock_size=len(self.stock),
+            melds=tuple(
+                MeldView(m.number, m.is_run, tuple(m.cards), tuple(m.owners)) for m in self.melds
+            ),
+            hand_sizes=tuple(self.hand_sizes),
+            known=tuple(
+                tuple(c for c in range(NUM_CODES) for _ in range(kn[c])) for kn in self.known
+            ),
+            totals=tuple(self.totals),
+            points=tuple(self.points),
+            history=tuple(self.moves),
+            must_use=self.must_use,
+            must_mode=self.must_mode,
+            no_discard=self.no_discard,
+            resume=self.resume,
+            window=tuple(self.window),
+            hand_results=tuple(self.hand_results),
+            winner=self.winner,
+        )
 
 
 def _new_meld(
@@ -1522,6 +1887,16 @@ def _meld_from_cards(number: int, cards: list[int], owners: list[int]) -> TableM
     suit = first // 13
     lo = first % 13  # a run never starts with a high ace
     return TableMeld(number, True, suit, cards[:], owners[:], lo=lo, hi=lo + len(cards) - 1)
+
+
+def observe(game: Game, seat: int) -> Observation:
+    """The observation of ``seat`` in ``game`` (:meth:`Game.observation`)."""
+    return game.observation(seat)
+
+
+def sample_state(obs: Observation, rng: random.Random) -> Game:
+    """:meth:`Game.from_observation` under its former name (kept for one release)."""
+    return Game.from_observation(obs, rng)
 
 
 def _why_no_fit(meld: TableMeld, played: int) -> tuple[str, dict[str, Any]]:
@@ -1583,3 +1958,45 @@ def _extend(meld: TableMeld, played: int, end: str, seat: int) -> int:
     meld.cards.append(played)
     meld.owners.append(seat)
     return -1
+
+
+# A move read loosely (Game.parse_move): seat, verb, number, end ("" = any), and its cards
+# as written, a bare joker ("JK") standing for any declaration; None when the move is exact.
+_Loose = tuple[int, str, int, str, tuple[str, ...]]
+
+
+def _loose_pattern(words: list[str]) -> _Loose | None:
+    """The loose reading of a move whose jokers are undeclared or whose lay-off end is left
+    out (``None`` when the words say exactly one move, or are not a move at all)."""
+    if len(words) < 3 or words[1] not in ("meld", "layoff"):
+        return None
+    try:
+        seat = parse_seat(words[0])
+    except NotationError:
+        return None
+    verb = words[1]
+    if verb == "meld":
+        cards = tuple(w.upper() for w in words[2:])
+        return (seat, verb, 0, "", cards) if "JK" in cards else None
+    if len(words) not in (4, 5) or not words[3].isdigit():
+        return None
+    end = words[4].lower() if len(words) == 5 else ""
+    card = words[2].upper()
+    if card != "JK" and (end or not card.startswith(("A", "JK="))):
+        return None
+    return seat, verb, int(words[3]), end, (card,)
+
+
+def _matches(move: Move, loose: _Loose) -> bool:
+    """Whether ``move`` is one reading of the loose move."""
+    seat, verb, number, end, written = loose
+    if move.seat != seat or move.verb != verb:
+        return False
+    if verb == "layoff" and (move.number != number or (end and move.end and move.end != end)):
+        return False
+    shown = sorted("JK" if c >= JOKER_AS else played_str(c) for c in move.cards)
+    wanted = sorted("JK" if w.startswith("JK") else w for w in written)
+    if shown != wanted:
+        return False
+    declared = sorted(played_str(c) for c in move.cards if c >= JOKER_AS)
+    return all(w in declared for w in written if w.startswith("JK="))

@@ -16,10 +16,20 @@ from typing import Any
 
 import numpy as np
 
-from rummy500.engine import CALL, DRAW, GAME_OVER, HAND_OVER, PLAY, Deal, Game, Move, Observation
+from rummy500.engine import (
+    CALL,
+    DRAW,
+    GAME_OVER,
+    HAND_OVER,
+    PLAY,
+    Deal,
+    Game,
+    Move,
+    Observation,
+    decks_for,
+)
 from rummy500.engine.cards import JOKER, JOKER_AS
 from rummy500.engine.melds import TableMeld
-from rummy500.engine.state import decks_for
 from rummy500.envs.encoding import NUM_ACTIONS, action_to_move, legal_actions
 
 __all__ = ["MELD_FEATURES", "PHASES", "EncodedGame", "ObservationLayout", "observation_vector"]

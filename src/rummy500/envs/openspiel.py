@@ -33,10 +33,19 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from rummy500.engine import Deal, Game, Move, Rules, card_str, sample_state, seat_str
+from rummy500.engine import (
+    Deal,
+    Game,
+    Move,
+    Rules,
+    card_str,
+    decks_for,
+    hand_size_for,
+    sample_state,
+    seat_str,
+)
 from rummy500.engine.cards import NUM_CODES, cards_str, deck, played_str
 from rummy500.engine.melds import CARD_VALUES
-from rummy500.engine.state import decks_for, hand_size_for
 from rummy500.envs.encoding import DRAW, NUM_ACTIONS, action_str, action_to_move
 from rummy500.envs.observation import EncodedGame, ObservationLayout
 

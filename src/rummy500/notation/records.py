@@ -15,13 +15,15 @@ from rummy500.engine import (
     NotationError,
     Rules,
     card_str,
+    check_cards_fit,
+    decks_for,
+    hand_size_for,
     parse_card,
     parse_seat,
     seat_str,
 )
 from rummy500.engine.cards import JOKER, NUM_CODES, deck
 from rummy500.engine.moves import is_number as _is_number
-from rummy500.engine.state import check_cards_fit, decks_for, hand_size_for
 from rummy500.i18n import _
 
 __all__ = ["RecordError", "format_record", "read_record", "replay", "replay_json"]

@@ -1,0 +1,221 @@
+"""The core API a library user meets: legal moves that cannot be corrupted, undo, moves read in
+context, the call window and obligation as values, reasons as data, a game that prints."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rummy500.engine import (
+    AmbiguousMoveError,
+    Game,
+    IllegalMove,
+    InvalidMoveError,
+    MoveError,
+    Observation,
+    Phase,
+    Rules,
+    card_str,
+    parse_card,
+    sample_state,
+)
+from rummy500.engine.phases import ObligationKind
+from tests.engine.positions import OPTION_VALUES, play, position
+
+P1_CLUBS = "2C 3C 4C 5C 6C 7C 8C"
+P3_MIXED = "TS JS QD 3S 4S 5S 7D"
+
+
+def p2_drew(p2: str, draw: str = "TD") -> Game:
+    """P2 holds ``p2`` and has drawn ``draw`` (3 players, P1 deals, the 8D turned up)."""
+    game = position([P1_CLUBS, p2, P3_MIXED], "8D", draw)
+    game.play("P2 draw")
+    return game
+
+
+# --- a sound surface --------------------------------------------------------------------------
+
+
+def test_legal_moves_cannot_be_changed_by_the_caller() -> None:
+    game = Game.new(2, seed=3)
+    legal = game.legal_moves()
+    assert isinstance(legal, tuple)
+    with pytest.raises(AttributeError):
+        legal.append(legal[0])  # type: ignore[attr-defined]
+    copy = game.clone()
+    copy.play(copy.legal_moves()[0])
+    assert game.legal_moves() == legal
+
+
+def test_phases_are_an_enum_that_compares_with_strings() -> None:
+    game = Game.new(2, seed=3)
+    assert game.phase is Phase.DRAW and game.phase == "draw"
+    assert Game.from_json(game.to_json()).phase is Phase.DRAW
+
+
+# --- undo -------------------------------------------------------------------------------------
+
+
+def random_rules(rng: random.Random) -> Rules:
+    options = {k.replace("_", "-"): rng.choice(v) for k, v in OPTION_VALUES.items()}
+    return Rules().with_options({**options, "target": "150"})
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 8])
+def test_undo_restores_the_game_exactly_after_every_kind_of_move(players: int) -> None:
+    rng = random.Random(players)
+    undone = set()
+    for game_number in range(3):
+        game = Game.new(players, random_rules(rng), seed=game_number, max_moves_per_hand=300)
+        while not game.is_game_over() and len(undone) < 12:
+            if game.is_hand_over():
+                game.deal()
+                continue
+            before = game.to_json()
+            move = rng.choice(game.legal_moves())
+            game.play(move)
+            after = game.to_json()
+            if rng.random() < 0.25 or game.is_hand_over():
+                assert game.undo() == move
+                assert game.to_json() == before, f"undo of {move} did not restore the game"
+                game.play(move)
+                assert game.to_json() == after
+                undone.add(move.verb)
+    assert {"draw", "discard", "meld"} <= undone
+
+
+def test_undo_right_after_the_deal_is_refused_and_changes_nothing() -> None:
+    game = Game.new(2, seed=1)
+    before = game.to_json()
+    with pytest.raises(IllegalMove) as refused:
+        game.undo()
+    assert refused.value.code == "nothing_to_undo"
+    assert game.to_json() == before
+
+
+def test_can_undo_takes_melds_and_takes_back_until_the_discard() -> None:
+    game = position([P1_CLUBS, "5H 6H 9S 9D KC 4D 2S", P3_MIXED], "4H")
+    assert not game.can_undo(1)
+    game.play("P2 take 1")
+    assert game.can_undo(1) and game.can_undo() and not game.can_undo(0)
+    game.play("P2 meld 4H 5H 6H")
+    assert game.can_undo(1)
+    assert game.peek() is not None and str(game.peek()) == "P2 meld 4H 5H 6H"
+    game.undo()
+    game.undo()
+    assert game.phase == Phase.DRAW and not game.can_undo(1)
+    game.play("P2 draw")
+    assert not game.can_undo(1), "a card drawn from the stock has been seen"
+    game.play("P2 discard KC")
+    assert not game.can_undo(1)
+    assert game.move_stack[-1].verb == "discard"
+
+
+def test_no_undo_of_a_rummy_call_nor_of_a_move_in_a_call_window() -> None:
+    # P3 discards the 8H, which fits P2's run: a call window opens, P1 asked first.
+    game = position(
+        ["2C 3C 4C 5C 6C 7C KS", "5H 6H 7H 9S 9D KC 4D", "8H JS QD 3S 4S 5S 7D"],
+        "2D",
+        "AS AD",
+        moves="P2 draw\nP2 meld 5H 6H 7H\nP2 discard AS\nP3 draw\nP3 discard 8H",
+    )
+    assert game.phase == Phase.CALL
+    window = game.call_window
+    assert window is not None and window.discarder == 2 and window.seats == (0, 1)
+    assert window.depths == (1,) and game.callable_depths(0) == (1,)
+    assert game.callable_depths(2) == ()
+    game.play("P1 rummy 1")
+    assert not game.can_undo(0), "a Rummy call cannot be taken back"
+    obligation = game.obligation
+    assert obligation is not None and obligation.card == parse_card("8H")
+    assert obligation.kind == ObligationKind.MELD
+    game.play("P1 layoff 8H 1")
+    assert game.can_undo(0) and game.obligation is None
+
+
+# --- moves in context -------------------------------------------------------------------------
+
+
+def test_parse_move_fills_in_the_seat_and_canonical_order() -> None:
+    game = p2_drew("4H 5H 6H 9S 9D KC 2D")
+    assert str(game.parse_move("meld 6H 4H 5H")) == "P2 meld 4H 5H 6H"
+    assert str(game.parse_move("P2 discard KC")) == "P2 discard KC"
+
+
+def test_parse_move_reads_an_undeclared_joker_when_only_one_reading_is_legal() -> None:
+    game = p2_drew("9H 9C JK 2S KC 4D 6S")
+    assert str(game.parse_move("meld 9H 9C JK")) == "P2 meld 9C 9H JK=9"
+
+
+def test_parse_move_lists_the_readings_of_an_ambiguous_joker() -> None:
+    game = p2_drew("9H TH JK 2S KC 4D 6S")
+    before = game.to_json()
+    with pytest.raises(AmbiguousMoveError) as refused:
+        game.parse_move("meld 9H TH JK")
+    readings = {str(m) for m in refused.value.readings}
+    assert readings == {"P2 meld JK=8H 9H TH", "P2 meld 9H TH JK=JH"}
+    assert refused.value.code == "ambiguous_move" and isinstance(refused.value, MoveError)
+    assert game.to_json() == before
+
+
+def test_parse_move_errors_are_typed_and_change_nothing() -> None:
+    game = p2_drew("4H 5H 6H 9S 9D KC 2D")
+    before = game.to_json()
+    with pytest.raises(InvalidMoveError):
+        game.parse_move("fly away")
+    with pytest.raises(IllegalMove) as refused:
+        game.parse_move("discard AS")
+    assert refused.value.code == "card_not_held"
+    assert refused.value.to_dict()["params"] == {"card": "AS"}
+    with pytest.raises(IllegalMove) as refused:
+        game.parse_move("P3 draw")
+    assert refused.value.code == "not_your_turn"
+    assert refused.value.text(["Ann", "Béla", "Khamla"]) == "it is Béla's turn, not Khamla's"
+    assert game.to_json() == before
+
+
+def test_reasons_name_cards_with_suit_symbols() -> None:
+    game = p2_drew("4H 5H 6H 9S 9D KC 2D")
+    with pytest.raises(IllegalMove) as refused:
+        game.play("P2 meld 4H 5H 9S")
+    assert refused.value.code == "not_a_meld"
+    assert "4♥ 5♥ 9♠" in str(refused.value)
+
+
+# --- what front ends ask ----------------------------------------------------------------------
+
+
+def test_playable_and_known_cards() -> None:
+    game = p2_drew("4H 5H 6H 9S 9D KC 2D", draw="9H")
+    assert {card_str(c) for c in game.playable_cards(1)} == {"4H", "5H", "6H", "9S", "9D", "9H"}
+    assert game.known_cards(1) == ()
+    game2 = position([P1_CLUBS, "5H 6H 9S 9D KC 4D 2S", P3_MIXED], "4H")
+    game2.play("P2 take 1")
+    assert game2.known_cards(1) == (parse_card("4H"),)
+
+
+def test_a_game_prints_as_a_table_and_hides_other_hands_from_a_seat() -> None:
+    game = p2_drew("4H 5H 6H 9S 9D KC 2D")
+    play(game, "P2 meld 4H 5H 6H")
+    assert repr(game).startswith("<Game 3 players, hand 1, play, P2 to act")
+    text = str(game)
+    assert "meld 1: 4♥ 5♥ 6♥" in text and "T♦" not in text and "10♦" in text
+    seen = game.render(seat=0)
+    assert "2♣" in seen and "K♣" not in seen, "P2's cards are not P1's to see"
+
+
+# --- observations -----------------------------------------------------------------------------
+
+
+def test_from_observation_deals_a_game_the_seat_cannot_tell_from_the_real_one() -> None:
+    game = Game.new(4, seed=11)
+    rng = random.Random(5)
+    for _i in range(30):
+        game.play(rng.choice(game.legal_moves()))
+    obs = game.observation(2)
+    assert isinstance(obs, Observation)
+    sampled = Game.from_observation(obs, random.Random(1))
+    assert sampled.observation(2) == obs
+    again = sample_state(obs, random.Random(1))
+    assert again.to_json() == sampled.to_json()
