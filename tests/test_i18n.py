@@ -13,7 +13,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from rummy500 import i18n
-from rummy500.engine import Game, IllegalMove, Move, card_str
+from rummy500.engine import Game, IllegalMove, Move
+from rummy500.engine.reasons import card_label
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "rummy500"
@@ -72,5 +73,6 @@ def test_engine_error_reasons_are_translated(hungarian: None) -> None:
     before = game.to_json()
     with pytest.raises(IllegalMove) as err:
         game.play(Move(seat, "discard", (discard,)))
-    assert str(err.value) == f"előbb a felvett {card_str(game.must_use)} lapot kell kiraknod"
+    assert str(err.value) == f"előbb a felvett {card_label(game.must_use)} lapot kell kiraknod"
+    assert err.value.code == "must_meld_taken"
     assert game.to_json() == before
