@@ -169,6 +169,11 @@ def _label_width(label: str, size: float) -> float:
     return sum((0.8 if ch in "★♣♦♥♠" else 0.68) * size for ch in label)
 
 
+def _label_size(label: str, size: _CardSize) -> float:
+    """The font size of a corner index: the card's, smaller for an index too wide for it."""
+    return min(size.label, (size.w - 6) / _label_width(label, 1))
+
+
 def _index_label(played: int) -> str:
     """The corner index of a card as played: ``10♦``, ``★8♥``, ``★9``, ``★`` (a joker)."""
     if played == JOKER:
@@ -212,7 +217,8 @@ def _card(
     natural = played - JOKER_AS if JOKER_AS <= played < JOKER_RANK else played
     suit = natural // 13 if natural < JOKER else -1  # no suit: a joker, or one as a rank
     ink = _JOKER_INK if joker else _suit_color(suit)
-    c.text(left, top, _index_label(played), size=size.label, fill=ink, weight="bold")
+    label = _index_label(played)
+    c.text(left, top, label, size=_label_size(label, size), fill=ink, weight="bold")
     if played == JOKER and size.pip:
         c.add(
             f'<text x="{_n(x + size.w / 2)}" y="{_n(y + size.h * 0.62)}" '
@@ -351,7 +357,7 @@ def _status(obs: Observation, names: Sequence[str] | None) -> str:
         return f"Rummy! window after {name(discarder)}'s discard: {name(actor)} may call{then}"
     if phase == "draw":
         if obs.hand_sizes[actor] == 0:
-            return f"{name(actor)} floats: draw or end"
+            return f"{name(actor)} to draw (floating, no cards)"
         return f"{name(actor)} to draw"
     doing = f"{name(actor)} to play"
     if obs.must_use >= 0:
@@ -432,8 +438,12 @@ def _seats(
                 )
             _back(c, x + 11, y + 25, 10, 14)
             count = obs.hand_sizes[seat]
-            c.text(x + 25, y + 36, f"{count} card{'s' if count != 1 else ''}", size=11)
-            c.text(x + bw - 8, y + 36, _hand_score(obs, seat), size=11, fill=_MUTED, anchor="end")
+            cards = f"{count} card{'s' if count != 1 else ''}"
+            c.text(x + 25, y + 36, cards, size=11)
+            score = _hand_score(obs, seat)
+            if bw < 170:  # narrow boxes: the number only
+                score = score.split()[-1]
+            c.text(x + bw - 8, y + 36, score, size=11, fill=_MUTED, anchor="end")
             known = sorted(obs.known[seat], key=sort_key_suit)
             if known:
                 step = _spread_step(
@@ -535,7 +545,8 @@ def _piles(
 
 def _meld_step(played: int) -> float:
     """How much of a meld card shows under the next one: its whole index."""
-    return max(22.0, _label_width(_index_label(played), _MELD.label) + 6)
+    label = _index_label(played)
+    return max(22.0, _label_width(label, _label_size(label, _MELD)) + 6)
 
 
 def _melds(c: _Canvas, melds: Sequence[MeldView], y: float, inner: float) -> float:
