@@ -5,10 +5,10 @@ can be tested on its own. Every move, the person's and the bots', goes through
 :meth:`Session.play`, which calls ``game.play(move)`` (the engine alone decides what is legal),
 writes a line for the log, saves the game and keeps the statistics.
 
-Undo: the person may take back their own moves of the current turn before they discard. A
-draw from the stock cannot be taken back (the card has been seen), nor a Rummy! call; melds,
-lay-offs and a take from the discard pile (which shows nothing new) can, back to the start of
-the turn. Undo restores a copy of the game saved before the move (``Game.clone()``).
+Undo: the person may take back their own moves of the current turn before they discard, by the
+engine's rule (:meth:`~rummy500.engine.Game.can_undo`): melds, lay-offs and a take from the
+discard pile (which show nothing new) can be taken back, a draw from the stock or a Rummy! call
+cannot. The engine restores the game exactly (:meth:`~rummy500.engine.Game.undo`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rummy500.engine import GAME_OVER, HAND_OVER, PLAY, Game, Move, Rules
+from rummy500.engine import GAME_OVER, HAND_OVER, Game, Move, Rules
 from rummy500.i18n import _
 from rummy500.tui.stats import Statistics
 from rummy500.tui.storage import GameStore
@@ -102,7 +102,6 @@ class Session:
         self.store = store
         self.stats = stats
         self.log: list[LogEntry] = []
-        self._undo: list[Game] = []
         self._hint_bot: Bot | None = None
         if bots is None:
             from rummy500.bots import make_bot
@@ -197,13 +196,6 @@ class Session:
         game = self.game
         before = game.clone()
         game.play(move)
-        if move.seat == self.you:
-            if move.verb in ("take", "meld", "layoff"):
-                self._undo.append(before)
-            else:
-                self._undo.clear()
-        if not (game.phase == PLAY and game.turn == self.you):
-            self._undo.clear()
         entry = LogEntry(
             move.seat, describe_move(move, before, game, self.names, self.you), str(move)
         )
@@ -231,13 +223,15 @@ class Session:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._undo)
+        """Whether the person may take back their last move (the engine's rule:
+        :meth:`~rummy500.engine.Game.can_undo`)."""
+        return self.game.can_undo(self.you)
 
     def undo(self) -> bool:
         """Take back the person's last move of this turn; ``False`` if there is none."""
-        if not self._undo:
+        if not self.can_undo:
             return False
-        self.game = self._undo.pop()
+        self.game.undo()
         self.log.append(LogEntry(self.you, _("You take back your last move."), _("undo")))
         self.save()
         return True
@@ -245,7 +239,6 @@ class Session:
     def next_hand(self) -> None:
         """Deal the next hand (after a hand is over and the game is not)."""
         self.game.deal()
-        self._undo.clear()
         self._log_deal()
         self.save()
 

@@ -25,7 +25,7 @@ from textual.widgets import Footer, RichLog
 
 from rummy500.engine import CALL, DRAW, GAME_OVER, HAND_OVER, JOKER, PLAY, IllegalMove, Move
 from rummy500.engine.cards import JOKER_AS, JOKER_RANK
-from rummy500.engine.melds import analyze_meld, layoff_index, meldable, presence_mask
+from rummy500.engine.melds import analyze_meld
 from rummy500.i18n import _, ngettext
 from rummy500.tui.screens import (
     ChoiceScreen,
@@ -185,14 +185,7 @@ class TableScreen(Screen[None]):
 
     def _meldable(self) -> set[int]:
         """The cards in the person's hand that could be melded or laid off now."""
-        game = self.session.game
-        hand = game.hand(self.session.you)
-        counts = [0] * 53
-        for c in hand:
-            counts[c] += 1
-        present = presence_mask(counts)
-        spots = layoff_index(game.melds)
-        return {c for c in set(hand) if meldable(c, present, counts[JOKER]) or c in spots}
+        return set(self.session.game.playable_cards(self.session.you))
 
     def refresh_table(self) -> None:
         """Show the game as the person's seat sees it."""
@@ -441,7 +434,7 @@ class TableScreen(Screen[None]):
         try:
             entry = self.session.play(move)
         except IllegalMove as e:
-            self.show_error(str(e))
+            self.show_error(e.text(self.session.names))
             return False
         self._after_move(entry)
         return True

@@ -7,11 +7,12 @@ a group). Nothing here decides what is legal: it only puts moves the engine acce
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from rummy500.engine import JOKER, Game, Move, Observation
 from rummy500.engine.cards import JOKER_AS, JOKER_RANK
 from rummy500.engine.melds import CARD_VALUES, layoff_index, meldable, presence_mask
+from rummy500.engine.reasons import SUIT_SYMBOLS, card_label, cards_label, played_label
 from rummy500.i18n import _, ngettext
 
 __all__ = [
@@ -23,31 +24,6 @@ __all__ = [
     "is_red",
     "played_label",
 ]
-
-SUIT_SYMBOLS = "♣♦♥♠"
-RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-
-
-def card_label(card: int) -> str:
-    """``"10♥"``, ``"A♠"``, ``"JK"`` (the joker)."""
-    if card == JOKER:
-        return "JK"
-    return RANK_LABELS[card % 13] + SUIT_SYMBOLS[card // 13]
-
-
-def played_label(played: int) -> str:
-    """A card as played on the table: ``"8♥"``, ``"*8♥"`` (a joker as the 8♥), ``"*9"``."""
-    if played < JOKER_AS:
-        return card_label(played)
-    if played < JOKER_RANK:
-        return "*" + card_label(played - JOKER_AS)
-    return "*" + RANK_LABELS[played - JOKER_RANK]
-
-
-def cards_label(cards: Iterable[int]) -> str:
-    """Cards as played, separated by spaces."""
-    return " ".join(played_label(c) for c in cards)
-
 
 def is_red(card: int) -> bool:
     """Diamonds and hearts (shown in red where the terminal has colour)."""
