@@ -339,15 +339,18 @@ def _status(obs: Observation, names: Sequence[str] | None) -> str:
 
     phase = obs.phase
     actor = obs.to_act
-    if phase == "game_over":
-        if obs.winner is None:
-            return "Game over"
-        return f"Game over: {name(obs.winner)} wins"
-    if phase == "hand_over":
+    if phase in ("hand_over", "game_over"):
         result = obs.hand_results[-1] if obs.hand_results else None
-        if result is not None and result.out is not None:
-            return f"Hand over: {name(result.out)} went out"
-        return "Hand over: the stock ran out"
+        if result is None:
+            ended = ""
+        elif result.out is not None:
+            ended = f"{name(result.out)} went out"
+        else:
+            ended = "the stock ran out"
+        if phase == "hand_over":
+            return f"Hand over: {ended}" if ended else "Hand over"
+        won = f"{name(obs.winner)} wins" if obs.winner is not None else "nobody wins"
+        return f"Game over: {won}" + (f" ({ended})" if ended else "")
     if actor is None:
         return str(phase)
     if phase == "call":
@@ -421,7 +424,7 @@ def _seats(
             )
             c.rect(x, y, 5, bh, SEAT_COLORS[seat % 8], rx=2)
             _seat_chip(c, seat, x + 17, y + 13)
-            tags = _tags(obs, seat)
+            tags = " ".join(_SHORT_MARKS[m] for m in _marks(obs, seat))
             total = str(obs.totals[seat])
             room = bw - 34 - 8 * len(total) - 7 * len(tags) - 10
             c.text(x + 30, y + 18, _fit(_seat_name(seat, names), room, 13), size=13, weight="bold")
@@ -456,16 +459,19 @@ def _seats(
     return y - gap
 
 
-def _tags(obs: Observation, seat: int) -> str:
-    """Short marks after a seat's name: dealer, floating, winner."""
+def _marks(obs: Observation, seat: int) -> list[str]:
+    """What a seat is besides a player: the dealer, the winner, floating (no cards)."""
     marks = []
     if seat == obs.dealer:
-        marks.append("D")
+        marks.append("dealer")
     if obs.winner == seat:
-        marks.append("WIN")
+        marks.append("winner")
     elif obs.hand_sizes[seat] == 0 and obs.phase in ("draw", "play", "call"):
-        marks.append("FLOAT")
-    return " ".join(marks)
+        marks.append("floating")
+    return marks
+
+
+_SHORT_MARKS = {"dealer": "D", "winner": "WIN", "floating": "FLOAT"}
 
 
 def _move_words(move: Move, names: Sequence[str] | None) -> str:
@@ -598,7 +604,7 @@ def _own_hand(
     if obs.known[seat]:
         notes.append("○ the others know you hold it")
     if must_play >= 0:
-        notes.append("yellow: must be played first")
+        notes.append("outlined: must be played first")
     height = 30 + rows * (size.h + 6) + (18 if notes else 4)
     c.rect(
         x,
@@ -612,14 +618,16 @@ def _own_hand(
     )
     c.rect(x, y, 5, height, SEAT_COLORS[seat % 8], rx=2)
     _seat_chip(c, seat, x + 17, y + 14)
-    tags = _tags(obs, seat)
     name = _fit(_seat_name(seat, names), inner * 0.4, 13)
     c.text(x + 30, y + 19, f"{name} (you)", size=13, weight="bold")
     count = len(hand)
-    words = {"D": "dealer", "WIN": "winner", "FLOAT": "floating"}
-    marks = [words[t] for t in tags.split()]
     summary = " · ".join(
-        [*marks, f"{count} card{'s' if count != 1 else ''}", _hand_score(obs, seat), "total"]
+        [
+            *_marks(obs, seat),
+            f"{count} card{'s' if count != 1 else ''}",
+            _hand_score(obs, seat),
+            "total",
+        ]
     )
     c.text(
         x + inner - 12 - 9 * len(str(obs.totals[seat])),
