@@ -22,7 +22,6 @@ import pytest
 
 from rummy500.engine import Game, Rules
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, deck
-from rummy500.engine.state import decks_for
 from rummy500.engine.svg import table
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -147,8 +146,12 @@ def hidden(game: Game, seat: int) -> Counter[int]:
     """The cards ``seat`` may not see, from the true game: the other hands beyond their known
     cards, and the stock (the deck less every hand, the pile and the table)."""
     out: Counter[int] = Counter()
-    stock = Counter(deck(decks_for(game.players), game.rules.with_jokers))
     obs = game.observation(seat)
+    in_play = sum(obs.hand_sizes) + obs.stock_size + len(obs.discard_pile)
+    in_play += sum(len(m.cards) for m in obs.melds)
+    decks, left = divmod(in_play, 54 if game.rules.with_jokers else 52)
+    assert left == 0 and decks in (1, 2)
+    stock = Counter(deck(decks, game.rules.with_jokers))
     for other in range(game.players):
         stock.subtract(game.hand(other))
         if other != seat:
