@@ -32,13 +32,13 @@ from typing import IO, Any
 from rummy500.bots.base import Bot
 from rummy500.bots.beginner import beginner_move
 from rummy500.engine import (
+    Game,
     IllegalMove,
     Move,
     NotationError,
     Observation,
     card_str,
     played_str,
-    sample_state,
     seat_str,
 )
 from rummy500.i18n import _
@@ -131,8 +131,8 @@ def resolve_move(obs: Observation, legal: Sequence[Move], text: str) -> Move:
     """The legal move that ``text`` (notation) means for ``obs.seat``.
 
     Any legal way of writing a move is accepted (the cards of a meld in another order, a joker
-    in a group written as ``JK=9H``…): the move is played through the engine on a game
-    consistent with the observation, which puts it in the form :meth:`Game.legal_moves` lists.
+    in a group written as ``JK=9H``…): the engine reads it in a game consistent with the
+    observation (:meth:`Game.legal_form`), which gives the form :meth:`Game.legal_moves` lists.
     Raises :class:`NotationError` or :class:`IllegalMove` with the reason.
     """
     move = Move.parse(text)
@@ -144,9 +144,7 @@ def resolve_move(obs: Observation, legal: Sequence[Move], text: str) -> Move:
                 seat=seat_str(obs.seat), other=seat_str(move.seat)
             )
         )
-    game = sample_state(obs, random.Random(0))
-    game.play(move)
-    canonical = game.moves[-1]
+    canonical = Game.from_observation(obs, random.Random(0)).legal_form(move)
     if canonical not in legal:
         raise IllegalMove(_("that move is not allowed now"))
     return canonical
