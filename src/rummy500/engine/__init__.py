@@ -5,6 +5,7 @@ The core object is :class:`Game`; moves are :class:`Move` values that print in n
 seat may know, and :func:`sample_state` a full game consistent with it.
 """
 
+from rummy500.engine import svg
 from rummy500.engine.cards import (
     JOKER,
     card_str,
@@ -82,4 +83,5 @@ __all__ = [
     "played_str",
     "sample_state",
     "seat_str",
+    "svg",
 ]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from rummy500.engine.cards import JOKER, JOKER_AS, NUM_CODES, deck, decks_for
 from rummy500.engine.moves import Move
-from rummy500.engine.phases import HandResult, Phase
+from rummy500.engine.phases import HandResult, Obligation, ObligationKind, Phase
 from rummy500.engine.rules import Rules
 
 __all__ = ["MeldView", "Observation", "unseen_cards"]
@@ -65,6 +65,19 @@ class Observation:
     def floating(self) -> bool:
         """Whether this seat is floating (has melded all its cards and waits for its turn)."""
         return not self.hand and self.phase in (Phase.DRAW, Phase.PLAY)
+
+    @property
+    def obligation(self) -> Obligation | None:
+        """The card this seat must meld or lay off before anything else, and how."""
+        if self.phase != Phase.PLAY or self.must_use < 0 or self.to_act != self.seat:
+            return None
+        kind = (ObligationKind.MELD, ObligationKind.NEW_MELD, ObligationKind.LAYOFF)
+        return Obligation(self.must_use, kind[self.must_mode])
+
+    @property
+    def discarder(self) -> int | None:
+        """In a call window, the seat whose discard opened it."""
+        return (self.turn - 1) % self.players if self.phase == Phase.CALL else None
 
     @property
     def protocol_phase(self) -> str:

@@ -1512,6 +1512,14 @@ class Game:
     def __str__(self) -> str:
         return self.render()
 
+    def _repr_svg_(self) -> str | None:
+        """The table in a notebook, as the seat to act sees it (P1 between hands)."""
+        if not self.hand_number:
+            return None  # not dealt yet: no table to draw
+        from rummy500.engine import svg
+
+        return svg.table(self.observation(self.to_act if self.to_act is not None else 0))
+
     def render(self, seat: int | None = None) -> str:
         """A compact text picture of the table: totals, stock, discard pile, melds with who
         played each card, hand sizes — and ``seat``'s hand, when given. Without ``seat`` every
