@@ -36,6 +36,7 @@ from rummy500.engine.melds import (
     melds_in_hand,
     played_value,
 )
+from rummy500.engine.rules import MAX_TARGET
 from rummy500.notation import format_record, read_record
 from tests.engine.positions import OPTION_VALUES
 
@@ -458,7 +459,7 @@ def test_seats_round_trip(seat: int) -> None:
 rules = st.builds(
     Rules,
     **{name: st.sampled_from(choices) for name, choices in OPTION_VALUES.items()},
-    target=st.integers(1, 10**6),
+    target=st.integers(1, MAX_TARGET),  # Rules refuses more (tests/engine/test_rules_limits.py)
 )
 
 
