@@ -1,42 +1,61 @@
 # rummy500 — the two commands a newcomer needs are `make play` and `make test`.
 # Both create the virtual environment in .venv on first use (only python3 is required).
+#
+# make play installs the base only (the engine, the command line, the terminal game and the
+# table server with SQLite) and starts the browser game's server; the terminal game is then
+# `.venv/bin/rummy500 play`. make test adds the extras and the test tools to the same .venv.
+# Each install has its stamp, redone when pyproject.toml changes: installing the base into a
+# full .venv removes nothing, and make test after make play only adds what is missing.
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-# Rebuilt whenever pyproject.toml changes (or .venv is deleted).
-STAMP  := $(VENV)/.installed
+PLAY_STAMP := $(VENV)/.installed-play
+TEST_STAMP := $(VENV)/.installed-test
 
 LOCALE := src/rummy500/locale
 POT    := $(LOCALE)/rummy500.pot
 
 .DEFAULT_GOAL := help
 
-.PHONY: help venv play test lint format docs messages clean distclean
+.PHONY: help venv venv-test play test lint format docs messages clean distclean
 
 help:
-	@echo "make play      create .venv if needed and watch a bot-vs-bot game in the terminal"
-	@echo "make test      create .venv if needed; lint, format check, type check and run all tests"
+	@echo "make play      install the base into .venv if needed and start the browser game's server"
+	@echo "               (http://127.0.0.1:8500/; the terminal game: .venv/bin/rummy500 play)"
+	@echo "make test      install everything into .venv if needed; lint, format check, type check"
+	@echo "               and run all tests"
+	@echo "make venv      only install what make play needs (make venv-test: what make test needs)"
 	@echo "make lint      ruff check and ruff format --check"
 	@echo "make format    ruff format and ruff check --fix"
 	@echo "make docs      build the documentation site and API reference into site/ (open site/index.html)"
 	@echo "make messages  extract translatable messages into $(POT)"
 	@echo "make clean     remove caches and build outputs (make distclean also removes .venv)"
 
-venv: $(STAMP)
+venv: $(PLAY_STAMP)
 
-$(STAMP): pyproject.toml
+venv-test: $(TEST_STAMP)
+
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
+
+# The base: what playing needs (about 125 MB with pip itself).
+$(PLAY_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+# Everything: the base, the extras sim, postgres and research, and the test and docs tools.
+$(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# torch first, pinned: the research extra's example needs a CPU build, not a multi-GB download
 	$(BIN)/python -m pip install --quiet 'torch==2.13.0' || $(BIN)/python -m pip install --quiet torch
-	$(BIN)/python -m pip install -e '.[dev,research]'
-	@touch $@
+	$(BIN)/python -m pip install -e '.[dev,sim,postgres,research]'
+	@touch $@ $(PLAY_STAMP)
 
-play: $(STAMP)
+play: $(PLAY_STAMP)
 	$(BIN)/rummy500 serve $(ARGS)
 
-test: $(STAMP) test-deps
+test: $(TEST_STAMP) test-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy src/rummy500/engine
@@ -69,20 +88,20 @@ test-deps:
 		echo "chromium is missing and apt-get is not available: the browser tests are skipped"; \
 	fi
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-format: $(STAMP)
+format: $(TEST_STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
 # The documentation site, API reference from the docstrings (mkdocs.yml). --strict: a broken
 # link between pages or a docstring reference to nothing fails the build.
-docs: $(STAMP)
+docs: $(TEST_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
-messages: $(STAMP)
+messages: $(TEST_STAMP)
 	$(BIN)/pybabel extract -F babel.cfg \
 		-k _ -k N_ -k ngettext:1,2 \
 		--add-comments=TRANSLATORS: \

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from rummy500.engine import PRESETS, Game, InvalidRules, Rules, seat_str
 from rummy500.engine.rules import OPTION_HELP, PRESET_HELP, option_choices
+from rummy500.extras import MissingExtra
 from rummy500.i18n import _
 
 app = typer.Typer(
@@ -26,6 +27,37 @@ bench_app = typer.Typer(help="Benchmarks (figures, not tests).", no_args_is_help
 app.add_typer(bench_app, name="bench")
 
 console = Console()
+
+
+def version() -> str:
+    """The installed distribution's version (the package's own when it is not installed)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed_version
+
+    try:
+        return installed_version("rummy500")
+    except PackageNotFoundError:
+        from rummy500 import __version__
+
+        return __version__
+
+
+def _print_version(show: bool) -> None:
+    if show:
+        print(f"rummy500 {version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def options(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """The options of ``rummy500`` itself, before a command (the help is the app's)."""
 
 
 def rules_from_options(preset: str | None, options: list[str] | None) -> Rules:
@@ -223,8 +255,15 @@ _register_layer_commands()
 
 
 def main() -> None:
-    """Entry point of the ``rummy500`` console script."""
-    app()
+    """Entry point of the ``rummy500`` console script.
+
+    A command whose extra is missing says which one to install (status 2), not a traceback.
+    """
+    try:
+        app()
+    except MissingExtra as e:
+        print(e, file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ from typing import Annotated
 
 import typer
 
+from rummy500.extras import require_extra
+
 __all__ = ["register"]
 
 
@@ -28,15 +30,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     ) -> None:
         """PettingZoo steps per second (rummy500_v0, random masked actions, one core)."""
-        try:
-            from rummy500.envs.benchmark import env_benchmark
+        require_extra("research", "rummy500 bench env", "numpy", "gymnasium", "pettingzoo")
+        from rummy500.envs.benchmark import env_benchmark
 
-            result = env_benchmark(players=players, seconds=seconds, seed=seed, wrapped=wrapped)
-        except ImportError as e:
-            typer.echo(
-                f"bench env needs the research extra (pip install 'rummy500[research]'): {e}"
-            )
-            raise typer.Exit(2) from None
+        result = env_benchmark(players=players, seconds=seconds, seed=seed, wrapped=wrapped)
         if json_out:
             typer.echo(json.dumps(result))
             return

@@ -46,6 +46,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from rummy500.engine import seat_str
+from rummy500.extras import require_extra
 from rummy500.i18n import _
 
 __all__ = [
@@ -273,6 +274,8 @@ class Storage:
     def __init__(self, url: str, *, echo: bool = False) -> None:
         self.url = normalize_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
+        if self.url.startswith("postgresql+psycopg"):
+            require_extra("postgres", _("a PostgreSQL database"), "psycopg")
         kwargs: dict[str, Any] = {"echo": echo, "future": True}
         if self.is_sqlite:
             path = self.url.split("///", 1)[1] if "///" in self.url else ""

@@ -25,6 +25,7 @@ from rich.progress import (
 from rich.table import Table
 
 from rummy500.engine import InvalidRules, Rules
+from rummy500.extras import require_extra
 from rummy500.i18n import _
 from rummy500.sim import Simulation, bot_specs, simulate
 from rummy500.sim.executors import default_workers, run_local
@@ -259,6 +260,10 @@ def sim_command(
     Seats rotate from game to game; with two players each deal is played twice with the seats
     swapped. The same seed gives the same results whatever the number of workers or the cluster.
     """
+    if cluster is not None:
+        require_extra("sim", "rummy500 sim --cluster", "distributed")
+    if plot is not None:
+        require_extra("sim", "rummy500 sim --plot", "matplotlib")
     the_rules = _rules(preset, rules)
     try:
         specs = bot_specs(_split_bots(bots))
@@ -346,7 +351,7 @@ def bot_match_command(
     max_hands: MaxHandsOption = DEFAULT_MAX_HANDS,
     timing: TimingOption = False,
 ) -> None:
-    """Play external bots (the bot protocol, BOT_PROTOCOL.md) against a built-in bot.
+    """Play external bots (the bot protocol, docs/bot-protocol.md) against a built-in bot.
 
     Prints the same report as `rummy500 sim`. A bot that sends garbage, an illegal move or no
     answer in time is reported and the beginner policy plays that move for it; a bot that
@@ -354,6 +359,8 @@ def bot_match_command(
     """
     from rummy500.bots.protocol import ExternalBot, Misbehaviour
 
+    if plot is not None:
+        require_extra("sim", "rummy500 bot-match --plot", "matplotlib")
     the_rules = _rules(preset, rules)
     if len(engine) > players:
         err_console.print(
