@@ -52,7 +52,9 @@ def test_act_message_carries_what_the_seat_may_know() -> None:
     assert sorted(msg["hand"]) == sorted(["2S", "JD", "TC", "5C"])
     assert msg["discard_pile"] == ["9C", "JC", "7H"]
     assert msg["stock_size"] == game.stock_size
-    assert msg["melds"] == [{"number": 1, "cards": ["4H", "5H", "6H"], "played_by": ["P2"] * 3}]
+    assert msg["melds"] == [
+        {"number": 1, "run": True, "cards": ["4H", "5H", "6H"], "played_by": ["P2"] * 3}
+    ]
     assert msg["hand_sizes"] == {"P1": 7, "P2": 4, "P3": 7}
     assert msg["known_cards"] == {"P1": [], "P2": ["5C"], "P3": []}
     assert msg["totals"] == {"P1": 0, "P2": 0, "P3": 0}
@@ -62,6 +64,8 @@ def test_act_message_carries_what_the_seat_may_know() -> None:
     assert msg["phase"] == "call"
     assert msg["legal"] == ["P2 pass", "P2 rummy 1"]
     assert msg["deadline_ms"] == 750
+    assert "id" not in msg  # only ExternalBot numbers its requests
+    assert act_message(obs, game.legal_moves(), 750, request_id=9)["id"] == 9
     json.dumps(msg)  # plain JSON
 
 
@@ -173,17 +177,18 @@ def test_a_bot_that_cannot_start_is_replaced() -> None:
     missing.close()
 
 
-def test_bot_match_command_prints_the_sim_report() -> None:
+def test_bot_match_command_prints_the_sim_report(tmp_path: Path) -> None:
     runner = CliRunner()
     engine = f"{sys.executable} {EXAMPLE}"
     result = runner.invoke(
         app,
         [
             *("bot-match", "--engine", engine, "--vs", "beginner"),
-            *("--games", "2", "--json", "--rules", "target=150"),
+            *("--games", "2", "--json", "--rules", "target=150", "--log-dir", str(tmp_path)),
         ],
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout.strip().splitlines()[-1])
     assert data["games"] == 2 and set(data["bots"]) == {"first-legal", "beginner"}
-    assert set(data) == {"games", "seconds", "bots"}
+    assert set(data) == {"games", "seconds", "bots", "bot_logs", "misbehaviour"}
+    assert data["misbehaviour"] == []

@@ -1,16 +1,24 @@
-"""The external bot protocol (``BOT_PROTOCOL.md``): a bot in any language, as a child process.
+"""The external bot protocol, version 1.1 (``docs/bot-protocol.md``): a bot in any language,
+as a child process.
 
 The controller writes one JSON object per line to the bot's standard input and reads one per
 line from its standard output. :class:`ExternalBot` is a :class:`~rummy500.bots.Bot` like the
 built-in ones: it is given its seat's observation and the legal moves, turns them into an
 ``act`` request, and turns the answer back into a legal move.
 
+Every ``act`` carries an ``id`` (1, 2, 3, … for the life of the process). An answer that echoes
+an ``id`` answers that request: an answer to a request already given up (a late answer) is
+thrown away, never taken for the request waited on. An answer without ``id`` (a version 1 bot)
+answers the oldest request still owed an answer, so a version 1 bot's late answer is thrown
+away too.
+
 A misbehaving bot never stops a match. A line that is not JSON, an answer that is not a legal
 move, or no answer before the deadline is reported (:class:`Misbehaviour`: the seat, the
 request and the answer) and the built-in beginner policy plays instead, for that move. A bot
 that exits or crashes — or that misses ``max_timeouts`` deadlines in a row, as if it hung — is
 replaced by the beginner policy for the rest of the match. Whatever the bot writes on standard
-error goes to the ``rummy500.bots.protocol`` logger.
+error is never read as an answer: it goes to a log file (``stderr_log``), to ``on_stderr`` and
+to the ``rummy500.bots.protocol`` logger (level DEBUG).
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO, Any
 
 from rummy500.bots.base import Bot
@@ -54,7 +63,8 @@ __all__ = [
     "resolve_move",
 ]
 
-PROTOCOL_VERSION = 1
+#: The version this controller speaks, as its ``hello`` says it (a JSON number).
+PROTOCOL_VERSION = 1.1
 DEFAULT_DEADLINE_MS = 1000
 
 log = logging.getLogger(__name__)
@@ -75,10 +85,15 @@ def _by_seat(values: Sequence[Any]) -> dict[str, Any]:
 
 
 def act_message(
-    obs: Observation, legal: Sequence[Move], deadline_ms: int = DEFAULT_DEADLINE_MS
+    obs: Observation,
+    legal: Sequence[Move],
+    deadline_ms: int = DEFAULT_DEADLINE_MS,
+    request_id: int | None = None,
 ) -> dict[str, Any]:
-    """The ``act`` request for ``obs.seat``: everything its seat may know, and the legal moves."""
-    return {
+    """The ``act`` request for ``obs.seat``: everything its seat may know, and the legal moves.
+
+    ``request_id`` is the request's ``id`` (left out when ``None``)."""
+    message: dict[str, Any] = {
         "type": "act",
         "seat": seat_str(obs.seat),
         "players": obs.players,
@@ -91,6 +106,7 @@ def act_message(
         "melds": [
             {
                 "number": m.number,
+                "run": m.is_run,
                 "cards": [played_str(c) for c in m.cards],
                 "played_by": [seat_str(s) for s in m.played_by],
             }
@@ -105,6 +121,9 @@ def act_message(
         "legal": [str(m) for m in legal],
         "deadline_ms": deadline_ms,
     }
+    if request_id is not None:
+        message["id"] = request_id
+    return message
 
 
 def hand_over_message(obs: Observation, hands: Sequence[Sequence[int]]) -> dict[str, Any]:
@@ -163,6 +182,25 @@ def _is_hello_answer(line: str) -> bool:
     return isinstance(answer, dict) and "name" in answer and "move" not in answer
 
 
+def _answer_id(line: str) -> object:
+    """The ``id`` an answer line carries: an int, ``None`` (no id, or not a JSON object), or
+    another JSON value (a wrong id)."""
+    if '"id"' not in line:
+        return None
+    try:
+        answer = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(answer, dict):
+        return None
+    value = answer.get("id")
+    if isinstance(value, bool):
+        return str(value)  # true/false are not request ids
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 @dataclass(frozen=True)
 class Misbehaviour:
     """A report about an external bot: who, what went wrong, the request and the answer."""
@@ -186,6 +224,18 @@ class Misbehaviour:
             answer=answer,
         )
 
+    def to_json(self) -> dict[str, Any]:
+        """The report as the ``--json`` report of ``bot-match`` gives it (the whole request)."""
+        return {
+            "bot": self.bot,
+            "seat": self.seat,
+            "kind": self.kind,
+            "reason": self.reason,
+            "request_id": None if self.request is None else self.request.get("id"),
+            "request": self.request,
+            "answer": self.answer,
+        }
+
 
 class ExternalBot(Bot):
     """A bot in a child process that speaks the bot protocol.
@@ -194,7 +244,8 @@ class ExternalBot(Bot):
     started at once and greeted with ``hello``; it lives until :meth:`close` (``quit``), across
     games. ``deadline_ms`` is the time it has for each answer (``hello_timeout`` seconds for the
     first one, which includes starting up). Reports go to ``on_report`` (and are kept in
-    :attr:`reports`).
+    :attr:`reports`). What the bot writes on standard error is appended to the file
+    ``stderr_log`` (if given) line by line, and each line is passed to ``on_stderr``.
     """
 
     def __init__(
@@ -206,6 +257,8 @@ class ExternalBot(Bot):
         hello_timeout: float = 10.0,
         max_timeouts: int = 3,
         on_report: Callable[[Misbehaviour], None] | None = None,
+        stderr_log: str | Path | None = None,
+        on_stderr: Callable[[str], None] | None = None,
         cwd: str | None = None,
     ) -> None:
         super().__init__(seed)
@@ -213,17 +266,27 @@ class ExternalBot(Bot):
         self.deadline_ms = deadline_ms
         self.max_timeouts = max_timeouts
         self.on_report = on_report
+        self.on_stderr = on_stderr
+        self.stderr_log = None if stderr_log is None else Path(stderr_log)
         self.reports: list[Misbehaviour] = []
         self.name = " ".join(self.command)
         self.author = ""
         self.alive = False
-        self._pending = 0  # answers still owed for requests that timed out
+        self.last_request_id = 0  # the id of the last act sent
+        # requests given up (no answer before the deadline) whose answer may still come, oldest
+        # first: an answer with one of these ids, or an answer without id while any is owed,
+        # is a late answer and is thrown away
+        self._owed: collections.deque[int] = collections.deque()
         self._timeouts = 0
         self._seat = "?"
         self._answers: queue.Queue[object] = queue.Queue()
         self._outgoing: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
+        self._stderr_file: IO[str] | None = None
         self._threads: list[threading.Thread] = []
+        if self.stderr_log is not None:
+            self.stderr_log.parent.mkdir(parents=True, exist_ok=True)
+            self._stderr_file = self.stderr_log.open("a", encoding="utf-8")
         try:
             self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
                 self.command,
@@ -242,6 +305,7 @@ class ExternalBot(Bot):
                 None,
                 None,
             )
+            self._close_stderr_log()
             return
         self.alive = True
         assert self._process.stdout and self._process.stderr and self._process.stdin
@@ -268,7 +332,13 @@ class ExternalBot(Bot):
         for raw in stream:
             line = raw.decode("utf-8", errors="replace").rstrip()
             self._stderr.append(line)
-            log.info("%s (stderr): %s", self.name, line)
+            log.debug("%s (stderr): %s", self.name, line)
+            if self._stderr_file is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    self._stderr_file.write(line + "\n")
+                    self._stderr_file.flush()
+            if self.on_stderr is not None:
+                self.on_stderr(line)
 
     def _write_requests(self, stream: IO[bytes]) -> None:
         while True:
@@ -289,8 +359,12 @@ class ExternalBot(Bot):
         if self.alive:
             self._outgoing.put((json.dumps(message) + "\n").encode("utf-8"))
 
-    def _receive(self, timeout: float, hello: bool = False) -> str | object | None:
-        """The next answer line; ``None`` on timeout, ``_EOF`` when the bot has gone."""
+    def _receive(
+        self, timeout: float, request: dict[str, Any] | None = None
+    ) -> str | object | None:
+        """The answer line to ``request`` (``None``: to hello); ``None`` on timeout, ``_EOF``
+        when the bot has gone. Late answers to requests given up are thrown away here."""
+        wanted = None if request is None else request.get("id")
         deadline = time.monotonic() + timeout
         while True:
             remaining = deadline - time.monotonic()
@@ -302,17 +376,37 @@ class ExternalBot(Bot):
                 return None
             if not isinstance(line, str):
                 return _EOF
-            if not hello and _is_hello_answer(line):
+            if request is not None and _is_hello_answer(line):
                 continue  # a late answer to hello
-            if self._pending:
-                self._pending -= 1  # the late answer to a request that timed out
+            if request is None:
+                return line
+            answer_id = _answer_id(line)
+            if answer_id is None:
+                if self._owed:
+                    # a version 1 answer: it answers the oldest request still owed one
+                    log.debug("%s: late answer to request %s dropped", self.name, self._owed[0])
+                    self._owed.popleft()
+                    continue
+                return line
+            if answer_id == wanted:
+                return line
+            if answer_id in self._owed:
+                log.debug("%s: late answer to request %s dropped", self.name, answer_id)
+                self._owed.remove(answer_id)  # type: ignore[arg-type]
                 continue
-            return line
+            self._report(
+                "bad-answer",
+                _("the answer's id {id} is not that of a request waiting for an answer").format(
+                    id=json.dumps(answer_id)
+                ),
+                request,
+                line,
+            )
 
     def _greet(self, timeout: float) -> None:
         request = hello_message()
         self._send(request)
-        line = self._receive(timeout, hello=True)
+        line = self._receive(timeout)
         if line is _EOF:
             self._crashed(request, None)
             return
@@ -336,14 +430,15 @@ class ExternalBot(Bot):
         self._seat = seat_str(observation.seat)
         if not self.alive:
             return beginner_move(observation, legal_moves)
-        request = act_message(observation, legal_moves, self.deadline_ms)
+        self.last_request_id += 1
+        request = act_message(observation, legal_moves, self.deadline_ms, self.last_request_id)
         self._send(request)
-        line = self._receive(self.deadline_ms / 1000)
+        line = self._receive(self.deadline_ms / 1000, request)
         if line is _EOF:
             self._crashed(request, None)
             return beginner_move(observation, legal_moves)
         if line is None:
-            self._pending += 1
+            self._owed.append(self.last_request_id)
             self._timeouts += 1
             self._report(
                 "timeout",
@@ -412,9 +507,16 @@ class ExternalBot(Bot):
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self._process.wait(timeout=5.0)
 
+    def _close_stderr_log(self) -> None:
+        if self._stderr_file is not None:
+            with contextlib.suppress(OSError):
+                self._stderr_file.close()
+            self._stderr_file = None
+
     def close(self) -> None:
         """Send ``quit`` and wait a moment for the bot to exit; kill it if it does not."""
         if self._process is None:
+            self._close_stderr_log()
             return
         if self.alive:
             self._send({"type": "quit"})
@@ -430,12 +532,15 @@ class ExternalBot(Bot):
                 with contextlib.suppress(OSError):
                     stream.close()
         self._process = None
+        self._close_stderr_log()
 
     def _report(
         self, kind: str, reason: str, request: dict[str, Any] | None, answer: str | None
     ) -> None:
         report = Misbehaviour(self.name, self._seat, kind, reason, request, answer)
         self.reports.append(report)
-        log.warning("%s", report)
+        # INFO, not WARNING: the caller shows reports (on_report); Python's last-resort handler
+        # would print every one a second time
+        log.info("%s", report)
         if self.on_report is not None:
             self.on_report(report)

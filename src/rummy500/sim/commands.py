@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,7 +26,7 @@ from rich.table import Table
 
 from rummy500.engine import InvalidRules, Rules
 from rummy500.extras import require_extra
-from rummy500.i18n import _
+from rummy500.i18n import _, ngettext
 from rummy500.sim import Simulation, bot_specs, simulate
 from rummy500.sim.executors import default_workers, run_local
 from rummy500.sim.match import (
@@ -49,11 +49,25 @@ err_console = Console(stderr=True)
 # --- options shared by the commands ---------------------------------------------------------
 
 
-def _rules(preset: str | None, options: list[str] | None) -> Rules:
+def _rules(
+    preset: str | None, options: list[str] | None, ctx: typer.Context | None = None
+) -> Rules:
     """Rules from a preset and ``name=value`` options (each may hold several, space- or
-    comma-separated); a bad one exits with status 2."""
+    comma-separated); a bad one exits with status 2.
+
+    The commands take no other arguments, so words left over on the command line (``--rules
+    jokers=off pickup=must-meld`` typed without quotes) are rule options too, if each is
+    ``name=value``."""
+    extra = list(ctx.args) if ctx is not None else []
+    for word in extra:
+        if "=" not in word:
+            err_console.print(
+                "[red]" + _("unexpected argument {word!r}").format(word=word) + "[/red]",
+                highlight=False,
+            )
+            raise typer.Exit(2)
     try:
-        return Rules.from_command_line(preset, options)
+        return Rules.from_command_line(preset, [*(options or []), *extra])
     except InvalidRules as e:
         err_console.print(f"[red]{e}[/red]")
         raise typer.Exit(2) from None
@@ -184,10 +198,11 @@ def _finish(
     out: Path | None,
     records: Path | None,
     plot: Path | None,
+    extra_json: dict[str, Any] | None = None,
 ) -> None:
     _save(sim, settings=settings, out=out, records=records, plot=plot, timing=timing)
     if json_out:
-        print(json.dumps(sim.to_json(timing)))
+        print(json.dumps({**sim.to_json(timing), **(extra_json or {})}))
     else:
         _report(sim.summary, sim.seconds, timing)
 
@@ -206,7 +221,13 @@ PlayersOption = Annotated[int, typer.Option(min=2, max=8, help="Players per game
 GamesOption = Annotated[int, typer.Option(min=1, help="How many games.")]
 RulesOption = Annotated[
     list[str] | None,
-    typer.Option("--rules", "--rule", help="A rule option name=value (repeat, or space them)."),
+    typer.Option(
+        "--rules",
+        "--rule",
+        help="Rule options name=value: several in one argument "
+        '(--rules "jokers=off pickup=must-meld") or --rules repeated '
+        "(--rules jokers=off --rules pickup=must-meld).",
+    ),
 ]
 PresetOption = Annotated[str | None, typer.Option(help="A rules preset (rummy500 rules).")]
 SeedOption = Annotated[int, typer.Option(help="Master seed: the same seed, the same games.")]
@@ -230,6 +251,7 @@ TimingOption = Annotated[
 
 
 def sim_command(
+    ctx: typer.Context,
     bots: BotsOption = "intermediate,beginner",
     players: PlayersOption = 2,
     games: GamesOption = 100,
@@ -264,7 +286,7 @@ def sim_command(
         require_extra("sim", "rummy500 sim --cluster", "distributed")
     if plot is not None:
         require_extra("sim", "rummy500 sim --plot", "matplotlib")
-    the_rules = _rules(preset, rules)
+    the_rules = _rules(preset, rules, ctx)
     try:
         specs = bot_specs(_split_bots(bots))
     except (ValueError, TypeError) as e:
@@ -328,6 +350,7 @@ def _split_bots(text: str) -> list[str]:
 
 
 def bot_match_command(
+    ctx: typer.Context,
     engine: Annotated[
         list[str],
         typer.Option(help="The command that starts an external bot (give it once or twice)."),
@@ -343,6 +366,17 @@ def bot_match_command(
     deadline_ms: Annotated[
         int, typer.Option(min=1, help="How long a bot has for each answer, in milliseconds.")
     ] = 1000,
+    log_dir: Annotated[
+        Path | None,
+        typer.Option(
+            help="Keep what each bot writes on standard error in DIR/engine-N.log "
+            "(default: a new folder in the temporary directory, named in the report)."
+        ),
+    ] = None,
+    verbose: Annotated[
+        bool,
+        typer.Option("--verbose", "-v", help="Also show each bot's standard error as it comes."),
+    ] = False,
     out: OutOption = None,
     records: RecordsOption = None,
     plot: PlotOption = None,
@@ -353,15 +387,18 @@ def bot_match_command(
 ) -> None:
     """Play external bots (the bot protocol, docs/bot-protocol.md) against a built-in bot.
 
-    Prints the same report as `rummy500 sim`. A bot that sends garbage, an illegal move or no
-    answer in time is reported and the beginner policy plays that move for it; a bot that
-    crashes is replaced by the beginner policy for the rest of the match.
+    Prints the same report as `rummy500 sim`, and where each bot's standard error is kept. A
+    bot that sends garbage, an illegal move or no answer in time is reported (one line on
+    standard error, and in the --json report) and the beginner policy plays that move for it;
+    a bot that crashes is replaced by the beginner policy for the rest of the match.
     """
+    import tempfile
+
     from rummy500.bots.protocol import ExternalBot, Misbehaviour
 
     if plot is not None:
         require_extra("sim", "rummy500 bot-match --plot", "matplotlib")
-    the_rules = _rules(preset, rules)
+    the_rules = _rules(preset, rules, ctx)
     if len(engine) > players:
         err_console.print(
             "[red]"
@@ -369,15 +406,42 @@ def bot_match_command(
             + "[/red]"
         )
         raise typer.Exit(2)
+    if log_dir is None:
+        log_dir = Path(tempfile.mkdtemp(prefix="rummy500-bot-match-"))
     reports: list[Misbehaviour] = []
+
+    def on_report(report: Misbehaviour) -> None:
+        reports.append(report)
+        err_console.print(str(report), highlight=False, markup=False, soft_wrap=True)
+
+    names = [_("engine {n}").format(n=i + 1) for i in range(len(engine))]
+
+    def on_stderr(i: int) -> Callable[[str], None] | None:
+        if not verbose:
+            return None
+        return lambda line: err_console.print(
+            f"{names[i]} (stderr): {line}", highlight=False, markup=False, soft_wrap=True
+        )
+
     externals: dict[str, ExternalBot] = {}
+    logs: dict[str, str] = {}
     try:
         for i, command in enumerate(engine):
-            bot = ExternalBot(command, seed=i, deadline_ms=deadline_ms, on_report=reports.append)
+            log_file = log_dir / f"engine-{i + 1}.log"
+            bot = ExternalBot(
+                command,
+                seed=i,
+                deadline_ms=deadline_ms,
+                on_report=on_report,
+                stderr_log=log_file,
+                on_stderr=on_stderr(i),
+            )
             label = bot.name
             while label in externals:
                 label += "'"
+            names[i] = label
             externals[label] = bot
+            logs[label] = str(log_file)
         specs = [BotSpec(label, "external") for label in externals]
         if len(specs) < players:
             try:
@@ -421,6 +485,7 @@ def bot_match_command(
         "seed": seed,
         "deadline_ms": deadline_ms,
         "misbehaviours": len(reports),
+        "bot_logs": logs,
     }
     _finish(
         sim,
@@ -430,17 +495,25 @@ def bot_match_command(
         out=out,
         records=records,
         plot=plot,
+        extra_json={"bot_logs": logs, "misbehaviour": [r.to_json() for r in reports]},
     )
+    if not json_out:
+        for label, path in logs.items():
+            console.print(
+                _("{bot}: standard error in {path}").format(bot=label, path=path),
+                highlight=False,
+                markup=False,
+                soft_wrap=True,
+            )
     if reports:
         err_console.print(
-            _("{n} times a bot misbehaved and the beginner policy played for it:").format(
-                n=len(reports)
-            )
+            ngettext(
+                "A bot misbehaved {n} time; the beginner policy played for it.",
+                "A bot misbehaved {n} times; the beginner policy played for it each time.",
+                len(reports),
+            ).format(n=len(reports)),
+            highlight=False,
         )
-        for report in reports[:10]:
-            err_console.print(f"  {report}", highlight=False, markup=False)
-        if len(reports) > 10:
-            err_console.print(_("  … and {n} more").format(n=len(reports) - 10))
 
 
 def bench_sim_command(
@@ -493,6 +566,8 @@ def bench_sim_command(
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     """Add ``sim`` and ``bot-match`` to ``app`` and ``sim`` to ``bench_app``."""
-    app.command("sim")(sim_command)
-    app.command("bot-match")(bot_match_command)
+    # extra words on the command line are rule options (see _rules)
+    extra_args = {"allow_extra_args": True}
+    app.command("sim", context_settings=extra_args)(sim_command)
+    app.command("bot-match", context_settings=extra_args)(bot_match_command)
     bench_app.command("sim")(bench_sim_command)

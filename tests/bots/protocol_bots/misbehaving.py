@@ -6,6 +6,8 @@ It plays the first legal move, except from its AFTER-th request on (default 3), 
 - ``garbage``: answers a line that is not JSON, every other move;
 - ``illegal``: answers a move that is not legal (or not notation), every other move;
 - ``slow``: answers too late, every other move;
+- ``late-once``: answers one request too late (the first draw from its AFTER-th request on),
+  then on time; it is a version 1 bot (no ids), so only the order tells which answer is late;
 - ``hang``: stops answering altogether (but stays alive);
 - ``reorder``: writes melds with their cards in reverse order and in lower case;
 - ``silent-hello``: does not answer hello.
@@ -18,6 +20,7 @@ import time
 mode = sys.argv[1]
 after = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 acts = 0
+late = False
 
 
 def send(obj):
@@ -48,6 +51,9 @@ for line in sys.stdin:
         send({"move": "P9 meld AS AS AS" if acts % 4 == 1 else "what now?"})
         continue
     if mode == "slow" and odd:
+        time.sleep(msg["deadline_ms"] / 1000 * 1.5)
+    if mode == "late-once" and not late and acts >= after and msg["phase"] == "draw":
+        late = True
         time.sleep(msg["deadline_ms"] / 1000 * 1.5)
     if mode == "hang" and acts >= after:
         time.sleep(3600)
