@@ -1,9 +1,10 @@
 """``pip install rummy500`` from the built wheel, alone in a fresh virtual environment, plays.
 
 The first test builds the wheel (``pip wheel --no-deps``: hatchling, the build backend, is all it
-needs) and reads its file list. The second is slow — 30 to 90 seconds — because it creates a
-virtual environment and installs the wheel with its base dependencies (from the package index or
-pip's cache), then starts the installed commands as a player would.
+needs) and reads its file list. The last one is slow — about 15 seconds here, longer where pip
+must download — because it creates a virtual environment and installs the wheel with its base
+dependencies (from the package index or pip's cache), then starts the installed commands as a
+player would.
 """
 
 from __future__ import annotations
