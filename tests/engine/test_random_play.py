@@ -255,8 +255,8 @@ def check_invariants(game: Game, deck_counts: list[int], meld_cache: dict[Any, A
     """(a)-(d) after every move. ``meld_cache`` remembers the melds already checked (a meld
     that has not changed, down to its ends and owners, is still valid and scores the same)."""
     # (a) cards are conserved: hands + stock + discard pile + table = the deck
-    assert min(min(h) for h in game.hands) >= 0, "a hand holds a negative count"
-    counts = [sum(column) for column in zip(*game.hands, strict=True)]
+    assert min(min(h) for h in game._hands) >= 0, "a hand holds a negative count"
+    counts = [sum(column) for column in zip(*game._hands, strict=True)]
     for card in game.stock:
         counts[card] += 1
     for card in game.discard:
@@ -281,9 +281,9 @@ def check_invariants(game: Game, deck_counts: list[int], meld_cache: dict[Any, A
     assert [m.number for m in game.melds] == list(range(1, len(game.melds) + 1)), "meld numbers"
     assert list(game.points) == points, f"table points {game.points} != {points}"
     # (c) hand sizes match the hands; known cards are in the hand
-    assert game.hand_sizes == [sum(h) for h in game.hands], "hand sizes do not match the hands"
+    assert game.hand_sizes == [sum(h) for h in game._hands], "hand sizes do not match the hands"
     for seat in range(game.players):
-        assert all(map(le, game.known[seat], game.hands[seat])), (
+        assert all(map(le, game._known[seat], game._hands[seat])), (
             f"P{seat + 1} is 'known' to hold cards it does not hold"
         )
     check_derived_state(game)
@@ -312,8 +312,8 @@ def check_derived_state(game: Game) -> None:
     ):
         general = game._play_moves(
             seat,
-            game.hands[seat],
-            game.masks[seat],
+            game._hands[seat],
+            game._masks[seat],
             game.hand_sizes[seat],
             game.must_use,
             game.must_mode,
@@ -352,7 +352,7 @@ def check_legal_list(game: Game, legal: list[Move], notation: bool) -> None:
         assert (Move(seat, "draw") in legal) == bool(game.stock), legal
         assert (Move(seat, "end") in legal) == (not game.stock), legal
         listed = {m.number for m in legal if m.verb == "take"}
-        counts = game.hands[seat][:]
+        counts = game._hands[seat][:]
         for n in range(1, len(game.discard) + 1):
             card = game.discard[-n]
             counts[card] += 1
@@ -368,7 +368,7 @@ def check_legal_list(game: Game, legal: list[Move], notation: bool) -> None:
         return
     assert game.phase == PLAY
     assert set(verbs) <= {"meld", "layoff", "discard"}, legal
-    counts = game.hands[seat]
+    counts = game._hands[seat]
     if game.rules.going_out == "discard" and game.resume < 0:
         for m in legal:
             assert m.verb == "discard" or len(m.cards) < size, f"{m}: you must keep a card"
@@ -438,9 +438,9 @@ def fingerprint(game: Game) -> tuple[Any, ...]:
         game.must_mode,
         game.no_discard,
         game.resume,
-        tuple(map(tuple, game.hands)),
+        tuple(map(tuple, game._hands)),
         tuple(game.hand_sizes),
-        tuple(map(tuple, game.known)),
+        tuple(map(tuple, game._known)),
         tuple(game.stock),
         tuple(game.discard),
         tuple(
@@ -464,7 +464,7 @@ def check_move_effect(prior: Game, move: Move, game: Game, call: dict[str, int])
     before it; ``call`` remembers, after a last-discard Rummy call, whose turn it was."""
     seat, verb, n = move.seat, move.verb, game.players
     rules = game.rules
-    change = [a - b for a, b in zip(game.hands[seat], prior.hands[seat], strict=True)]
+    change = [a - b for a, b in zip(game._hands[seat], prior._hands[seat], strict=True)]
     gained = Counter({c: k for c, k in enumerate(change) if k > 0})
     lost = Counter({c: -k for c, k in enumerate(change) if k < 0})
     over = game.phase in (HAND_OVER, GAME_OVER)
@@ -482,7 +482,7 @@ def check_move_effect(prior: Game, move: Move, game: Game, call: dict[str, int])
         assert game.discard == prior.discard[:-k], "the pile lost other cards"
         assert gained == Counter(taken) and not lost, "the hand got other cards"
         for card in taken:
-            assert game.known[seat][card] > 0, "cards taken from the pile are known"
+            assert game._known[seat][card] > 0, "cards taken from the pile are known"
         if not over:
             assert game.phase == PLAY and game.to_act == seat
             if verb == "rummy":
@@ -528,7 +528,7 @@ def check_move_effect(prior: Game, move: Move, game: Game, call: dict[str, int])
         elif not over:
             depths = claimable_depths(game)
             if depths:
-                window = [(seat + k) % n for k in range(1, n)]
+                window = tuple((seat + k) % n for k in range(1, n))
                 assert game.phase == CALL and game.window == window, "a call window opens"
             else:
                 assert game.phase == DRAW and game.to_act == (seat + 1) % n
@@ -548,7 +548,7 @@ def mutated_moves(game: Game, legal: list[Move], rng: random.Random) -> list[Mov
     seat = game.to_act
     assert seat is not None
     n = game.players
-    counts = game.hands[seat]
+    counts = game._hands[seat]
     held = [c for c in range(len(counts)) if counts[c]]
     not_held = [c for c in range(53) if not counts[c]]
     base = rng.choice(legal)
@@ -658,30 +658,30 @@ def check_observations(game: Game, rng: random.Random) -> None:
         for other in range(n):
             known = Counter(obs.known[other])
             assert not known - hands[other], f"P{other + 1}'s known cards are not all held"
-            assert all(game.known[other][c] == k for c, k in known.items())
-            assert sum(known.values()) == sum(game.known[other])
+            assert all(game._known[other][c] == k for c, k in known.items())
+            assert sum(known.values()) == sum(game._known[other])
     if game.phase in (HAND_OVER, GAME_OVER):
         return  # the hands are shown when a hand is scored
     seat = rng.randrange(n)
     obs = game.observation(seat)
     twin = game.clone()
-    hidden = {s: [c for c in range(53) if twin.hands[s][c] > twin.known[s][c]] for s in range(n)}
+    hidden = {s: [c for c in range(53) if twin._hands[s][c] > twin._known[s][c]] for s in range(n)}
     opponents = [s for s in range(n) if s != seat and hidden[s]]
     if opponents and twin.stock:  # swap a hidden card of an opponent with a stock card
         other = rng.choice(opponents)
         card = rng.choice(hidden[other])
         i = rng.randrange(len(twin.stock))
-        twin.hands[other][card] -= 1
-        twin.hands[other][twin.stock[i]] += 1
+        twin._hands[other][card] -= 1
+        twin._hands[other][twin.stock[i]] += 1
         twin.stock[i] = card
     if len(opponents) >= 2:  # and two hidden cards between two opponents
         a, b = rng.sample(opponents, 2)
         ca, cb = rng.choice(hidden[a]), rng.choice(hidden[b])
-        if twin.hands[a][ca] > twin.known[a][ca] and twin.hands[b][cb] > twin.known[b][cb]:
-            twin.hands[a][ca] -= 1
-            twin.hands[a][cb] += 1
-            twin.hands[b][cb] -= 1
-            twin.hands[b][ca] += 1
+        if twin._hands[a][ca] > twin._known[a][ca] and twin._hands[b][cb] > twin._known[b][cb]:
+            twin._hands[a][ca] -= 1
+            twin._hands[a][cb] += 1
+            twin._hands[b][cb] -= 1
+            twin._hands[b][ca] += 1
     rng.shuffle(twin.stock)
     assert observe(twin, seat) == obs, f"P{seat + 1}'s observation reveals hidden cards"
 
@@ -721,7 +721,7 @@ def check_copies(game: Game, rng: random.Random) -> None:
 def check_hand_end(game: Game, totals_before: list[int]) -> None:
     values = game.rules.values
     result = game.hand_results[-1]
-    left = tuple(hand_value(game.hands[s], values) for s in range(game.players))
+    left = tuple(hand_value(game._hands[s], values) for s in range(game.players))
     melded = [0] * game.players
     for meld in game.melds:
         for seat, value in meld_points(meld, values):

@@ -111,9 +111,9 @@ def test_discarder_cannot_call_rummy() -> None:
 
 def test_rummy_call_nearest_caller_wins() -> None:
     game = after_playable_discard()
-    assert game.window == [2, 3, 0]  # nearest in turn order after the discarder first
+    assert game.window == (2, 3, 0)  # nearest in turn order after the discarder first
     game.play("P3 rummy 1")
-    assert game.window == []
+    assert game.window == ()
     assert game.phase == PLAY and game.to_act == 2
     assert_illegal(game, "P4 rummy 1")
     assert_illegal(game, "P1 rummy 1")

@@ -25,7 +25,7 @@ def outcome(game: Game) -> tuple[object, ...]:
     return (
         game.phase,
         game.turn,
-        [h[:] for h in game.hands],
+        [game.hand_counts(s) for s in range(game.players)],
         game.hand_sizes[:],
         game.points[:],
         game.totals[:],
@@ -33,7 +33,7 @@ def outcome(game: Game) -> tuple[object, ...]:
         game.discard[:],
         game.must_use,
         game.no_discard,
-        game.window[:],
+        game.window,
         [r.scores for r in game.hand_results],
     )
 

@@ -40,14 +40,14 @@ def card_tokens(value: Any) -> list[str]:
 def hidden_from(game: Game, seat: int | None) -> set[str]:
     """Cards ``seat`` (None: a spectator) may not see: other hands beyond the cards known to
     be there, and the stock. With one deck every card is one of a kind."""
-    if not game.hands:
+    if not game.hand_sizes:
         return set()  # not dealt yet
     hidden = {card_str(c) for c in game.stock if c != JOKER}
     for other in range(game.players):
         if other == seat:
             continue
         held = Counter(game.hand(other))
-        known = Counter({c: k for c, k in enumerate(game.known[other]) if k})
+        known = Counter(game.known_cards(other))
         hidden |= {card_str(c) for c in (held - known) if c != JOKER}
     return hidden
 

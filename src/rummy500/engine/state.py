@@ -319,35 +319,35 @@ class Game:
 
     __slots__ = (
         "_cap",
+        "_hands",
+        "_known",
         "_legal",
+        "_masks",
+        "_must_mode",
+        "_must_use",
+        "_no_discard",
         "_pile_sums",
+        "_resume",
         "_spot_index",
         "_spot_mask",
         "_undo_floor",
+        "_window",
         "dealer",
         "discard",
         "hand_number",
         "hand_results",
         "hand_sizes",
-        "hands",
-        "known",
-        "masks",
         "melds",
         "moves",
-        "must_mode",
-        "must_use",
-        "no_discard",
         "phase",
         "players",
         "points",
         "record",
-        "resume",
         "rules",
         "seed",
         "stock",
         "totals",
         "turn",
-        "window",
         "winner",
     )
 
@@ -376,21 +376,21 @@ class Game:
         self.record: list[_Hand] = []
         self.winner: int | None = None
         self.phase = HAND_OVER
-        self.hands: list[list[int]] = []
+        self._hands: list[list[int]] = []
         self.hand_sizes: list[int] = []
-        self.masks: list[int] = []  # per seat, bit c set when the hand holds natural card c
-        self.known: list[list[int]] = []
+        self._masks: list[int] = []  # per seat, bit c set when the hand holds natural card c
+        self._known: list[list[int]] = []
         self.stock: list[int] = []
         self.discard: list[int] = []
         self.melds: list[TableMeld] = []
         self.points: list[int] = []
         self.moves: list[Move] = []
         self.turn = 0
-        self.window: list[int] = []
-        self.must_use = -1
-        self.must_mode = MUST_ANY
-        self.no_discard = -1
-        self.resume = -1
+        self._window: list[int] = []
+        self._must_use = -1
+        self._must_mode = MUST_ANY
+        self._no_discard = -1
+        self._resume = -1
         self._legal: tuple[Move, ...] | None = None
         self._undo_floor = 0  # moves of this hand before it cannot be taken back (can_undo)
         self._spot_index: dict[int, list[SpotEntry]] | None = None
@@ -450,18 +450,18 @@ class Game:
         self.dealer = dealer
         self.hand_number = number
         n = self.players
-        self.hands = [[0] * NUM_CODES for _ in range(n)]
-        self.masks = [0] * n
+        self._hands = [[0] * NUM_CODES for _ in range(n)]
+        self._masks = [0] * n
         for seat, cards in enumerate(deal.hands):
-            counts = self.hands[seat]
+            counts = self._hands[seat]
             mask = 0
             for c in cards:
                 counts[c] += 1
                 if c != JOKER:
                     mask |= 1 << c
-            self.masks[seat] = mask
+            self._masks[seat] = mask
         self.hand_sizes = [len(h) for h in deal.hands]
-        self.known = [[0] * NUM_CODES for _ in range(n)]
+        self._known = [[0] * NUM_CODES for _ in range(n)]
         self.stock = list(reversed(deal.stock))  # top of the stock is the end of the list
         self.discard = [deal.discard]
         self._pile_sums = []
@@ -469,11 +469,11 @@ class Game:
         self.melds = []
         self.points = [0] * n
         self.turn = (dealer + 1) % n
-        self.window = []
-        self.must_use = -1
-        self.must_mode = MUST_ANY
-        self.no_discard = -1
-        self.resume = -1
+        self._window = []
+        self._must_use = -1
+        self._must_mode = MUST_ANY
+        self._no_discard = -1
+        self._resume = -1
         self.phase = DRAW
         self._legal = None
         self._spot_index = None
@@ -487,7 +487,7 @@ class Game:
     def to_act(self) -> int | None:
         """The seat that must move now (in a call window, the seat being asked), or ``None``."""
         if self.phase == CALL:
-            return self.window[0]
+            return self._window[0]
         if self.phase in (DRAW, PLAY):
             return self.turn
         return None
@@ -504,7 +504,44 @@ class Game:
 
     def hand(self, seat: int) -> list[int]:
         """The cards of ``seat`` as a sorted list of codes."""
-        return [c for c, k in enumerate(self.hands[seat]) for _ in range(k)]
+        return [c for c, k in enumerate(self._hands[seat]) for _ in range(k)]
+
+    def hand_counts(self, seat: int) -> tuple[int, ...]:
+        """How many of each card code (0-52) ``seat`` holds: the fast accessor for encoders
+        (research environments), where :meth:`hand` is a list to read."""
+        return tuple(self._hands[seat]) if self._hands else ()
+
+    def known_counts(self, seat: int) -> tuple[int, ...]:
+        """How many of each card code everybody knows ``seat`` holds (see :meth:`known_cards`)."""
+        return tuple(self._known[seat]) if self._known else ()
+
+    @property
+    def window(self) -> tuple[int, ...]:
+        """In a call window, the seats still to answer, nearest first (the first is asked now);
+        else empty. :attr:`call_window` says more."""
+        return tuple(self._window)
+
+    @property
+    def must_use(self) -> int:
+        """The card the player to act must meld or lay off first, or -1 (see :attr:`obligation`)."""
+        return self._must_use
+
+    @property
+    def must_mode(self) -> int:
+        """How :attr:`must_use` must be played: 0 meld or lay off, 1 new meld, 2 lay off
+        (:class:`~rummy500.engine.ObligationKind` says it in words)."""
+        return self._must_mode
+
+    @property
+    def no_discard(self) -> int:
+        """The card (and its copies) the player may not discard this turn, or -1: the top
+        discard they took alone."""
+        return self._no_discard
+
+    @property
+    def resume(self) -> int:
+        """After a last-discard Rummy call, the seat whose turn play goes back to; else -1."""
+        return self._resume
 
     # --- legal moves ----------------------------------------------------------------------------
 
@@ -519,28 +556,28 @@ class Game:
                 seat = self.turn
                 # (no card to meld first means must_mode is MUST_ANY)
                 if (
-                    self.must_use < 0
+                    self._must_use < 0
                     and self.hand_sizes[seat] >= 3
                     and self.rules.going_out != "discard"
                 ):
-                    self._legal = tuple(self._free_play_moves(seat, self.no_discard))
+                    self._legal = tuple(self._free_play_moves(seat, self._no_discard))
                     return self._legal
                 self._legal = tuple(
                     self._play_moves(
                         seat,
-                        self.hands[seat],
-                        self.masks[seat],
+                        self._hands[seat],
+                        self._masks[seat],
                         self.hand_sizes[seat],
-                        self.must_use,
-                        self.must_mode,
-                        self.no_discard,
-                        self.resume >= 0,
+                        self._must_use,
+                        self._must_mode,
+                        self._no_discard,
+                        self._resume >= 0,
                     )
                 )
             elif phase == DRAW:
                 self._legal = tuple(self._draw_moves(self.turn))
             elif phase == CALL:
-                seat = self.window[0]
+                seat = self._window[0]
                 self._legal = (_PASS[seat], *self._rummy_moves(seat))
             else:
                 self._legal = ()
@@ -553,8 +590,8 @@ class Game:
         if pile:
             takes = _TAKE[seat]
             size = self.hand_sizes[seat]
-            present = self.masks[seat]
-            jokers = self.hands[seat][JOKER]
+            present = self._masks[seat]
+            jokers = self._hands[seat][JOKER]
             pickup = self.rules.pickup
             # the top card
             c = pile[-1]
@@ -562,7 +599,7 @@ class Game:
                 jokers += 1
             else:
                 present |= 1 << c
-            held = self.hands[seat][c]  # copies of it, which may not be discarded either
+            held = self._hands[seat][c]  # copies of it, which may not be discarded either
             if pickup == "top-free":
                 ok = size > held or self._can_take(seat, 1, -1)
             elif size >= 4 and size - 2 > held:
@@ -615,10 +652,10 @@ class Game:
         """Whether after taking the top ``n`` discards the seat has a legal way to go on."""
         size = self.hand_sizes[seat]
         taken = self.discard[-n:]
-        if mode < 0 and size > self.hands[seat][taken[0]]:
+        if mode < 0 and size > self._hands[seat][taken[0]]:
             return True  # a card that is no copy of the one taken can be discarded
-        counts = self.hands[seat][:]
-        present = self.masks[seat]
+        counts = self._hands[seat][:]
+        present = self._masks[seat]
         for c in taken:
             counts[c] += 1
             if c != JOKER:
@@ -877,8 +914,8 @@ class Game:
         """:meth:`_play_moves` for the usual case: nothing to meld first, at least 3 cards (so
         any lay-off leaves a card), and going out without a discard allowed. Runs and discards
         come from per-seat tables, suit by suit."""
-        counts = self.hands[seat]
-        present = self.masks[seat]
+        counts = self._hands[seat]
+        present = self._masks[seat]
         jokers = counts[JOKER]
         size = self.hand_sizes[seat]
         if jokers > MAX_JOKERS or (no_discard >= 0 and counts[no_discard] > 1):
@@ -1002,7 +1039,7 @@ class Game:
         if not 0 <= move.seat < self.players:
             raise IllegalMove("no_such_seat", seat=move.seat)
         if self.phase == CALL and (
-            move.seat != self.window[0] or move.verb in ("draw", "take", "end")
+            move.seat != self._window[0] or move.verb in ("draw", "take", "end")
         ):
             self._play_out_of_window_order(move)
             return
@@ -1016,15 +1053,15 @@ class Game:
         self._apply(canon)
 
     def _play_out_of_window_order(self, move: Move) -> None:
-        saved = (self.phase, self.window, self._legal)
+        saved = (self.phase, self._window, self._legal)
         if move.verb in ("draw", "take", "end") and move.seat == self.turn:
-            self.phase, self.window = DRAW, []
-        elif move.verb == "rummy" and move.seat in self.window:
-            self.window = self.window[self.window.index(move.seat) :]
+            self.phase, self._window = DRAW, []
+        elif move.verb == "rummy" and move.seat in self._window:
+            self._window = self._window[self._window.index(move.seat) :]
         elif move.verb == "rummy":
             raise IllegalMove("rummy_by_discarder")
         else:
-            raise IllegalMove("window_open", seat=self.window[0])
+            raise IllegalMove("window_open", seat=self._window[0])
         self._legal = None
         try:
             canon = self._canonical(move)
@@ -1032,7 +1069,7 @@ class Game:
                 code, params = self._explain(canon)
                 raise IllegalMove(code, **params)
         except IllegalMove:
-            self.phase, self.window, self._legal = saved
+            self.phase, self._window, self._legal = saved
             raise
         self._apply(canon)
 
@@ -1118,8 +1155,8 @@ class Game:
         # PLAY
         if verb in ("draw", "take", "end"):
             return "already_drawn", {}
-        must = self.must_use
-        counts = self.hands[seat]
+        must = self._must_use
+        counts = self._hands[seat]
         needed: list[int] = []
         if verb == "meld":
             needed = [c if c < JOKER_AS else JOKER for c in move.cards]
@@ -1129,16 +1166,16 @@ class Game:
             if counts[c] < needed.count(c):
                 return "card_not_held", {"card": c}
         if must >= 0:
-            if self.must_mode == MUST_LAYOFF and verb != "layoff":
+            if self._must_mode == MUST_LAYOFF and verb != "layoff":
                 return "must_lay_off_claim", {"card": must}
             if verb == "discard" or must not in needed:
                 return "must_meld_taken", {"card": must}
-            if self.must_mode == MUST_NEW and verb != "meld":
+            if self._must_mode == MUST_NEW and verb != "meld":
                 return "must_new_meld", {"card": must}
         size = self.hand_sizes[seat]
         if verb == "discard":
             card = move.cards[0]
-            if card == self.no_discard:
+            if card == self._no_discard:
                 return "discard_just_taken", {"card": card}
             if size == 1 and self.rules.going_out == "unplayable":
                 return "discard_playable", {"card": card}
@@ -1150,8 +1187,8 @@ class Game:
             left = size - len(needed)
             if left == 0 and self.rules.going_out == "discard":
                 return "keep_card_to_discard", {}
-            if self.no_discard >= 0 and left <= counts[self.no_discard]:
-                return "left_with_taken", {"card": self.no_discard}
+            if self._no_discard >= 0 and left <= counts[self._no_discard]:
+                return "left_with_taken", {"card": self._no_discard}
         return "not_allowed", {}
 
     # --- applying -----------------------------------------------------------------------------
@@ -1163,18 +1200,18 @@ class Game:
         seat = move.seat
         if verb == "discard":
             card = move.cards[0]
-            hand = self.hands[seat]
+            hand = self._hands[seat]
             left = hand[card] - 1
             hand[card] = left
             if not left and card != JOKER:
-                self.masks[seat] &= ~(1 << card)
-            known = self.known[seat]
+                self._masks[seat] &= ~(1 << card)
+            known = self._known[seat]
             if known[card] > left:
                 known[card] = left
             size = self.hand_sizes[seat] - 1
             self.hand_sizes[seat] = size
             self.discard.append(card)
-            self.no_discard = -1
+            self._no_discard = -1
             if not size:
                 self._pile_push(card)
                 self._end_hand("out", seat)
@@ -1184,57 +1221,57 @@ class Game:
             sums = self._pile_push(card)
             if (sums >= _PILE_MELD and self.rules.rummy == "pile") or self._window_opens(sums):
                 self.phase = CALL
-                self.window = _WINDOWS[n][seat][:]
+                self._window = _WINDOWS[n][seat][:]
             else:
                 self.phase = DRAW
         elif verb == "draw":
             card = self.stock.pop()
-            self.hands[seat][card] += 1
+            self._hands[seat][card] += 1
             if card != JOKER:
-                self.masks[seat] |= 1 << card
+                self._masks[seat] |= 1 << card
             self.hand_sizes[seat] += 1
             self.phase = PLAY
-            self.no_discard = -1
+            self._no_discard = -1
         elif verb == "take" and move.number == 1 and self.rules.pickup == "top-free":
             # the usual take: the top card, free to use
             card = self.discard.pop()
             self._pile_sums.pop()
-            self.hands[seat][card] += 1
-            self.known[seat][card] += 1
+            self._hands[seat][card] += 1
+            self._known[seat][card] += 1
             if card != JOKER:
-                self.masks[seat] |= 1 << card
+                self._masks[seat] |= 1 << card
             self.hand_sizes[seat] += 1
-            self.no_discard = card
-            self.must_use = -1
-            self.must_mode = MUST_ANY
+            self._no_discard = card
+            self._must_use = -1
+            self._must_mode = MUST_ANY
             self.phase = PLAY
         elif verb == "take" or verb == "rummy":
             n = move.number
             taken = self.discard[-n:]
             del self.discard[-n:]
             del self._pile_sums[-n:]
-            hand, known = self.hands[seat], self.known[seat]
-            mask = self.masks[seat]
+            hand, known = self._hands[seat], self._known[seat]
+            mask = self._masks[seat]
             for c in taken:
                 hand[c] += 1
                 known[c] += 1
                 if c != JOKER:
                     mask |= 1 << c
-            self.masks[seat] = mask
+            self._masks[seat] = mask
             self.hand_sizes[seat] += n
-            self.no_discard = taken[0] if n == 1 else -1
+            self._no_discard = taken[0] if n == 1 else -1
             if verb == "take":
                 mode = self._take_mode(n)
-                self.must_use = taken[0] if mode >= 0 else -1
-                self.must_mode = max(mode, 0)
+                self._must_use = taken[0] if mode >= 0 else -1
+                self._must_mode = max(mode, 0)
             else:
-                self.window = []
-                self.must_use = taken[0]
+                self._window = []
+                self._must_use = taken[0]
                 if self.rules.rummy == "last-discard":
-                    self.must_mode = MUST_LAYOFF
-                    self.resume = self.turn
+                    self._must_mode = MUST_LAYOFF
+                    self._resume = self.turn
                 else:
-                    self.must_mode = MUST_ANY
+                    self._must_mode = MUST_ANY
                 self.turn = seat
             self.phase = PLAY
         elif verb == "meld":
@@ -1244,7 +1281,7 @@ class Game:
             self._meld_changed(meld, ())
             self.points[seat] += meld_value(cards, self.rules.values)
             self._remove(seat, cards)
-            if self.resume >= 0 or not self.hand_sizes[seat]:
+            if self._resume >= 0 or not self.hand_sizes[seat]:
                 self._after_table_play(seat)
         elif verb == "layoff":
             meld = self._meld(move.number)
@@ -1256,11 +1293,11 @@ class Game:
                 self._meld_changed(meld, old)
             self.points[seat] += played_value(move.cards[0], pos, self.rules.values)
             self._remove(seat, move.cards)
-            if self.resume >= 0 or not self.hand_sizes[seat]:
+            if self._resume >= 0 or not self.hand_sizes[seat]:
                 self._after_table_play(seat)
         elif verb == "pass":
-            self.window = self.window[1:]
-            if not self.window:
+            self._window = self._window[1:]
+            if not self._window:
                 self.phase = DRAW
         elif verb == "end":
             self._end_hand("stock", None)
@@ -1270,8 +1307,8 @@ class Game:
 
     def _remove(self, seat: int, played: tuple[int, ...]) -> None:
         """Take the cards ``played`` (as played: jokers declared) out of the hand of ``seat``."""
-        hand, known = self.hands[seat], self.known[seat]
-        mask = self.masks[seat]
+        hand, known = self._hands[seat], self._known[seat]
+        mask = self._masks[seat]
         cards = _physical(played)
         for c in cards:
             left = hand[c] - 1
@@ -1280,38 +1317,38 @@ class Game:
                 mask &= ~_BIT[c]  # the joker has no bit
             if known[c] > left:
                 known[c] = left
-        self.masks[seat] = mask
+        self._masks[seat] = mask
         self.hand_sizes[seat] -= len(cards)
-        if self.must_use >= 0 and self.must_use in cards:
-            self.must_use = -1
-            self.must_mode = MUST_ANY
+        if self._must_use >= 0 and self._must_use in cards:
+            self._must_use = -1
+            self._must_mode = MUST_ANY
 
     def _after_table_play(self, seat: int) -> None:
-        if self.resume >= 0 and self.must_use < 0:
-            self.turn = self.resume
-            self.resume = -1
+        if self._resume >= 0 and self._must_use < 0:
+            self.turn = self._resume
+            self._resume = -1
             self.phase = DRAW
-            self.no_discard = -1
+            self._no_discard = -1
             return
         if self.hand_sizes[seat] == 0:
             if self.rules.floating:
                 self.turn = (seat + 1) % self.players
                 self.phase = DRAW
-                self.no_discard = -1
+                self._no_discard = -1
             else:
                 self._end_hand("out", seat)
 
     def _end_hand(self, ended_by: str, out: int | None, capped: bool = False) -> None:
         table = CARD_VALUES[self.rules.values]
-        left = tuple(sum(map(mul, table, hand)) for hand in self.hands)
+        left = tuple(sum(map(mul, table, hand)) for hand in self._hands)
         melded = tuple(self.points)
         scores = tuple(m - lv for m, lv in zip(melded, left, strict=True))
         for seat, s in enumerate(scores):
             self.totals[seat] += s
         self.hand_results.append(HandResult(scores, ended_by, out, capped, melded, left))
-        self.window = []
-        self.must_use = -1
-        self.resume = -1
+        self._window = []
+        self._must_use = -1
+        self._resume = -1
         self.phase = HAND_OVER
         self._legal = None
         winner = self._winner(out)
@@ -1444,12 +1481,12 @@ class Game:
     def _moves_of(self, seat: int) -> Sequence[Move]:
         """The legal moves ``seat`` would have if it were asked now (in a call window: the
         calls it could make; the next player: the draws that close the window)."""
-        if self.phase == CALL and seat != self.window[0]:
-            if seat in self.window:
+        if self.phase == CALL and seat != self._window[0]:
+            if seat in self._window:
                 return (_PASS[seat], *self._rummy_moves(seat))
             if seat == self.turn:
                 probe = self.clone()
-                probe.phase, probe.window, probe._legal = DRAW, [], None
+                probe.phase, probe._window, probe._legal = DRAW, [], None
                 return probe.legal_moves()
             return ()
         return self.legal_moves() if seat == self.to_act else ()
@@ -1462,39 +1499,39 @@ class Game:
             return None
         return CallWindow(
             (self.turn - 1) % self.players,
-            tuple(self.window),
+            tuple(self._window),
             tuple(self._claimable_depths()),
         )
 
     def callable_depths(self, seat: int) -> tuple[int, ...]:
         """The depths of the discard pile ``seat`` could claim with "Rummy!" now (empty
         outside a call window or for a seat that cannot call)."""
-        if self.phase != CALL or seat not in self.window:
+        if self.phase != CALL or seat not in self._window:
             return ()
         return tuple(m.number for m in self._rummy_moves(seat))
 
     @property
     def obligation(self) -> Obligation | None:
         """The card the player to act must meld or lay off before anything else, or ``None``."""
-        if self.phase != PLAY or self.must_use < 0:
+        if self.phase != PLAY or self._must_use < 0:
             return None
         kind = (ObligationKind.MELD, ObligationKind.NEW_MELD, ObligationKind.LAYOFF)
-        return Obligation(self.must_use, kind[self.must_mode])
+        return Obligation(self._must_use, kind[self._must_mode])
 
     def known_cards(self, seat: int) -> tuple[int, ...]:
         """The cards everybody knows ``seat`` holds (taken from the discard pile, not played
         since), sorted."""
-        if not self.known:
+        if not self._known:
             return ()
-        return tuple(c for c, k in enumerate(self.known[seat]) for _ in range(k))
+        return tuple(c for c, k in enumerate(self._known[seat]) for _ in range(k))
 
     def playable_cards(self, seat: int) -> frozenset[int]:
         """The cards of ``seat``'s hand that could go into a new meld with others of the hand,
         or be laid off on the table now (what a front end marks in the hand)."""
-        if not self.hands:
+        if not self._hands:
             return frozenset()
-        counts = self.hands[seat]
-        present = self.masks[seat]
+        counts = self._hands[seat]
+        present = self._masks[seat]
         jokers = counts[JOKER]
         spots = self._spots()
         return frozenset(
@@ -1527,7 +1564,7 @@ class Game:
         from rummy500.engine.reasons import card_label, cards_label
 
         lines = [repr(self)[1:-1]]
-        if not self.hands:
+        if not self._hands:
             return lines[0]
         lines.append(
             f"stock {len(self.stock)} · discard pile (top last): "
@@ -1562,21 +1599,21 @@ class Game:
         g.record = [_Hand(h.number, h.dealer, h.deal, h.moves[:]) for h in self.record]
         g.winner = self.winner
         g.phase = self.phase
-        g.hands = [h[:] for h in self.hands]
+        g._hands = [h[:] for h in self._hands]
         g.hand_sizes = self.hand_sizes[:]
-        g.masks = self.masks[:]
-        g.known = [k[:] for k in self.known]
+        g._masks = self._masks[:]
+        g._known = [k[:] for k in self._known]
         g.stock = self.stock[:]
         g.discard = self.discard[:]
         g.melds = [m.copy() for m in self.melds]
         g.points = self.points[:]
         g.moves = g.record[-1].moves if g.record else self.moves[:]
         g.turn = self.turn
-        g.window = self.window[:]
-        g.must_use = self.must_use
-        g.must_mode = self.must_mode
-        g.no_discard = self.no_discard
-        g.resume = self.resume
+        g._window = self._window[:]
+        g._must_use = self._must_use
+        g._must_mode = self._must_mode
+        g._no_discard = self._no_discard
+        g._resume = self._resume
         g._legal = self._legal
         g._undo_floor = self._undo_floor
         g._spot_index = None
@@ -1625,8 +1662,8 @@ class Game:
                 }
                 for h in self.record
             ],
-            "hands": [cards(self.hand(s)) for s in range(self.players)] if self.hands else [],
-            "known": [cards(c for c, k in enumerate(kn) for _ in range(k)) for kn in self.known],
+            "hands": [cards(self.hand(s)) for s in range(self.players)] if self._hands else [],
+            "known": [cards(c for c, k in enumerate(kn) for _ in range(k)) for kn in self._known],
             "stock": cards(reversed(self.stock)),
             "discard": cards(self.discard),
             "melds": [
@@ -1640,11 +1677,11 @@ class Game:
             "points": self.points[:],
             "moves": [str(m) for m in self.moves],
             "turn": self.turn,
-            "window": self.window[:],
-            "must_use": None if self.must_use < 0 else card_str(self.must_use),
-            "must_mode": self.must_mode,
-            "no_discard": None if self.no_discard < 0 else card_str(self.no_discard),
-            "resume": self.resume,
+            "window": self._window[:],
+            "must_use": None if self._must_use < 0 else card_str(self._must_use),
+            "must_mode": self._must_mode,
+            "no_discard": None if self._no_discard < 0 else card_str(self._no_discard),
+            "resume": self._resume,
             "undo_from": self._undo_floor,
         }
 
@@ -1813,20 +1850,20 @@ class Game:
         g.hand_results = hand_results
         g.record = record
         g.moves = moves
-        g.hands = hands
+        g._hands = hands
         g.hand_sizes = [sum(h) for h in hands]
-        g.masks = [presence_mask(h) for h in hands]
-        g.known = known
+        g._masks = [presence_mask(h) for h in hands]
+        g._known = known
         g.stock = stock
         g.discard = discard
         g.melds = melds
         g.points = list(points)
         g.turn = turn
-        g.window = list(window)
-        g.must_use = must_use
-        g.must_mode = must_mode
-        g.no_discard = no_discard
-        g.resume = resume
+        g._window = list(window)
+        g._must_use = must_use
+        g._must_mode = must_mode
+        g._no_discard = no_discard
+        g._resume = resume
         g._undo_floor = undo_from
         g._reset_caches()
         return g
@@ -1857,16 +1894,16 @@ class Game:
             ),
             hand_sizes=tuple(self.hand_sizes),
             known=tuple(
-                tuple(c for c in range(NUM_CODES) for _ in range(kn[c])) for kn in self.known
+                tuple(c for c in range(NUM_CODES) for _ in range(kn[c])) for kn in self._known
             ),
             totals=tuple(self.totals),
             points=tuple(self.points),
             history=tuple(self.moves),
-            must_use=self.must_use,
-            must_mode=self.must_mode,
-            no_discard=self.no_discard,
-            resume=self.resume,
-            window=tuple(self.window),
+            must_use=self._must_use,
+            must_mode=self._must_mode,
+            no_discard=self._no_discard,
+            resume=self._resume,
+            window=tuple(self._window),
             hand_results=tuple(self.hand_results),
             winner=self.winner,
         )

@@ -223,7 +223,7 @@ class EncodedGame:
         self._legal: list[int] | None = None
         self._phase = ""
         self._to_act = self._turn = self._must = self._mode = self._no_discard = -1
-        self._window: list[int] = []
+        self._window: tuple[int, ...] = ()
         self._resume = False
         self.rebuild()
 
@@ -234,7 +234,7 @@ class EncodedGame:
         other.game = self.game.clone()
         other.state = self.state.copy()
         other._view = memoryview(other.state)
-        other._window = self._window[:]
+        other._window = self._window
         return other
 
     def __deepcopy__(self, memo: dict[int, object]) -> EncodedGame:
@@ -304,8 +304,8 @@ class EncodedGame:
             self.rebuild()
             return
         v = self._view
-        hand = game.hands[seat]
-        known = game.known[seat]
+        hand = game.hand_counts(seat)
+        known = game.known_counts(seat)
         at_hand = self._hands + 53 * seat
         at_known = self._known + 53 * seat
         if verb == "draw":
@@ -396,7 +396,7 @@ class EncodedGame:
                 v[start + s] = 0.0
             for s in window:
                 v[start + s] = 1.0
-            self._window = window[:]
+            self._window = window
         must = game.must_use
         old = self._must
         if must != old:
@@ -441,10 +441,10 @@ class EncodedGame:
             v[start : start + len(values)] = values
 
         p = game.players
-        if game.hands:
+        if game.hand_sizes:
             for s in range(p):
-                put("hands", game.hands[s], 53 * s)
-                put("known", game.known[s], 53 * s)
+                put("hands", game.hand_counts(s), 53 * s)
+                put("known", game.known_counts(s), 53 * s)
         table = np.zeros((p, 53), np.float32)
         for slot, meld in enumerate(game.melds):
             for played, owner in zip(meld.cards, meld.owners, strict=True):
@@ -474,9 +474,9 @@ class EncodedGame:
         )
         self._phase = ""
         self._to_act = self._turn = self._must = self._mode = self._no_discard = -1
-        self._window = []
+        self._window = ()
         self._resume = False
-        if game.hands:
+        if game.hand_sizes:
             self._refresh(game.phase)
 
 

@@ -298,7 +298,7 @@ class Rummy500State(pyspiel.State):
 
     def __str__(self) -> str:
         game = self.table.game
-        if not game.hands:
+        if not game.hand_number:
             return "dealing the first hand"
         lines = [
             f"hand {game.hand_number}, {game.phase}",

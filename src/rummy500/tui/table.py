@@ -301,11 +301,12 @@ class TableScreen(Screen[None]):
             if not game.hand(you):
                 text = _("You are floating. ") + text
         else:
-            if game.must_use >= 0:
+            obligation = game.obligation
+            if obligation is not None:
                 text = _(
                     "Meld the {card} you took at once: pick it with cards it melds with (m), "
                     "or lay it off (l)."
-                ).format(card=card_label(game.must_use))
+                ).format(card=card_label(obligation.card))
             else:
                 text = _(
                     "Pick cards (space or click), then m melds, l lays off, x discards "
