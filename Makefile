@@ -18,7 +18,7 @@ POT    := $(LOCALE)/rummy500.pot
 
 .DEFAULT_GOAL := help
 
-.PHONY: help venv venv-test play test lint format docs messages clean distclean
+.PHONY: help venv venv-test play test lint format docs schemas messages clean distclean
 
 help:
 	@echo "make play      install the base into .venv if needed and start the browser game's server"
@@ -29,6 +29,7 @@ help:
 	@echo "make lint      ruff check and ruff format --check"
 	@echo "make format    ruff format and ruff check --fix"
 	@echo "make docs      build the documentation site and API reference into site/ (open site/index.html)"
+	@echo "make schemas   write the JSON Schemas of docs/schemas/ from the code's models"
 	@echo "make messages  extract translatable messages into $(POT)"
 	@echo "make clean     remove caches and build outputs (make distclean also removes .venv)"
 
@@ -100,6 +101,11 @@ format: $(TEST_STAMP)
 # link between pages or a docstring reference to nothing fails the build.
 docs: $(TEST_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+# The JSON Schemas of docs/schemas/, from the pydantic models of the messages (make test checks
+# that the checked-in files are current).
+schemas: $(PLAY_STAMP)
+	$(BIN)/python -m rummy500.schemas --out docs/schemas
 
 messages: $(TEST_STAMP)
 	$(BIN)/pybabel extract -F babel.cfg \
