@@ -23,7 +23,7 @@ def engine_benchmark(
 
     Returns hands and moves per second, moves per hand, and the median and 99th percentile time
     of a ``legal_moves()`` call in microseconds. Hands that reach ``move_cap`` moves are scored
-    as if the stock ran out (RULES.md §7) and counted in ``capped_hands``.
+    as if the stock ran out (docs/rules.md §7) and counted in ``capped_hands``.
 
     The stopwatch times a random sample of the ``legal_moves()`` calls (one in 16 on average,
     at gaps drawn from their own generator), so that timing does not slow the play it measures.

@@ -13,7 +13,7 @@ import pytest
 from rummy500.engine import Deal, Game, IllegalMove, Rules, card_str, decks_for, parse_card
 from rummy500.engine.cards import JOKER, NUM_CODES, deck
 
-# Every value of every rule option (RULES.md §9), written out from the rules rather than taken
+# Every value of every rule option (docs/rules.md §9), written out from the rules rather than taken
 # from the engine, so that a value the engine forgot is still tried.
 OPTION_VALUES = {
     "jokers": ("on", "off"),

@@ -1,7 +1,7 @@
 """Property tests (hypothesis) of melds, card values, notation, rule options and records.
 
-The oracles are written from RULES.md and NOTATION.md: what makes a meld valid, what a card is
-worth, how cards, moves and rules are written. Hypothesis generates the cases.
+The oracles are written from docs/rules.md and docs/notation.md: what makes a meld valid,
+what a card is worth, how cards, moves and rules are written. Hypothesis generates the cases.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from tests.engine.positions import OPTION_VALUES
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
-VALUES = {  # RULES.md §2, by rank A, 2, …, K
+VALUES = {  # docs/rules.md §2, by rank A, 2, …, K
     "standard": (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10),
     "5-10-15": (15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10),
 }
@@ -98,7 +98,7 @@ def identity(played: int) -> int:
 
 
 def run_is_valid(cards: list[int]) -> bool:
-    """RULES.md §3 for cards taken from a run: 3+ cards, a natural, consecutive positions with
+    """docs/rules.md §3 for cards taken from a run: 3+ cards, a natural, consecutive positions with
     the ace (at most one) low or high."""
     if len(cards) < 3 or all(c >= 52 for c in cards):
         return False

@@ -13,7 +13,7 @@ Beside these invariants, each move's effect and each list of legal moves are che
 the rules where that is cheap: what a draw, take, call, meld or discard does to the hands, the
 pile and the turn; the lay-offs, discards, simple melds, takes and Rummy calls that must be
 listed. The oracles (deck, card values, meld validity, lay-off spots, what can be melded) are
-written from RULES.md, not taken from the engine, so that they check it rather than repeat it.
+written from docs/rules.md, not taken from the engine, so that they check it rather than repeat it.
 A failure names the rules, the player count, the game seed and the move, so that it can be
 replayed alone.
 """
@@ -64,7 +64,7 @@ MUTATIONS_PER_POSITION = 3
 OBSERVATION_CHECK_RATE = 1 / 12  # observations, the hidden-card swap, sample_state, notation
 COPY_CHECK_RATE = 1 / 40  # clone, to_json/from_json (cost grows with the record)
 
-NATURAL_VALUES = {  # RULES.md §2, by rank A, 2, …, K
+NATURAL_VALUES = {  # docs/rules.md §2, by rank A, 2, …, K
     "standard": (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10),
     "5-10-15": (15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10),
 }
@@ -72,11 +72,11 @@ LOW_ACE = {"standard": 1, "5-10-15": 5}
 JOKER_VALUE = 15
 
 
-# --- oracles written from RULES.md ----------------------------------------------------------
+# --- oracles written from docs/rules.md ----------------------------------------------------------
 
 
 def full_deck(players: int, jokers: bool) -> list[int]:
-    """Copies of each card code (jokers last) in the deck of RULES.md §1: one 52-card deck
+    """Copies of each card code (jokers last) in the deck of docs/rules.md §1: one 52-card deck
     (+2 jokers) for 2-4 players, two such decks for 5-8."""
     decks = 1 if players <= 4 else 2
     return [decks] * 52 + [2 * decks if jokers else 0]
@@ -118,7 +118,7 @@ def meld_points(meld: Any, values: str) -> list[tuple[int, int]]:
 
 
 def check_table_meld(meld: Any) -> None:
-    """RULES.md §3, checked from the cards of a meld on the table."""
+    """docs/rules.md §3, checked from the cards of a meld on the table."""
     cards = list(meld.cards)
     name = f"meld {meld.number} {meld!r}"
     assert len(cards) == len(meld.owners) >= 3, name
@@ -225,7 +225,7 @@ def run_gap(a: int, b: int) -> int:
 
 
 def claimable_depths(game: Game) -> list[int]:
-    """RULES.md §5, §9.4: the depths of the discard pile (1 = top) a Rummy call could claim."""
+    """docs/rules.md §5, §9.4: the depths of the discard pile (1 = top) a Rummy call could claim."""
     pile = game.discard
     if game.rules.rummy == "off" or not pile:
         return []
@@ -242,7 +242,7 @@ def claimable_depths(game: Game) -> list[int]:
 
 
 def take_obligation(rules: Rules, n: int) -> str:
-    """What taking ``n`` discards obliges (RULES.md §4, §9.3): "new", "meld" or ""."""
+    """What taking ``n`` discards obliges (docs/rules.md §4, §9.3): "new", "meld" or ""."""
     if rules.pickup == "new-meld":
         return "new"
     return "meld" if n > 1 or rules.pickup == "must-meld" else ""
@@ -324,7 +324,7 @@ def check_derived_state(game: Game) -> None:
 
 
 def check_legal_list(game: Game, legal: list[Move], notation: bool) -> None:
-    """The listed moves: right seat, no duplicates, nothing obvious missing (RULES.md §4), and
+    """The listed moves: right seat, no duplicates, nothing obvious missing (docs/rules.md §4), and
     with ``notation``, each one written and read back."""
     over = game.phase in (HAND_OVER, GAME_OVER)
     assert bool(legal) != over, f"phase {game.phase} with legal moves {legal}"
@@ -460,7 +460,7 @@ def fingerprint(game: Game) -> tuple[Any, ...]:
 
 
 def check_move_effect(prior: Game, move: Move, game: Game, call: dict[str, int]) -> None:
-    """What the move did, by the rules (RULES.md §4-§6, §9.3-§9.5). ``prior`` is the game
+    """What the move did, by the rules (docs/rules.md §4-§6, §9.3-§9.5). ``prior`` is the game
     before it; ``call`` remembers, after a last-discard Rummy call, whose turn it was."""
     seat, verb, n = move.seat, move.verb, game.players
     rules = game.rules
@@ -740,7 +740,7 @@ def check_hand_end(game: Game, totals_before: list[int]) -> None:
             assert len(game.moves) == MOVE_CAP
         else:
             assert game.moves[-1].verb == "end" and not game.stock
-    # the winner (RULES.md §8, §9.6)
+    # the winner (docs/rules.md §8, §9.6)
     target = game.rules.target
     if game.rules.win == "must-go-out":
         out = result.out
@@ -784,7 +784,7 @@ def play_hand(game: Game, rng: random.Random, where: str) -> None:
     assert Counter(deck(decks_for(game.players), game.rules.with_jokers)) == Counter(
         {c: k for c, k in enumerate(deck_counts) if k}
     )
-    # RULES.md §1: 13 cards each with 2 players, 7 with more; the left of the dealer starts
+    # docs/rules.md §1: 13 cards each with 2 players, 7 with more; the left of the dealer starts
     size = 13 if game.players == 2 else 7
     assert game.hand_sizes == [size] * game.players and len(game.discard) == 1
     assert game.phase == DRAW and game.to_act == (game.dealer + 1) % game.players
@@ -840,7 +840,7 @@ def test_random_play_keeps_every_invariant(index: int) -> None:
     game_number = 0
     while hands < HANDS_PER_COMBINATION:
         players = 2 + (index + 3 * game_number) % 7
-        # every other game to a low target, so that games end (RULES.md §8, §9.6)
+        # every other game to a low target, so that games end (docs/rules.md §8, §9.6)
         rules = replace(rules, target=LOW_TARGET if game_number % 2 else 500)
         seed = rng.getrandbits(32)
         where = f"rules=[{rules}] players={players} seed={seed}"
@@ -874,7 +874,7 @@ def test_random_play_keeps_every_invariant(index: int) -> None:
 @pytest.mark.parametrize("rummy", ["pile", "last-discard"])
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_record_without_pass_lines_replays(rummy: str, players: int) -> None:
-    """NOTATION.md: players who let a Rummy call window pass need not be written in a record;
+    """docs/notation.md: players who let a Rummy call window pass need not be written in a record;
     the next player's move closes the window."""
     rules = Rules(rummy=rummy)
     rng = random.Random(f"no-passes:{rummy}:{players}")

@@ -1,4 +1,4 @@
-"""RULES.md §1: players, cards, the deal, who deals and who starts."""
+"""docs/rules.md §1: players, cards, the deal, who deals and who starts."""
 
 from __future__ import annotations
 
@@ -184,7 +184,7 @@ def test_play_goes_clockwise() -> None:
 @pytest.mark.parametrize("size", [52, 54, 104, 108])
 def test_the_projects_shuffle_is_pythons_fisher_yates(size: int) -> None:
     """Seeded deals stay what they were: the engine's own shuffle gives exactly the order of
-    ``random.Random(seed).shuffle`` (NOTATION.md: ``seed: N`` hands are dealt by it)."""
+    ``random.Random(seed).shuffle`` (docs/notation.md: ``seed: N`` hands are dealt by it)."""
     for seed in [*range(200), "rummy500:7:1", 2**62 + 5]:
         expected = list(range(size))
         random.Random(seed).shuffle(expected)

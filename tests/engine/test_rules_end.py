@@ -1,4 +1,4 @@
-"""RULES.md §6 (end of a hand) and §8 (end of the game)."""
+"""docs/rules.md §6 (end of a hand) and §8 (end of the game)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §9: every limit of a rule option is kept by ``Rules`` itself, with one message,
+"""docs/rules.md §9: every limit of a rule option is kept by ``Rules`` itself, with one message,
 wherever the value comes from (code, a record's ``rules:`` line, options, a command line)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md §3: groups, runs, jokers and lay-offs."""
+"""docs/rules.md §3: groups, runs, jokers and lay-offs."""
 
 from __future__ import annotations
 

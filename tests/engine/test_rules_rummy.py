@@ -1,4 +1,4 @@
-"""RULES.md §5: calling "Rummy!" on the discard pile, and the call window."""
+"""docs/rules.md §5: calling "Rummy!" on the discard pile, and the call window."""
 
 from __future__ import annotations
 

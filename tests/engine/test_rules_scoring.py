@@ -1,4 +1,4 @@
-"""RULES.md §2 (card values) and §7 (scoring)."""
+"""docs/rules.md §2 (card values) and §7 (scoring)."""
 
 from __future__ import annotations
 

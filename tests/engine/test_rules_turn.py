@@ -1,4 +1,4 @@
-"""RULES.md §4: a turn — draw, meld and lay off, discard."""
+"""docs/rules.md §4: a turn — draw, meld and lay off, discard."""
 
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ def test_cannot_discard_top_discard_just_taken() -> None:
 
 
 def test_cannot_discard_a_copy_of_top_discard_just_taken_with_two_decks() -> None:
-    # RULES.md §4.3 [decided]: copies are interchangeable, so putting back the other 7S would
+    # docs/rules.md §4.3 [decided]: copies are interchangeable, so putting back the other 7S would
     # be a turn without a draw.
     hands = [P1, "7S 6C 7C 8C QH QS 2D", P3, "2C 3D 4H 5D 8H 9S TC", "KS KH AD AH 4C 4S 5H"]
     game = position(hands, "7S", "4S 9C JK 2H")

@@ -1,4 +1,4 @@
-"""RULES.md §9: one test (at least) per value of every rule option."""
+"""docs/rules.md §9: one test (at least) per value of every rule option."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Replay every hand-written record of tests/records/ and compare with its expected result.
 
 Each ``NAME.r500`` has a ``NAME.json`` next to it: the JSON object ``rummy500 replay --json``
-must print (NOTATION.md), or ``{"error": {"line": N}}`` for a record that must be refused at
+must print (docs/notation.md), or ``{"error": {"line": N}}`` for a record that must be refused at
 line N with exit status 2 (the reason's wording is free).
 """
 

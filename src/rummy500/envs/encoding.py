@@ -1,4 +1,4 @@
-"""The flat action encoding: every move of RULES.md as an integer of one fixed ``Discrete(N)``.
+"""The flat action encoding: every move of docs/rules.md as an integer of one fixed ``Discrete(N)``.
 
 The same :data:`NUM_ACTIONS` ids serve every player count and every rule option; the seat is
 never part of an action (it is always the seat that must act). In id order:

@@ -12,7 +12,7 @@ Importing this module registers ``rummy500/Rummy500-v0``:
 (``gymnasium.make("rummy500.envs.gymnasium:rummy500/Rummy500-v0")`` imports it for you.)
 
 A whole game is one episode. The learning seat's reward is its hand score at the end of each hand
-(RULES.md §7), plus ``win_reward`` if it wins the game or minus ``win_reward / (n - 1)`` if
+(docs/rules.md §7), plus ``win_reward`` if it wins the game or minus ``win_reward / (n - 1)`` if
 another seat does. Observations are ``{"observation", "action_mask"}`` as in the PettingZoo
 environment; the mask is also in ``info["action_mask"]`` and :meth:`Rummy500Env.action_masks`.
 An action outside the mask changes nothing and is rewarded ``illegal_reward`` (or raises, with

@@ -11,7 +11,7 @@ Agents are ``player_0`` … ``player_{n-1}`` (seats P1 … Pn). Observations are
 ``{"observation": float32 vector, "action_mask": int8 vector}`` (see
 :class:`~rummy500.envs.observation.ObservationLayout` and :mod:`rummy500.envs.encoding`); the
 mask is all zeros for an agent that does not act. A whole game is one episode: at the end of
-each hand every agent is rewarded its hand score (RULES.md §7), and at the end of the game the
+each hand every agent is rewarded its hand score (docs/rules.md §7), and at the end of the game the
 winner gets ``win_reward`` more and every other agent ``win_reward / (n - 1)`` less. A game
 still unfinished after ``max_hands`` hands is truncated.
 """
@@ -55,7 +55,7 @@ class Rummy500Env(AECEnv):
     ) -> None:
         """``rules``: a :class:`Rules`, a preset name or a ``rules:`` line
         (``"pickup=must-meld target=300"``); ``max_moves_per_hand``: hands reaching it are
-        scored as if the stock ran out (RULES.md §7)."""
+        scored as if the stock ran out (docs/rules.md §7)."""
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")

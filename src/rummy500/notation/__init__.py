@@ -1,4 +1,4 @@
-"""Rummy 500 notation (NOTATION.md): cards, moves and ``.r500`` game records.
+"""Rummy 500 notation (docs/notation.md): cards, moves and ``.r500`` game records.
 
 Cards and moves are read and written by the engine's own values (``Move.parse``, ``str(move)``,
 :func:`parse_card`, :func:`card_str`); this package adds whole game records and their replay.

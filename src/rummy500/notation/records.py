@@ -1,4 +1,4 @@
-"""Game records (``.r500`` files): reading, writing and replaying them (NOTATION.md)."""
+"""Game records (``.r500`` files): reading, writing and replaying them (docs/notation.md)."""
 
 from __future__ import annotations
 
@@ -349,7 +349,7 @@ def format_record(game: Game, comment: str | None = None) -> str:
         lines.extend(str(m) for m in hand.moves)
         if i < len(game.hand_results) and game.hand_results[i].capped:
             # The notation cannot say that a hand ended at the move cap of automatic play, so
-            # the record stops here, in the middle of that hand (NOTATION.md allows it).
+            # the record stops here, in the middle of that hand (docs/notation.md allows it).
             lines.append(
                 f"# hand {hand.number} reached the move cap of automatic play and was scored as "
                 "if the stock had run out; the record stops here"
@@ -359,7 +359,7 @@ def format_record(game: Game, comment: str | None = None) -> str:
 
 
 def replay_json(game: Game) -> dict[str, Any]:
-    """The replay summary of NOTATION.md for ``game``."""
+    """The replay summary of docs/notation.md for ``game``."""
 
     def by_seat(values: list[int] | tuple[int, ...]) -> dict[str, int]:
         return {seat_str(s): v for s, v in enumerate(values)}

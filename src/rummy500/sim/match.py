@@ -29,7 +29,7 @@ __all__ = [
     "play_task",
 ]
 
-#: Moves per hand after which a hand is scored as if the stock had run out (RULES.md §7).
+#: Moves per hand after which a hand is scored as if the stock had run out (docs/rules.md §7).
 DEFAULT_MOVE_CAP = 1000
 #: Hands after which an unfinished game is decided by the highest total.
 DEFAULT_MAX_HANDS = 200

@@ -1,4 +1,4 @@
-// Cards in NOTATION.md notation ('8H', 'TD', 'JK', and on the table 'JK=8H' or 'JK=9'), their
+// Cards in notation (docs/notation.md: '8H', 'TD', 'JK', on the table 'JK=8H' or 'JK=9'), their
 // names in words, their order, and their faces (drawn here as SVG: no image files).
 import { html, cls } from './lib.js';
 import { t } from './i18n.js';
@@ -73,7 +73,7 @@ export function cardList(cards) {
   return t('list.and', { items: names.slice(0, -1).join(t('list.separator')), last: names.at(-1) });
 }
 
-/** Points of a card left in a hand or melded (RULES.md §2; aces count 15 unless low in a run). */
+/** Points of a card left in a hand or melded (docs/rules.md §2: an ace 15 unless low in a run). */
 export function cardValue(card, values = 'standard') {
   if (card === JOKER) return 15;
   const rank = rankOf(card);

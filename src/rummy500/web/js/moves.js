@@ -1,4 +1,4 @@
-// Moves in NOTATION.md notation: reading them, finding the legal moves that fit what the player
+// Moves (docs/notation.md): reading them, finding the legal moves that fit what the player
 // picked (a selection of cards, a card and a meld), describing them in words, and a simple hint.
 // Nothing here decides what is legal: the server sends the legal moves and judges every move.
 import { t } from './i18n.js';
