@@ -387,10 +387,12 @@ def bot_match_command(
 ) -> None:
     """Play external bots (the bot protocol, docs/bot-protocol.md) against a built-in bot.
 
-    Prints the same report as `rummy500 sim`, and where each bot's standard error is kept. A
-    bot that sends garbage, an illegal move or no answer in time is reported (one line on
-    standard error, and in the --json report) and the beginner policy plays that move for it;
-    a bot that crashes is replaced by the beginner policy for the rest of the match.
+    Prints the same report as `rummy500 sim`, and the log file of each bot's standard error.
+
+    A bot that sends garbage, an illegal move or no answer in time is reported on stderr.
+    The --json report lists the reports too. The beginner policy plays that move for the bot.
+
+    A bot that crashes is replaced by the beginner policy for the rest of the match.
     """
     import tempfile
 
