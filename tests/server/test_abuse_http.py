@@ -98,7 +98,8 @@ def test_guessing_invite_codes_is_refused_after_the_limit(start_process: StartPr
 def test_a_finished_game_record_is_built_once_and_fetches_are_limited(
     start_process: StartProcess,
 ) -> None:
-    server = start_process("--rematch-grace", "3")
+    # (its players answer at machine speed: the per-connection message limit is not under test)
+    server = start_process("--rematch-grace", "3", "--rate-limit", "1000")
     asyncio.run(_record_and_rematch(server))
 
 

@@ -88,13 +88,13 @@ async def test_an_illegal_move_is_refused_with_the_reason_and_changes_nothing(
         for c in ("AS", "KH", "7D", "2C", "9S", "QD")
         if c not in hand and c not in before["view"]["discard_pile"]
     )
-    for move, code, words in [
-        ("P2 discard " + hand[0], "illegal_move", "draw first"),
-        ("P2 meld " + missing + " 2S 3S", "illegal_move", ""),
-        ("P2 take 5", "illegal_move", "only"),
-        ("P2 fly", "bad_move", "unknown verb"),
-        ("P2 discard ZZ", "bad_move", "not a card"),
-        ("P1 draw", "not_your_seat", "you play P2"),
+    for move, code, words, reason in [
+        ("P2 discard " + hand[0], "illegal_move", "draw first", "draw_first"),
+        ("P2 meld " + missing + " 2S 3S", "illegal_move", "", "draw_first"),
+        ("P2 take 5", "illegal_move", "only", "pile_too_short"),
+        ("P2 fly", "bad_move", "unknown verb", None),
+        ("P2 discard ZZ", "bad_move", "not a card", None),
+        ("P1 draw", "not_your_seat", "you play P2", None),
     ]:
         await b.send({"type": "move", "move": move, "id": move})
         error = await b.expect("error")
@@ -102,6 +102,8 @@ async def test_an_illegal_move_is_refused_with_the_reason_and_changes_nothing(
         assert error["ref"] == move
         assert words in error["message"], (move, error)
         assert error["version"] == before["version"]
+        if reason is not None:  # the engine's reason as data, besides the sentence
+            assert error["reason"]["code"] == reason, (move, error)
     after = await state_of(b)
     for key in ("version", "view", "legal", "call"):
         assert after[key] == before[key]
@@ -113,7 +115,8 @@ async def test_acting_out_of_turn_is_refused(server: RunningServer) -> None:
     await a.send({"type": "move", "move": "P1 draw"})
     error = await a.expect("error")
     assert error["code"] == "illegal_move"
-    assert "P2's turn" in error["message"]
+    assert error["message"] == "it is player2's turn, not player1's"
+    assert error["reason"] == {"code": "not_your_turn", "params": {"seat": 1, "other": 0}}
     assert (await state_of(a))["version"] == before["version"]
 
 

@@ -6,10 +6,13 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
@@ -38,14 +41,24 @@ def wait_until_gone(processes: list[psutil.Process], timeout: float) -> list[psu
     return alive
 
 
-def start_sim(tmp_path: Path) -> tuple[subprocess.Popen[bytes], list[psutil.Process]]:
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A temporary folder with a short path: the fork server's socket goes in it, and a Unix
+    socket's path may not be longer than 107 bytes (pytest's ``tmp_path`` under xdist is)."""
+    folder = Path(tempfile.mkdtemp(prefix="r500-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def start_sim(
+    tmp_path: Path, short_tmp: Path
+) -> tuple[subprocess.Popen[bytes], list[psutil.Process]]:
     """``rummy500 sim`` with far more games than it plays in the test, once its workers play:
     the process, and every process it started."""
     command = [sys.executable, "-m", "rummy500", "sim", "--bots", "random,random"]
     command += ["--games", "20000", "--workers", str(WORKERS), "--json"]
     # its own temporary folder: a killed fork server leaves its socket's folder behind
-    (tmp_path / "tmp").mkdir()
-    env = dict(os.environ, TMPDIR=str(tmp_path / "tmp"))
+    env = dict(os.environ, TMPDIR=str(short_tmp))
     with (tmp_path / "stderr.txt").open("wb") as err:
         proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, env=env)
     # the workers, and the resource tracker (and the fork server, which forks the workers)
@@ -66,9 +79,9 @@ def start_sim(tmp_path: Path) -> tuple[subprocess.Popen[bytes], list[psutil.Proc
 
 @pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "Ctrl-C"])
 def test_a_stopped_simulations_workers_end_within_seconds(
-    tmp_path: Path, stop: signal.Signals
+    tmp_path: Path, short_tmp: Path, stop: signal.Signals
 ) -> None:
-    proc, children = start_sim(tmp_path)
+    proc, children = start_sim(tmp_path, short_tmp)
     try:
         assert proc.poll() is None, "the simulation ended before it was stopped"
         os.kill(proc.pid, stop)
@@ -83,7 +96,7 @@ def test_a_stopped_simulations_workers_end_within_seconds(
             errors = (tmp_path / "stderr.txt").read_text()
             for word in ("leaked", "resource_tracker", "Traceback"):
                 assert word not in errors, errors
-            assert not list((tmp_path / "tmp").iterdir())
+            assert not list(short_tmp.iterdir())
     finally:
         proc.kill()
         proc.wait(10)

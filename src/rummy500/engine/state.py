@@ -1510,6 +1510,17 @@ class Game:
             return ()
         return tuple(m.number for m in self._rummy_moves(seat))
 
+    def asked(self, seat: int) -> Game:
+        """A copy of the game in which the open call window has come to ``seat`` (the nearer
+        seats passed): the position a player deciding their call at the same time as the others
+        decides in. ``seat`` must be in :attr:`window`."""
+        if self.phase != CALL or seat not in self._window:
+            raise IllegalMove("not_allowed")
+        probe = self.clone()
+        while probe._window[0] != seat:
+            probe._play(_PASS[probe._window[0]])
+        return probe
+
     @property
     def obligation(self) -> Obligation | None:
         """The card the player to act must meld or lay off before anything else, or ``None``."""

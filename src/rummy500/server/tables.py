@@ -75,7 +75,6 @@ __all__ = [
     "describe_move",
     "effective_events",
     "rebuild_game",
-    "rebuild_table",
 ]
 
 log = logging.getLogger("rummy500.server")
@@ -84,11 +83,8 @@ T = TypeVar("T")
 
 #: The optional parts of the protocol this server has (``state.table.features``).
 FEATURES = ("chat", "hint", "record", "rematch", "spectate", "turn_timer", "undo")
-#: The stored event of an undo: it takes back the last move before it (see :func:`rebuild_table`).
+#: The stored event of an undo: it takes back the last move before it (see :func:`rebuild_game`).
 UNDO_EVENT = "undo"
-#: The moves of a turn its player may take back before the discard. Never a draw from the stock
-#: (the card was seen), a discard or a Rummy! call.
-UNDOABLE = frozenset({"take", "meld", "layoff"})
 #: The computer player that gives hints (a searching one, with a short time limit).
 HINT_LEVEL = "hard"
 #: Hints a table keeps (the latest, by seat and position).
@@ -120,11 +116,6 @@ def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-def undoable(game: Game, move: Move) -> bool:
-    """Whether ``move``, about to be played in ``game``, may be taken back later in the turn."""
-    return move.verb in UNDOABLE and game.phase in (DRAW, PLAY) and move.seat == game.turn
-
-
 def effective_events(events: list[str]) -> list[str]:
     """The events that count: each ``undo`` event removes the move before it (and itself)."""
     kept: list[str] = []
@@ -137,39 +128,24 @@ def effective_events(events: list[str]) -> list[str]:
     return kept
 
 
-def rebuild_table(record: TableRecord, events: list[str]) -> tuple[Game | None, list[Game]]:
-    """The game of a table from its seed and its events (``None`` before the first deal), and
-    the games before each move of the current turn that may still be taken back (last last)."""
+def rebuild_game(record: TableRecord, events: list[str]) -> Game | None:
+    """The game of a table from its seed and its events (``None`` before the first deal). What
+    may still be taken back follows from the moves (:meth:`Game.can_undo`)."""
     kept = effective_events(events)
     if not kept:
-        return None, []
+        return None
     game = Game(
         record.players,
         Rules.parse(record.rules),
         seed=record.seed,
         max_moves_per_hand=record.max_moves,
     )
-    last_deal = max(i for i, text in enumerate(kept) if text == "deal")
-    before: list[Game] = []
-    for i, text in enumerate(kept):
+    for text in kept:
         if text == "deal":
             game.deal()
-            before = []
-            continue
-        move = Move.parse(text)
-        if i > last_deal and undoable(game, move):
-            before.append(game.clone())
         else:
-            before = []
-        game.play(move)
-        if game.phase not in (DRAW, PLAY):
-            before = []
-    return game, before
-
-
-def rebuild_game(record: TableRecord, events: list[str]) -> Game | None:
-    """The game of a table from its seed and its events (``None`` before the first deal)."""
-    return rebuild_table(record, events)[0]
+            game.play(text)
+    return game
 
 
 def describe_move(move: Move) -> str:
@@ -544,11 +520,10 @@ class TableHub:
         assert record is not None
         events = await self.db(self.storage.events, table_id)
         chat = await self.db(self.storage.recent_chat, table_id, self.config.chat_history)
-        game, before = await asyncio.get_running_loop().run_in_executor(
-            self.db_executor, rebuild_table, record, events
+        game = await asyncio.get_running_loop().run_in_executor(
+            self.db_executor, rebuild_game, record, events
         )
         live = LiveTable(self, record, game, len(events), chat)
-        live.restore_undo(before)
         self.live[table_id] = live
         log.info("table %s loaded at version %d", table_id, live.version)
         live.arm_idle()  # released in a while unless someone connects
@@ -671,9 +646,8 @@ class LiveTable:
         #: The ``.r500`` record once the game is over, formatted once.
         self.record_cache: str | None = None
         self.shut_down = False
-        #: the game before each move of the current turn that may be taken back (last last),
-        #: and the position of each (see ``position``)
-        self.undo_stack: list[Game] = []
+        #: the position before each move of the current turn that may be taken back (last
+        #: last; see ``position``); the engine keeps the moves themselves
         self.undo_positions: list[int] = []
         #: which position the game is in: the version that first reached it (an undo goes back
         #: to an earlier position, and a hint asked there again is not worked out again)
@@ -688,11 +662,6 @@ class LiveTable:
         self.last_bot_move = -math.inf
 
     # --- settings ------------------------------------------------------------------------------
-
-    def restore_undo(self, before: list[Game]) -> None:
-        """The games before the moves of this turn that may be taken back (after a load)."""
-        self.undo_stack = before
-        self.undo_positions = [-(i + 1) for i in range(len(before))]  # never seen before
 
     @property
     def call_seconds(self) -> float:
@@ -881,8 +850,8 @@ class LiveTable:
             return _("at most {n} moves may be taken back in one turn").format(
                 n=self.config.max_undos_per_turn
             )
-        if not self.undo_stack:
-            last = g.moves[-1] if g.moves else None
+        if not g.can_undo(seat):
+            last = g.peek()
             if last is not None and last.seat == seat and last.verb == "draw":
                 return _("a card drawn from the stock cannot be given back")
             return _("there is nothing to take back in this turn")
@@ -895,7 +864,7 @@ class LiveTable:
             return None
         if g.phase == CALL:
             if seat in self.callers and seat not in self.answers and seat in g.window:
-                return self._probe(seat), list(self.callers[seat])
+                return g.asked(seat), list(self.callers[seat])
             return None
         if g.phase in (DRAW, PLAY) and g.to_act == seat:
             return g, list(g.legal_moves())
@@ -945,10 +914,29 @@ class LiveTable:
             {"type": "error", "version": self.version, "code": code, "message": message, "ref": ref}
         )
 
-    def _tell_seat(self, seat: int, code: str, message: str, ref: Any = None) -> None:
+    def refuse_move(self, client: Client, error: IllegalMove, ref: Any = None) -> None:
+        """Tell one client why the engine refused its move: the reason in words, with the
+        players' names, and as data (``reason``: the engine's code and parameters) for clients
+        that say it in their own words (docs/protocol.md)."""
+        client.send(
+            {
+                "type": "error",
+                "version": self.version,
+                "code": "illegal_move",
+                "message": error.text(self.names()),
+                "reason": {"code": error.code, "params": error.to_dict()["params"]},
+                "ref": ref,
+            }
+        )
+
+    def names(self) -> list[str]:
+        """What each seat is called: the person's name, else ``P1``, ``P2``…"""
+        return [s.name or s.label for s in self.seats]
+
+    def _tell_seat(self, seat: int, error: IllegalMove, ref: Any = None) -> None:
         for client in list(self.clients):
             if client.seat == seat:
-                self.error(client, code, message, ref)
+                self.refuse_move(client, error, ref)
 
     def _broadcast(self, build: Callable[[int | None], dict[str, Any] | None]) -> None:
         """Send each client the message ``build`` makes for its seat (once per seat)."""
@@ -1069,7 +1057,7 @@ class LiveTable:
                         ref,
                     )
                 else:
-                    self.error(client, "illegal_move", str(e), ref)
+                    self.refuse_move(client, e, ref)
             except _TableLost:
                 return
 
@@ -1097,8 +1085,9 @@ class LiveTable:
                 await self._store([UNDO_EVENT], None)
             except _TableLost:
                 return
-            self.game = self.undo_stack.pop()
-            self.position = self.undo_positions.pop()
+            g.undo()
+            # (after a restart the positions before are unknown: a new one, never seen before)
+            self.position = self.undo_positions.pop() if self.undo_positions else -self.version
             self.undos_this_turn += 1
             event = {
                 "kind": "undo",
@@ -1185,34 +1174,20 @@ class LiveTable:
                 raise IllegalMove(_("you have already answered this Rummy call"))
             options = self.callers.get(seat, [])
             if move.verb == "rummy" and move not in options:
-                probe = self._probe(seat)
-                probe.play(move)  # raises with the engine's reason
-                if probe.moves[-1] not in options:
+                move = g.legal_form(move)  # raises with the engine's reason
+                if move not in options:
                     raise IllegalMove(_("that move is not allowed now"))
-                move = probe.moves[-1]
             self.answers[seat] = move
             self.answer_refs[seat] = ("player", ref)
         elif move.verb in ("draw", "take", "end") and seat == g.turn:
-            probe = self._probe(None)
-            probe.play(move)
-            move = probe.moves[-1]
+            move = g.legal_form(move)  # the draw that closes the window, as the engine lists it
             self.queued_draw = (move, ref)
             if seat in g.window and seat not in self.answers:
                 self.answers[seat] = Move(seat, "pass")  # drawing lets the call go by
         else:
-            probe = g.clone()
-            probe.play(move)  # raises with the engine's reason
+            g.legal_form(move)  # raises with the engine's reason
             raise IllegalMove(_("that move is not allowed now"))
         client.send({"type": "queued", "version": self.version, "move": str(move), "ref": ref})
-
-    def _probe(self, seat: int | None) -> Game:
-        """A copy of the game with the call window passed up to ``seat`` (all of it: None)."""
-        g = self.game
-        assert g is not None
-        probe = g.clone()
-        while probe.phase == CALL and probe.window[0] != seat:
-            probe.play(Move(probe.window[0], "pass"))
-        return probe
 
     # --- changes from the lobby ----------------------------------------------------------------
 
@@ -1314,16 +1289,12 @@ class LiveTable:
                         await self._commit(move, "player", ref)
                         continue
                     except IllegalMove as e:
-                        self._tell_seat(move.seat, "illegal_move", str(e), ref)
+                        self._tell_seat(move.seat, e, ref)
                 else:
-                    self._tell_seat(
-                        move.seat,
-                        "draw_cancelled",
-                        _("your {move} was not played: a Rummy call was made").format(
-                            move=move.verb
-                        ),
-                        ref,
-                    )
+                    text = _("your {move} was not played: a Rummy call was made")
+                    for client in list(self.clients):
+                        if client.seat == move.seat:
+                            self.error(client, "draw_cancelled", text.format(move=move.verb), ref)
             self._track_turn(now)
             seat = g.to_act
             assert seat is not None
@@ -1380,7 +1351,7 @@ class LiveTable:
                 continue
             level = self._bot_level(caller, now)
             if level is not None:
-                probe = self._probe(caller)
+                probe = g.asked(caller)
                 self._start_bot(
                     ("call", self.window_id, caller), caller, level, probe, self.callers[caller]
                 )
@@ -1395,14 +1366,11 @@ class LiveTable:
         self.answers.clear()
         self.answer_refs.clear()
         self.callers = {}
-        probe = g.clone()
-        for seat in list(g.window):
-            legal = probe.legal_moves()
-            if any(m.verb == "rummy" for m in legal):
-                self.callers[seat] = list(legal)
-            probe.play(Move(seat, "pass"))
-            if probe.phase != CALL:
-                break
+        for seat in g.window:
+            depths = g.callable_depths(seat)
+            if depths:
+                calls = [Move(seat, "rummy", number=d) for d in depths]
+                self.callers[seat] = [Move(seat, "pass"), *calls]
 
     def _start_bot(
         self, key: tuple[Any, ...], seat: int, level: str, game: Game, legal: list[Move]
@@ -1516,7 +1484,6 @@ class LiveTable:
         g.deal()
         await self._store(["deal"], "playing")
         self.game = g
-        self.undo_stack = []
         self.undo_positions = []
         self.position = self.version
         log.info("table %s: the game starts", self.id)
@@ -1527,7 +1494,6 @@ class LiveTable:
         assert g is not None
         g.deal()
         self.deal_at = None
-        self.undo_stack = []
         self.undo_positions = []
         await self._store(["deal"], None)
         self.position = self.version
@@ -1540,16 +1506,13 @@ class LiveTable:
         g = self.game
         assert g is not None
         before = g.phase
-        snapshot = g.clone() if undoable(g, move) else None
         g.play(move)
         applied = g.moves[-1]
         status = "finished" if g.phase == GAME_OVER else None
         await self._store([str(applied)], status)
-        if snapshot is not None and g.phase in (DRAW, PLAY):
-            self.undo_stack.append(snapshot)
+        if g.can_undo(applied.seat):
             self.undo_positions.append(self.position)
         else:
-            self.undo_stack = []
             self.undo_positions = []
         self.position = self.version
         event = {"kind": "move", "move": str(applied), "seat": seat_str(applied.seat), "by": by}
