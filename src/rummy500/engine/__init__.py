@@ -8,11 +8,13 @@ seat may know, and :func:`sample_state` a full game consistent with it.
 from rummy500.engine import svg
 from rummy500.engine.cards import (
     JOKER,
+    card_counts,
     card_str,
     decks_for,
     hand_size_for,
     parse_card,
     parse_played,
+    physical,
     played_str,
 )
 from rummy500.engine.errors import (
@@ -72,6 +74,7 @@ __all__ = [
     "Phase",
     "Rules",
     "Rummy500Error",
+    "card_counts",
     "card_str",
     "check_cards_fit",
     "decks_for",
@@ -80,6 +83,7 @@ __all__ = [
     "parse_card",
     "parse_played",
     "parse_seat",
+    "physical",
     "played_str",
     "sample_state",
     "seat_str",

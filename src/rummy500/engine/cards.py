@@ -27,12 +27,14 @@ __all__ = [
     "RANKS",
     "SUITS",
     "card_code",
+    "card_counts",
     "card_str",
     "deck",
     "decks_for",
     "hand_size_for",
     "parse_card",
     "parse_played",
+    "physical",
     "played_str",
     "rank_of",
     "suit_of",
@@ -120,6 +122,15 @@ def played_str(played: int) -> str:
 def physical(played: int) -> int:
     """The card in the hand that was played: the natural itself, or the joker."""
     return played if played < JOKER_AS else JOKER
+
+
+def card_counts(cards: Iterable[int]) -> list[int]:
+    """How many of each card code (0-52) ``cards`` hold: a new list of ``NUM_CODES`` counts.
+    Cards as played count as the card in the hand (a joker as a joker)."""
+    counts = [0] * NUM_CODES
+    for c in cards:
+        counts[c if c < JOKER_AS else JOKER] += 1
+    return counts
 
 
 def deck(decks: int = 1, jokers: bool = True) -> list[int]:
