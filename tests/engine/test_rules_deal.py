@@ -19,7 +19,7 @@ from rummy500.engine import (
     parse_card,
 )
 from rummy500.engine.cards import JOKER, deck
-from rummy500.engine.state import shuffle
+from rummy500.engine.deal import shuffle
 from tests.engine.positions import cards, full_deal, legal, play, position
 
 

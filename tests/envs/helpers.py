@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from rummy500.engine import Deal, Game, Rules, card_str, parse_card
 from rummy500.engine.cards import JOKER, NUM_CODES, deck
-from rummy500.engine.state import decks_for
+from rummy500.engine import decks_for
 
 #: Player counts and rules that together exercise every option value.
 CONFIGS: list[tuple[int, Rules]] = [

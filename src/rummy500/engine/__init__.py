@@ -17,6 +17,7 @@ from rummy500.engine.cards import (
     physical,
     played_str,
 )
+from rummy500.engine.deal import Deal, check_cards_fit
 from rummy500.engine.errors import (
     AmbiguousMoveError,
     IllegalMove,
@@ -30,7 +31,7 @@ from rummy500.engine.errors import (
 )
 from rummy500.engine.moves import Move, parse_seat, seat_str
 from rummy500.engine.observation import MeldView, Observation
-from rummy500.engine.phases import CallWindow, Obligation, ObligationKind, Phase
+from rummy500.engine.phases import CallWindow, HandResult, Obligation, ObligationKind, Phase
 from rummy500.engine.rules import PRESETS, Rules
 from rummy500.engine.state import (
     CALL,
@@ -38,10 +39,7 @@ from rummy500.engine.state import (
     GAME_OVER,
     HAND_OVER,
     PLAY,
-    Deal,
     Game,
-    HandResult,
-    check_cards_fit,
     observe,
     sample_state,
 )

@@ -1,7 +1,7 @@
 """Cards as small integers, and their notation.
 
 A natural card is ``suit * 13 + rank`` with ranks ``A 2 … K`` as 0 … 12 and suits ``C D H S`` as
-0 … 3, so 0 … 51 in the canonical order of NOTATION.md (clubs, diamonds, hearts, spades; each
+0 … 3, so 0 … 51 in the canonical order of docs/notation.md (clubs, diamonds, hearts, spades; each
 A … K). The joker is 52. Copies of a card (two decks) share a code: they are interchangeable.
 
 On the table a joker stands for something, and a card *as played* is one integer too:
@@ -145,7 +145,7 @@ def deck(decks: int = 1, jokers: bool = True) -> list[int]:
 
 
 def decks_for(players: int) -> int:
-    """One deck for 2–4 players, two for 5–8 (RULES.md §1)."""
+    """One deck for 2–4 players, two for 5–8 (docs/rules.md §1)."""
     return 2 if players >= 5 else 1
 
 

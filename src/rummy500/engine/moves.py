@@ -1,4 +1,4 @@
-"""Moves: small immutable values that print as NOTATION.md moves."""
+"""Moves: small immutable values that print in the notation of docs/notation.md."""
 
 from __future__ import annotations
 

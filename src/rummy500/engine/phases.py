@@ -16,7 +16,7 @@ class Phase(StrEnum):
     DRAW = "draw"
     #: The player has drawn: melds, lays off, discards.
     PLAY = "play"
-    #: A Rummy call window is open after a discard (RULES.md §5).
+    #: A Rummy call window is open after a discard (docs/rules.md §5).
     CALL = "call"
     #: The hand is over and the game is not: deal the next one.
     HAND_OVER = "hand_over"

@@ -1,4 +1,4 @@
-"""Rule options (RULES.md §9) as one immutable value, with named presets."""
+"""Rule options (docs/rules.md §9) as one immutable value, with named presets."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def _bad_target(value: object) -> InvalidRules:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every rule option of RULES.md §9. Immutable; validated on construction.
+    """Every rule option of docs/rules.md §9. Immutable; validated on construction.
 
     >>> Rules(pickup="must-meld").pickup
     'must-meld'

@@ -1,0 +1,704 @@
+"""Move generation: every legal move of the seat to act, from per-seat tables of ready-made
+moves, the lay-off index of the table and the discard pile's running sums (kept up to date move
+by move). :class:`MoveGeneration` is the layer of :class:`~rummy500.engine.Game` that lists
+moves; it changes nothing but its caches."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from rummy500.engine.cards import (
+    JOKER,
+    JOKER_AS,
+    JOKER_RANK,
+    NUM_CODES,
+)
+from rummy500.engine.fields import (
+    CALL,
+    DRAW,
+    MUST_ANY,
+    MUST_LAYOFF,
+    MUST_NEW,
+    PLAY,
+    GameFields,
+    SpotEntry,
+)
+from rummy500.engine.melds import (
+    BIT_INDEX,
+    GROUP_TABLE,
+    IN_RUN,
+    MAX_JOKERS,
+    SAME_RANK,
+    TableMeld,
+    analyze_meld,
+    group_key,
+    group_ranks,
+    layoff_index,
+    meld_spots,
+    meldable,
+    melds_from_mask,
+    run_row,
+)
+from rummy500.engine.moves import Move
+
+# Moves without cards are made once: legal_moves() hands out the same objects every time.
+_DRAW = [Move(s, "draw") for s in range(8)]
+_END = [Move(s, "end") for s in range(8)]
+_PASS = [Move(s, "pass") for s in range(8)]
+_TAKE = [[Move(s, "take", number=n) for n in range(109)] for s in range(8)]
+_RUMMY = [[Move(s, "rummy", number=n) for n in range(109)] for s in range(8)]
+_DISCARD = [[Move(s, "discard", (c,)) for c in range(NUM_CODES)] for s in range(8)]
+# Per seat: lay-off moves by the table's lay-off entry, meld moves by their cards.
+_LAYOFF_MOVES: list[dict[tuple[int, int, int, str], Move]] = [{} for _ in range(8)]
+_MELD_MOVES: list[dict[tuple[int, ...], Move]] = [{} for _ in range(8)]
+
+
+def _layoff_move(seat: int, entry: tuple[int, int, int, str]) -> Move:
+    """The move of ``seat`` laying off as the lay-off ``entry`` of the table says."""
+    moves = _LAYOFF_MOVES[seat]
+    move = moves.get(entry)
+    if move is None:
+        if len(moves) > 1 << 16:
+            moves.clear()
+        played, _pos, number, end = entry
+        move = moves[entry] = Move(seat, "layoff", (played,), number, end)
+    return move
+
+
+def _meld_move(seat: int, cards: tuple[int, ...]) -> Move:
+    """The move of ``seat`` melding ``cards`` (canonical order)."""
+    moves = _MELD_MOVES[seat]
+    move = moves.get(cards)
+    if move is None:
+        if len(moves) > 1 << 16:
+            moves.clear()
+        move = moves[cards] = Move(seat, "meld", cards)
+    return move
+
+
+def _naturals(mask: int) -> list[int]:
+    """The natural cards whose bits are set in ``mask``, in code order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out.append(BIT_INDEX[low])
+    return out
+
+
+_NO_SPOTS: dict[int, list[SpotEntry]] = {}  # no lay-off counts (new-meld takes)
+_BIT = [1 << c for c in range(52)] + [0]  # a card's bit in a presence mask (the joker: none)
+_SUIT_SHIFT = [13 * (c // 13) for c in range(52)]  # where a card's suit starts in a mask
+_RANK = [c % 13 for c in range(52)]
+# The discard pile's running sums (Game._pile_sums): the natural cards in bits 0-51, the number
+# of jokers in bits 52-54, and _PILE_MELD when the cards make a meld.
+_NATURALS = (1 << 52) - 1
+_PILE_JOKER = 1 << 52
+_PILE_MELD = 1 << 55
+
+
+@lru_cache(maxsize=1 << 14)
+def _physical(played: tuple[int, ...]) -> tuple[int, ...]:
+    """The cards in a hand that make ``played`` (a declared joker is the joker)."""
+    return tuple(p if p < JOKER_AS else JOKER for p in played)
+
+
+# _WINDOWS[players][seat]: who is asked, in order, when seat's discard opens a Rummy call window
+_WINDOWS = [[[(seat + k) % n for k in range(1, n)] for seat in range(n)] for n in range(9)]
+# _DISCARD_ROWS[seat][suit << 13 | ranks held]: the discards of those cards (filled on first use).
+_DISCARD_ROWS: list[dict[int, tuple[Move, ...]]] = [{} for _ in range(8)]
+
+
+def _discard_row(seat: int, key: int) -> tuple[Move, ...]:
+    """The row of :data:`_DISCARD_ROWS` at ``key``, made if it was not there."""
+    row = _DISCARD_ROWS[seat].get(key)
+    if row is None:
+        discards = _DISCARD[seat]
+        row = _DISCARD_ROWS[seat][key] = tuple(
+            discards[c] for c in _naturals((key & 0x1FFF) << (13 * (key >> 13)))
+        )
+    return row
+
+
+# _FREE_ROWS[seat][jokers][suit << 13 | ranks held]: (the run melds, the discards) of those cards
+# for that seat (lists made and filled on first use).
+_FREE_ROWS: list[list[list[tuple[tuple[Move, ...], tuple[Move, ...]] | None] | None]] = [
+    [None] * (MAX_JOKERS + 1) for _ in range(8)
+]
+# _GROUP_MOVES[seat][jokers][rank << 4 | suits held]: the seat's group melds of that rank
+# (made on first use).
+_GROUP_MOVES: list[list[list[tuple[Move, ...] | None]]] = [
+    [[None] * (13 << 4) for _ in range(MAX_JOKERS + 1)] for _ in range(8)
+]
+
+
+def _group_row(seat: int, jokers: int, key: int) -> tuple[Move, ...]:
+    """The row of :data:`_GROUP_MOVES` at ``key`` for ``seat`` and ``jokers``, made."""
+    row = _GROUP_MOVES[seat][jokers][key] = tuple(
+        _meld_move(seat, cards) for cards in GROUP_TABLE[jokers][key]
+    )
+    return row
+
+
+def _free_row(
+    seat: int, jokers: int, suit: int, m: int
+) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
+    """The row of :data:`_FREE_ROWS` for ``suit`` with ranks ``m`` held, made if missing."""
+    rows = _FREE_ROWS[seat][jokers]
+    assert rows is not None
+    key = suit << 13 | m
+    row = rows[key]
+    if row is None:
+        found = run_row(suit, m, jokers)
+        runs = tuple([_meld_move(seat, cards) for cards in found]) if found else ()
+        row = rows[key] = (runs, _discard_row(seat, key))
+    return row
+
+
+def _held(counts: list[int], present: int) -> list[int]:
+    """The distinct cards held, jokers last."""
+    cards = _naturals(present)
+    if counts[JOKER]:
+        cards.append(JOKER)
+    return cards
+
+
+class MoveGeneration(GameFields):
+    """The legal moves of the seat to act (see :meth:`legal_moves`)."""
+
+    __slots__ = ()
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Every legal move of the seat that must act now (empty when the hand is over).
+
+        A tuple, in a fixed order: nothing a caller does with it changes the game.
+        """
+        if self._legal is None:
+            phase = self.phase
+            if phase == PLAY:
+                seat = self.turn
+                # (no card to meld first means must_mode is MUST_ANY)
+                if (
+                    self._must_use < 0
+                    and self.hand_sizes[seat] >= 3
+                    and self.rules.going_out != "discard"
+                ):
+                    self._legal = tuple(self._free_play_moves(seat, self._no_discard))
+                    return self._legal
+                self._legal = tuple(
+                    self._play_moves(
+                        seat,
+                        self._hands[seat],
+                        self._masks[seat],
+                        self.hand_sizes[seat],
+                        self._must_use,
+                        self._must_mode,
+                        self._no_discard,
+                        self._resume >= 0,
+                    )
+                )
+            elif phase == DRAW:
+                self._legal = tuple(self._draw_moves(self.turn))
+            elif phase == CALL:
+                seat = self._window[0]
+                self._legal = (_PASS[seat], *self._rummy_moves(seat))
+            else:
+                self._legal = ()
+        return self._legal
+
+    def _draw_moves(self, seat: int) -> list[Move]:
+        stock = self.stock
+        moves = [_DRAW[seat]] if stock else []
+        pile = self.discard
+        if pile:
+            takes = _TAKE[seat]
+            size = self.hand_sizes[seat]
+            present = self._masks[seat]
+            jokers = self._hands[seat][JOKER]
+            pickup = self.rules.pickup
+            # the top card
+            c = pile[-1]
+            if c == JOKER:
+                jokers += 1
+            else:
+                present |= 1 << c
+            held = self._hands[seat][c]  # copies of it, which may not be discarded either
+            if pickup == "top-free":
+                ok = size > held or self._can_take(seat, 1, -1)
+            elif size >= 4 and size - 2 > held:
+                # a 3-card meld or a lay-off of the card leaves at least 2 cards, not all
+                # copies of it
+                ok = (pickup == "must-meld" and c in self._spots()) or meldable(c, present, jokers)
+            else:
+                ok = self._can_take(seat, 1, self._take_mode(1))
+            if ok:
+                moves.append(takes[1])
+            # deeper cards: the card taken must be melded or laid off (or, new-meld: melded)
+            if len(pile) > 1:
+                if pickup == "new-meld":
+                    deep_mode, spots = MUST_NEW, _NO_SPOTS
+                else:
+                    deep_mode, spots = MUST_ANY, self._spot_index or self._spots()
+                small = 5 - size  # below this depth the hand stays too small for the shortcut
+                for n, c in enumerate(pile[-2::-1], 2):
+                    if c == JOKER:
+                        jokers += 1
+                    else:
+                        present |= 1 << c
+                    if n < small:
+                        if self._can_take(seat, n, deep_mode):
+                            moves.append(takes[n])
+                    elif c in spots:
+                        moves.append(takes[n])
+                    elif jokers or c == JOKER:
+                        if meldable(c, present, jokers):
+                            moves.append(takes[n])
+                    # meldable() without jokers, inline: a run of its suit, or a group
+                    elif IN_RUN[present >> _SUIT_SHIFT[c] & 0x1FFF] >> _RANK[c] & 1 or (
+                        (present & SAME_RANK[c]).bit_count() >= 2
+                    ):
+                        moves.append(takes[n])
+        if not stock:
+            moves.append(_END[seat])
+        return moves
+
+    def _take_mode(self, n: int) -> int:
+        """The obligation that taking ``n`` discards brings (-1: none)."""
+        pickup = self.rules.pickup
+        if pickup == "new-meld":
+            return MUST_NEW
+        if n > 1 or pickup == "must-meld":
+            return MUST_ANY
+        return -1
+
+    def _can_take(self, seat: int, n: int, mode: int, resume: bool = False) -> bool:
+        """Whether after taking the top ``n`` discards the seat has a legal way to go on."""
+        size = self.hand_sizes[seat]
+        taken = self.discard[-n:]
+        if mode < 0 and size > self._hands[seat][taken[0]]:
+            return True  # a card that is no copy of the one taken can be discarded
+        counts = self._hands[seat][:]
+        present = self._masks[seat]
+        for c in taken:
+            counts[c] += 1
+            if c != JOKER:
+                present |= 1 << c
+        must = taken[0] if mode >= 0 else -1
+        no_discard = taken[0] if n == 1 else -1
+        return bool(
+            self._play_moves(
+                seat, counts, present, size + n, must, max(mode, 0), no_discard, resume, True
+            )
+        )
+
+    def _claimable_depths(self) -> list[int]:
+        """Depths of the discard pile (1 = top) that a Rummy call could claim now: the card
+        there can be laid off on the table, or makes a meld with cards above it."""
+        mode = self.rules.rummy
+        pile = self.discard
+        if mode == "off" or not pile:
+            return []
+        spots = self._spots()
+        if mode == "last-discard":
+            return [1] if pile[-1] in spots else []
+        depths = []
+        present = jokers = 0
+        for d, c in enumerate(reversed(pile), 1):
+            if c == JOKER:
+                jokers += 1
+            else:
+                present |= 1 << c
+            if c in spots:
+                depths.append(d)
+            elif jokers or c == JOKER:
+                if meldable(c, present, jokers):
+                    depths.append(d)
+            # meldable() without jokers, inline (as in _draw_moves)
+            elif IN_RUN[present >> _SUIT_SHIFT[c] & 0x1FFF] >> _RANK[c] & 1 or (
+                (present & SAME_RANK[c]).bit_count() >= 2
+            ):
+                depths.append(d)
+        return depths
+
+    def _window_opens(self, sums: int) -> bool:
+        """Whether something in the discard pile (``sums``: its running sums) could be melded
+        without a card from a hand."""
+        mode = self.rules.rummy
+        if mode == "pile":
+            if sums >= _PILE_MELD:
+                return True
+            spots = self._spot_index or self._spots()
+            return bool(sums & self._spot_mask) or (sums >= _PILE_JOKER and JOKER in spots)
+        if mode == "off" or not self.discard:
+            return False
+        return self.discard[-1] in self._spots()
+
+    def _pile_push(self, card: int) -> int:
+        """Keep :attr:`_pile_sums` up to date with ``card`` put on the discard pile; return the
+        new sums."""
+        sums = self._pile_sums
+        now = sums[-1] if sums else 0
+        if card == JOKER:
+            now += _PILE_JOKER
+            if now < _PILE_MELD and meldable(card, now & _NATURALS, now >> 52 & 7):
+                now |= _PILE_MELD
+        else:
+            now |= 1 << card
+            # the pile below made no meld: a meld now must use the new card (meldable() inline
+            # when there are no jokers)
+            if now < _PILE_MELD and (
+                meldable(card, now & _NATURALS, now >> 52)
+                if now >= _PILE_JOKER
+                else IN_RUN[now >> _SUIT_SHIFT[card] & 0x1FFF] >> _RANK[card] & 1
+                or (now & SAME_RANK[card]).bit_count() >= 2
+            ):
+                now |= _PILE_MELD
+        sums.append(now)
+        return now
+
+    def _reset_caches(self) -> None:
+        """Recompute what is derived from the public state (after it was set from outside)."""
+        self._legal = None
+        self._spot_index = None
+        self._pile_sums = []
+        for c in self.discard:
+            self._pile_push(c)
+
+    def _rummy_moves(self, seat: int) -> list[Move]:
+        last = self.rules.rummy == "last-discard"
+        mode = MUST_LAYOFF if last else MUST_ANY
+        size = self.hand_sizes[seat]
+        calls = _RUMMY[seat]
+        return [
+            calls[d]
+            for d in self._claimable_depths()
+            if (not last and size + d >= 5) or self._can_take(seat, d, mode, last)
+        ]
+
+    def _spots(self) -> dict[int, list[SpotEntry]]:
+        """Every lay-off the table allows: card -> [(card as played, position, meld, end)]."""
+        spots = self._spot_index
+        if spots is None:
+            spots = self._spot_index = layoff_index(self.melds)
+            mask = 0
+            for c in spots:
+                if c != JOKER:
+                    mask |= 1 << c
+            self._spot_mask = mask
+        return spots
+
+    def _meld_changed(self, meld: TableMeld, old: Sequence[tuple[int, SpotEntry]]) -> None:
+        """Update the lay-off index for ``meld``, just made (``old`` empty) or extended (``old``:
+        the lay-offs it allowed before), keeping each card's entries in meld order."""
+        spots = self._spot_index
+        if spots is None:
+            return  # rebuilt when next needed
+        mask = self._spot_mask
+        new = meld.spot_list = meld_spots(meld)
+        if not old:  # a new meld: it has the highest number, its entries go last
+            for card, entry in new:
+                found = spots.get(card)
+                if found is None:
+                    spots[card] = [entry]
+                    mask |= _BIT[card]
+                else:
+                    found.append(entry)
+            self._spot_mask = mask
+            return
+        for item in old:
+            if item in new:
+                continue
+            card, entry = item
+            entries = spots[card]
+            if len(entries) == 1:
+                del spots[card]
+                if card != JOKER:
+                    mask &= ~(1 << card)
+            else:
+                entries.remove(entry)
+        number = meld.number
+        for item in new:
+            if item in old:
+                continue
+            card, entry = item
+            found = spots.get(card)
+            if found is None:
+                spots[card] = [entry]
+                if card != JOKER:
+                    mask |= 1 << card
+            else:
+                # in meld order, and within a meld low end first (as layoff_index has them)
+                key = (number, entry[1])
+                last = found[-1]
+                if (last[2], last[1]) < key:
+                    found.append(entry)
+                else:
+                    i = 0
+                    while (found[i][2], found[i][1]) < key:
+                        i += 1
+                    found.insert(i, entry)
+        self._spot_mask = mask
+
+    def _play_moves(
+        self,
+        seat: int,
+        counts: list[int],
+        present: int,
+        size: int,
+        must: int,
+        mode: int,
+        no_discard: int,
+        resume: bool,
+        first: bool = False,
+    ) -> list[Move]:
+        """The meld, lay-off and discard moves of a seat holding ``counts``.
+
+        ``must`` is the card that has to be melded first (-1: none) and ``mode`` how;
+        ``resume`` means the turn goes back after the lay-off (a last-discard Rummy call).
+        With ``first`` it stops at the first legal move found.
+        """
+        moves: list[Move] = []
+        going_out = self.rules.going_out
+        # melds
+        if mode != MUST_LAYOFF and size >= 3:
+            made = _MELD_MOVES[seat]
+            for cards in melds_from_mask(present, counts[JOKER], must):
+                left = size - len(cards)
+                if left == 0 and going_out == "discard":
+                    continue
+                move = made.get(cards) or _meld_move(seat, cards)
+                if (
+                    no_discard >= 0
+                    and left <= counts[no_discard]
+                    and not self._continues(counts, size, move, no_discard)
+                ):
+                    continue
+                moves.append(move)
+                if first:
+                    return moves
+        # lay-offs
+        if mode != MUST_NEW and self.melds:
+            spots = self._spots()
+            if must >= 0:
+                held: Sequence[int] = [must] if must in spots else []
+                if not held and not first:
+                    return moves
+            else:
+                held = []
+                layable = present & self._spot_mask
+                while layable:
+                    low = layable & -layable
+                    layable ^= low
+                    held.append(BIT_INDEX[low])
+                if counts[JOKER] and JOKER in spots:
+                    held.append(JOKER)
+            # a lay-off that leaves only copies of the card just taken must let them go too
+            check_size = not resume and (
+                size == 1 or (no_discard >= 0 and size - 1 <= counts[no_discard])
+            )
+            lay = _LAYOFF_MOVES[seat]
+            for card in held:
+                for entry in spots[card]:
+                    move = lay.get(entry) or _layoff_move(seat, entry)
+                    if check_size:
+                        if size == 1 and going_out == "discard":
+                            continue
+                        if size >= 2 and not self._continues(counts, size, move, no_discard):
+                            continue
+                    moves.append(move)
+                    if first:
+                        return moves
+        # discards
+        if must < 0 and size > 0:
+            discards = _DISCARD[seat]
+            if size == 1 and going_out == "unplayable":
+                spots = self._spots()
+                ds = [discards[c] for c in _held(counts, present) if c not in spots]
+            else:
+                ds = [
+                    *_discard_row(seat, present & 0x1FFF),
+                    *_discard_row(seat, 8192 | (present >> 13) & 0x1FFF),
+                    *_discard_row(seat, 16384 | (present >> 26) & 0x1FFF),
+                    *_discard_row(seat, 24576 | (present >> 39) & 0x1FFF),
+                ]
+                if counts[JOKER]:
+                    ds.append(discards[JOKER])
+            if no_discard >= 0 and counts[no_discard]:
+                # nor any copy of it (docs/rules.md §4.3: copies are interchangeable)
+                no = discards[no_discard]
+                if no in ds:
+                    ds.remove(no)
+            if first:
+                return ds[:1] or moves
+            moves += ds
+        return moves
+
+    def _free_play_moves(self, seat: int, no_discard: int) -> list[Move]:
+        """:meth:`_play_moves` for the usual case: nothing to meld first, at least 3 cards (so
+        any lay-off leaves a card), and going out without a discard allowed. Runs and discards
+        come from per-seat tables, suit by suit."""
+        counts = self._hands[seat]
+        present = self._masks[seat]
+        jokers = counts[JOKER]
+        size = self.hand_sizes[seat]
+        if jokers > MAX_JOKERS or (no_discard >= 0 and counts[no_discard] > 1):
+            # (holding another copy of the card just taken is rare: two decks, or jokers)
+            return self._play_moves(seat, counts, present, size, -1, 0, no_discard, False)
+        rows = _FREE_ROWS[seat][jokers]
+        if rows is None:
+            rows = _FREE_ROWS[seat][jokers] = [None] * (4 << 13)
+        a = present & 0x1FFF
+        b = (present >> 13) & 0x1FFF
+        c = (present >> 26) & 0x1FFF
+        d = present >> 39
+        r0, r1, r2, r3 = rows[a], rows[8192 | b], rows[16384 | c], rows[24576 | d]
+        if r0 is None:
+            r0 = _free_row(seat, jokers, 0, a)
+        if r1 is None:
+            r1 = _free_row(seat, jokers, 1, b)
+        if r2 is None:
+            r2 = _free_row(seat, jokers, 2, c)
+        if r3 is None:
+            r3 = _free_row(seat, jokers, 3, d)
+        ranks = group_ranks(a, b, c, d, jokers)  # ranks held in enough suits for a group
+        if ranks:
+            groups = _GROUP_MOVES[seat][jokers]
+            moves: list[Move] = []
+            while ranks:
+                low = ranks & -ranks
+                ranks ^= low
+                key = group_key(BIT_INDEX[low], a, b, c, d)
+                moves += groups[key] or _group_row(seat, jokers, key)
+            moves += r0[0]
+            moves += r1[0]
+            moves += r2[0]
+            moves += r3[0]
+        else:
+            moves = [*r0[0], *r1[0], *r2[0], *r3[0]]
+        if no_discard >= 0 and moves:
+            # the card just taken from the top may not be discarded: a meld leaving it alone
+            # must let it be laid off
+            moves = [
+                m
+                for m in moves
+                if size - len(m.cards) != 1 or self._continues(counts, size, m, no_discard)
+            ]
+        # lay-offs
+        if self.melds:
+            spots = self._spot_index
+            if spots is None:
+                spots = self._spots()
+            layable = present & self._spot_mask
+            if layable or (jokers and JOKER in spots):
+                lay = _LAYOFF_MOVES[seat]
+                while layable:
+                    low = layable & -layable
+                    layable ^= low
+                    for entry in spots[BIT_INDEX[low]]:
+                        moves.append(lay.get(entry) or _layoff_move(seat, entry))
+                if jokers and JOKER in spots:
+                    for entry in spots[JOKER]:
+                        moves.append(lay.get(entry) or _layoff_move(seat, entry))
+        # discards
+        moves += r0[1]
+        moves += r1[1]
+        moves += r2[1]
+        moves += r3[1]
+        if jokers:
+            moves.append(_DISCARD[seat][JOKER])
+        if no_discard >= 0 and counts[no_discard]:
+            moves.remove(_DISCARD[seat][no_discard])
+        return moves
+
+    def _continues(self, counts: list[int], size: int, move: Move, no_discard: int) -> bool:
+        """After ``move``, can the player still finish the turn?
+
+        Only copies of the card just taken from the top of the pile can be stuck: none of them
+        may be discarded (docs/rules.md §4.3), so a hand left holding nothing else must lay
+        every one of them off (which empties the hand).
+        """
+        if no_discard < 0:
+            return True
+        played = sum(1 for p in move.cards if (p if p < JOKER_AS else JOKER) == no_discard)
+        stuck = counts[no_discard] - played
+        left = size - len(move.cards)
+        if left == 0 or left > stuck:
+            return True  # nothing left, or another card to discard
+        if self.rules.going_out == "discard":
+            return False
+        # Would the copies fit the table, one after another, once this move is on it?
+        if move.verb == "meld":
+            is_run, key, lo, hi, cards = analyze_meld(move.cards)
+            melds = [*self.melds, _new_meld(0, is_run, key, lo, hi, cards, 0)]
+        else:
+            melds = [m.copy() for m in self.melds]
+            target = next(m for m in melds if m.number == move.number)
+            _extend(target, move.cards[0], move.end, 0)
+        return _lays_off_all(melds, no_discard, stuck)
+
+
+def _lays_off_all(melds: list[TableMeld], card: int, copies: int) -> bool:
+    """Can ``copies`` copies of ``card`` be laid off on ``melds``, one after another?"""
+    if copies == 1:
+        return any(m.layoff_spots(card) for m in melds)
+    for i, meld in enumerate(melds):
+        for played, pos in meld.layoff_spots(card):
+            trial = meld.copy()
+            end = ("low" if pos < meld.lo else "high") if meld.is_run else ""
+            _extend(trial, played, end, 0)
+            if _lays_off_all([*melds[:i], trial, *melds[i + 1 :]], card, copies - 1):
+                return True
+    return False
+
+
+def _new_meld(
+    number: int, is_run: bool, key: int, lo: int, hi: int, cards: tuple[int, ...], seat: int
+) -> TableMeld:
+    if is_run:
+        return TableMeld(number, True, key, list(cards), [seat] * len(cards), lo, hi)
+    return TableMeld(number, False, key, list(cards), [seat] * len(cards), 0, 0, hi)
+
+
+def _meld_from_cards(number: int, cards: list[int], owners: list[int]) -> TableMeld:
+    """Rebuild a table meld (possibly longer than 4 or laid off onto) from its cards in order."""
+    naturals = [c for c in cards if c < 52]
+    ranks = {c % 13 for c in naturals}
+    group = any(c >= JOKER_RANK for c in cards) or (len(ranks) == 1 and len(naturals) > 1)
+    if group:
+        rank = ranks.pop()
+        mask = 0
+        for c in naturals:
+            mask |= 1 << (c // 13)
+        return TableMeld(number, False, rank, cards[:], owners[:], suits=mask)
+    first = cards[0] if cards[0] < 52 else cards[0] - JOKER_AS
+    suit = first // 13
+    lo = first % 13  # a run never starts with a high ace
+    return TableMeld(number, True, suit, cards[:], owners[:], lo=lo, hi=lo + len(cards) - 1)
+
+
+def _extend(meld: TableMeld, played: int, end: str, seat: int) -> int:
+    """Lay ``played`` off on ``meld`` (already checked); return the position it took."""
+    meld.spot_list = None
+    if meld.is_run:
+        rank = (played if played < JOKER_AS else played - JOKER_AS) % 13
+        if rank:
+            pos = rank
+        elif end:
+            pos = 0 if end == "low" else 13
+        else:
+            pos = 0 if meld.lo == 1 else 13  # the one end an ace fits
+        if pos < meld.lo:
+            meld.lo = pos
+            meld.cards.insert(0, played)
+            meld.owners.insert(0, seat)
+        else:
+            meld.hi = pos
+            meld.cards.append(played)
+            meld.owners.append(seat)
+        return pos
+    if played < 52:
+        meld.suits |= 1 << (played // 13)
+    meld.cards.append(played)
+    meld.owners.append(seat)
+    return -1
