@@ -9,7 +9,7 @@ from typing import Any
 
 from rummy500.engine import Game, Rules
 
-__all__ = ["engine_benchmark"]
+__all__ = ["engine_benchmark", "openspiel_gin_rummy_benchmark"]
 
 
 def engine_benchmark(
@@ -69,4 +69,48 @@ def engine_benchmark(
         "capped_hands": capped,
         "seconds": round(elapsed, 2),
         "players": players,
+    }
+
+
+def openspiel_gin_rummy_benchmark(seconds: float = 10.0, seed: int = 0) -> dict[str, Any]:
+    """The reference for :func:`engine_benchmark`: OpenSpiel's gin rummy (2 players, written
+    in C++, played from Python through ``pyspiel``) with uniformly random choices among its legal
+    actions, chance outcomes by their probabilities, for ``seconds``. Needs the research extra.
+
+    Both play a card game of the rummy family from Python one move at a time; the ratio of
+    their hands per second, measured one after the other in the same process, is what
+    ``rummy500 bench engine --compare`` reports.
+    """
+    import pyspiel
+
+    game = pyspiel.load_game("gin_rummy")
+    random = Random(seed).random
+    hands = moves = 0
+    clock = time.perf_counter
+    start = clock()
+    deadline = start + seconds
+    while clock() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                pick, total = random(), 0.0
+                action = outcomes[-1][0]
+                for outcome, probability in outcomes:
+                    total += probability
+                    if pick < total:
+                        action = outcome
+                        break
+                state.apply_action(action)
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(random() * len(legal))])
+                moves += 1
+        hands += 1
+    elapsed = clock() - start
+    return {
+        "hands_per_s": round(hands / elapsed, 1),
+        "moves_per_s": round(moves / elapsed, 1),
+        "hands": hands,
+        "seconds": round(elapsed, 2),
     }

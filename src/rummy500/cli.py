@@ -6,7 +6,7 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -153,14 +153,30 @@ def bench_engine(
     seconds: Annotated[float, typer.Option(min=0.1, help="How long to play.")] = 10.0,
     seed: Annotated[int, typer.Option(help="Seed of deals and choices.")] = 0,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    compare: Annotated[
+        bool,
+        typer.Option(
+            "--compare",
+            help="Also play OpenSpiel's gin rummy for as long, in the same run, and report the "
+            "ratio of hands per second (needs the research extra).",
+        ),
+    ] = False,
 ) -> None:
     """Random hands (uniform among legal_moves(), standard rules) on one core.
 
     Latency: legal_moves() median and p99, timed on a random sample of one call in 16.
     """
-    from rummy500.benchmarks import engine_benchmark
+    from rummy500.benchmarks import engine_benchmark, openspiel_gin_rummy_benchmark
 
-    result = engine_benchmark(players=players, seconds=seconds, seed=seed)
+    if compare:
+        from rummy500.extras import require_extra
+
+        require_extra("research", "rummy500 bench engine --compare", "pyspiel")
+    result: dict[str, Any] = engine_benchmark(players=players, seconds=seconds, seed=seed)
+    if compare:
+        reference = openspiel_gin_rummy_benchmark(seconds=seconds, seed=seed)
+        result["openspiel_gin_rummy_hands_per_s"] = reference["hands_per_s"]
+        result["ratio_to_openspiel"] = round(result["hands_per_s"] / reference["hands_per_s"], 2)
     if json_out:
         print(json.dumps(result))
         return

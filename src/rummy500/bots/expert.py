@@ -25,8 +25,7 @@ from collections.abc import Sequence
 
 from rummy500.bots.base import Bot
 from rummy500.bots.intermediate import IntermediatePolicy
-from rummy500.engine import Game, Move, Observation, sample_state
-from rummy500.engine.melds import CARD_VALUES
+from rummy500.engine import Game, Move, Observation, card_values, sample_state
 from rummy500.i18n import _
 
 __all__ = ["ExpertBot"]
@@ -134,7 +133,7 @@ class ExpertBot(Bot):
         if game.is_hand_over():
             scores = list(game.hand_results[-1].scores)
         else:
-            table = CARD_VALUES[game.rules.values]
+            table = card_values(game.rules)
             scores = [
                 game.points[s] - sum(table[c] for c in game.hand(s)) for s in range(game.players)
             ]

@@ -14,9 +14,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
-from rummy500.engine import JOKER, MeldView, Move
+from rummy500.engine import JOKER, MeldView, Move, card_value, card_values
 from rummy500.engine.cards import JOKER_AS, JOKER_RANK
-from rummy500.engine.melds import ACE_LOW_VALUE, CARD_VALUES
 
 __all__ = ["Reading", "TableFits", "play_points", "read_hand", "table_fits"]
 
@@ -129,8 +128,8 @@ def _has_partner(card: int, present: set[int]) -> bool:
 
 @lru_cache(maxsize=1 << 16)
 def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
-    val = CARD_VALUES[values]
-    ace_low = ACE_LOW_VALUE[values]
+    val = card_values(values)
+    ace_low = card_value(0, values, low_ace=True)
     after = dict(table.after)
     naturals = [c for c in hand if c != JOKER]
     jokers = len(hand) - len(naturals)
@@ -270,7 +269,7 @@ def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
 
 def play_points(move: Move, melds: Sequence[MeldView], values: str = "standard") -> int:
     """Points a meld or lay-off scores for its player (0 for any other move)."""
-    val = CARD_VALUES[values]
+    val = card_values(values)
     if move.verb == "meld":
         cards = move.cards
         naturals = [c for c in cards if c < 52]
@@ -282,7 +281,7 @@ def play_points(move: Move, melds: Sequence[MeldView], values: str = "standard")
             if c >= JOKER_AS:
                 total += 15
             elif is_run and i == 0 and c % 13 == 0:
-                total += ACE_LOW_VALUE[values]
+                total += card_value(c, values, low_ace=True)
             else:
                 total += val[c]
         return total
@@ -295,6 +294,6 @@ def play_points(move: Move, melds: Sequence[MeldView], values: str = "standard")
             if meld is not None and meld.is_run:
                 first = meld.cards[0] if meld.cards[0] < 52 else meld.cards[0] - JOKER_AS
                 if move.end == "low" or (move.end != "high" and first % 13 == 1):
-                    return ACE_LOW_VALUE[values]
+                    return card_value(c, values, low_ace=True)
         return val[c]
     return 0

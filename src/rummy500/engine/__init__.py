@@ -29,6 +29,7 @@ from rummy500.engine.errors import (
     NotationError,
     Rummy500Error,
 )
+from rummy500.engine.melds import card_value, card_values
 from rummy500.engine.moves import Move, parse_seat, seat_str
 from rummy500.engine.observation import MeldView, Observation
 from rummy500.engine.phases import CallWindow, HandResult, Obligation, ObligationKind, Phase
@@ -74,6 +75,8 @@ __all__ = [
     "Rummy500Error",
     "card_counts",
     "card_str",
+    "card_value",
+    "card_values",
     "check_cards_fit",
     "decks_for",
     "hand_size_for",

@@ -24,11 +24,13 @@ __all__ = [
     "JOKER",
     "JOKER_AS",
     "JOKER_RANK",
+    "NUM_CODES",
     "RANKS",
     "SUITS",
     "card_code",
     "card_counts",
     "card_str",
+    "cards_str",
     "deck",
     "decks_for",
     "hand_size_for",
@@ -155,6 +157,7 @@ def hand_size_for(players: int) -> int:
 
 
 def cards_str(cards: Iterable[int]) -> str:
+    """Notation of several cards, separated by spaces: ``"4H 5H JK"``."""
     return " ".join(card_str(c) for c in cards)
 
 

@@ -12,11 +12,14 @@ from itertools import combinations
 
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, RANKS, SUITS, card_str
 from rummy500.engine.errors import IllegalMove
+from rummy500.engine.rules import Rules
 
 __all__ = [
     "TableMeld",
     "analyze_meld",
+    "can_meld_with",
     "card_value",
+    "card_values",
     "hand_value",
     "melds_in_hand",
     "played_value",
@@ -29,11 +32,23 @@ _VALUES = {
 }
 # Card code -> value in a hand (or anywhere but the low end of a run).
 CARD_VALUES = {name: [v for _s in range(4) for v in vals] + [15] for name, vals in _VALUES.items()}
+_VALUE_TABLES = {name: tuple(table) for name, table in CARD_VALUES.items()}
 
 
-def card_value(card: int, values: str = "standard") -> int:
-    """Value of a card in a hand, in a group or at the high end of a run (a joker: 15)."""
-    return CARD_VALUES[values][card]
+def card_value(card: int, values: str | Rules = "standard", *, low_ace: bool = False) -> int:
+    """What ``card`` counts (docs/rules.md §2): in a hand, in a group or at the high end of a
+    run; with ``low_ace``, an ace at the low end of a run (A-2-3…). A joker counts 15 wherever
+    it is. ``values`` is a rule set or its ``values`` option (``"standard"``, ``"5-10-15"``)."""
+    name = values if isinstance(values, str) else values.values
+    if low_ace and card < 52 and card % 13 == 0:
+        return ACE_LOW_VALUE[name]
+    return CARD_VALUES[name][card]
+
+
+def card_values(values: str | Rules = "standard") -> tuple[int, ...]:
+    """What each card code (0-52) counts in a hand (see :func:`card_value`): a table for fast
+    lookups, ``card_values(rules)[card]``."""
+    return _VALUE_TABLES[values if isinstance(values, str) else values.values]
 
 
 def hand_value(counts: Sequence[int], values: str = "standard") -> int:

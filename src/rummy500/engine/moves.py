@@ -8,7 +8,7 @@ from rummy500.engine.cards import card_str, parse_card, parse_played, played_str
 from rummy500.engine.errors import NotationError
 from rummy500.i18n import _
 
-__all__ = ["VERBS", "Move", "parse_seat", "seat_str"]
+__all__ = ["VERBS", "Move", "is_number", "parse_seat", "seat_str"]
 
 VERBS = ("draw", "take", "meld", "layoff", "discard", "rummy", "end", "pass")
 

@@ -8,7 +8,7 @@ from typing import ClassVar
 from rummy500.engine.errors import InvalidRules
 from rummy500.i18n import N_, _
 
-__all__ = ["MAX_TARGET", "OPTION_HELP", "PRESETS", "PRESET_HELP", "Rules"]
+__all__ = ["MAX_TARGET", "OPTION_HELP", "PRESETS", "PRESET_HELP", "Rules", "option_choices"]
 
 #: The highest target score. A game's length grows with its target: past this it would not end
 #: in any sitting (a server would play and store it for ever).

@@ -70,9 +70,6 @@ __all__ = [
     "sample_state",
 ]
 
-# Moves a player may take back within their turn (Game.can_undo): they show nothing new.
-_UNDOABLE = frozenset({"take", "meld", "layoff"})
-
 
 class Game(Serialization):
     """A game of Rummy 500, from the first deal to the winner.
@@ -162,12 +159,6 @@ class Game(Serialization):
         as it was. In a call window a move of a later seat implies the passes before it, and the
         next player's draw closes the window (records may leave passes out).
         """
-        phase = self.phase
-        self._play(move)
-        if phase == CALL or self.moves[-1].verb not in _UNDOABLE:
-            self._undo_floor = len(self.moves)
-
-    def _play(self, move: Move | str) -> None:
         legal = self._legal
         if legal is not None and move in legal:  # the common case: a move just listed
             self._apply(move)
@@ -212,6 +203,7 @@ class Game(Serialization):
             self.phase, self._window, self._legal = saved
             raise
         self._apply(canon)
+        self._undo_floor = len(self.moves)  # a move made in a call window: not to take back
 
     def _apply(self, move: Move) -> None:
         self._legal = None
@@ -232,6 +224,7 @@ class Game(Serialization):
             self.hand_sizes[seat] = size
             self.discard.append(card)
             self._no_discard = -1
+            self._undo_floor = len(self.moves)  # (can_undo: only takes, melds and lay-offs)
             if not size:
                 self._pile_push(card)
                 self._end_hand("out", seat)
@@ -252,6 +245,7 @@ class Game(Serialization):
             self.hand_sizes[seat] += 1
             self.phase = PLAY
             self._no_discard = -1
+            self._undo_floor = len(self.moves)
         elif verb == "take" and move.number == 1 and self.rules.pickup == "top-free":
             # the usual take: the top card, free to use
             card = self.discard.pop()
@@ -286,6 +280,7 @@ class Game(Serialization):
                 self._must_mode = max(mode, 0)
             else:
                 self._window = []
+                self._undo_floor = len(self.moves)
                 self._must_use = taken[0]
                 if self.rules.rummy == "last-discard":
                     self._must_mode = MUST_LAYOFF
@@ -316,6 +311,7 @@ class Game(Serialization):
             if self._resume >= 0 or not self.hand_sizes[seat]:
                 self._after_table_play(seat)
         elif verb == "pass":
+            self._undo_floor = len(self.moves)
             self._window = self._window[1:]
             if not self._window:
                 self.phase = DRAW
@@ -467,9 +463,17 @@ class Game(Serialization):
             return readings[0]
         if len(readings) > 1:
             raise AmbiguousMoveError(written, readings)
-        if move is not None:
+        if move is None:
+            raise IllegalMove("not_allowed")
+        try:
             return self.legal_form(move)
-        raise IllegalMove("not_allowed")
+        except IllegalMove as error:
+            # no reading is legal: a better reason than "say what the joker stands for"?
+            if error.code.startswith("joker_") and self.to_act is not None:
+                code, params = self._explain(move)
+                if code != "not_allowed":
+                    raise IllegalMove(code, **params) from None
+            raise
 
     def legal_form(self, move: Move | str) -> Move:
         """``move`` as :meth:`legal_moves` lists it (meld cards in order, a lay-off's end only
@@ -488,7 +492,7 @@ class Game(Serialization):
         probe = self.clone() if self.phase == CALL else self
         if probe is not self:
             probe._legal = None
-            probe._play(move)  # raises, or the move is legal once the implied passes are made
+            probe.play(move)  # raises, or the move is legal once the implied passes are made
             return probe.moves[-1]
         canon = self._canonical(move)
         if canon not in legal:
@@ -536,7 +540,7 @@ class Game(Serialization):
             raise IllegalMove("not_allowed")
         probe = self.clone()
         while probe._window[0] != seat:
-            probe._play(_PASS[probe._window[0]])
+            probe.play(_PASS[probe._window[0]])
         return probe
 
     @property
@@ -546,6 +550,10 @@ class Game(Serialization):
             return None
         kind = (ObligationKind.MELD, ObligationKind.NEW_MELD, ObligationKind.LAYOFF)
         return Obligation(self._must_use, kind[self._must_mode])
+
+    def can_lay_off(self, card: int) -> bool:
+        """Whether ``card`` (a natural, or the joker) fits a meld on the table now."""
+        return card in self._spots()
 
     def known_cards(self, seat: int) -> tuple[int, ...]:
         """The cards everybody knows ``seat`` holds (taken from the discard pile, not played

@@ -39,13 +39,13 @@ from rummy500.engine import (
     Move,
     Rules,
     card_str,
+    card_values,
     decks_for,
     hand_size_for,
     sample_state,
     seat_str,
 )
 from rummy500.engine.cards import NUM_CODES, cards_str, deck, played_str
-from rummy500.engine.melds import CARD_VALUES
 from rummy500.envs.encoding import DRAW, NUM_ACTIONS, action_str, action_to_move
 from rummy500.envs.observation import EncodedGame, ObservationLayout
 
@@ -119,7 +119,7 @@ class Rummy500Game(pyspiel.Game):
             raise ValueError("hands and max_moves_per_hand must be at least 1")
         self.layout = ObservationLayout.of(players)
         cards = len(deck(decks_for(players), self.rules.with_jokers))
-        table = CARD_VALUES[self.rules.values]
+        table = card_values(self.rules)
         most = sum(table[c] for c in deck(decks_for(players), self.rules.with_jokers))
         per_hand = cards + self.max_moves_per_hand  # chance nodes of deal and draws, moves
         info = pyspiel.GameInfo(
