@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from rummy500.engine import Deal, Game, Rules, card_str, parse_card
+from rummy500.engine import Deal, Game, Rules, card_str, decks_for, parse_card
 from rummy500.engine.cards import JOKER, NUM_CODES, deck
-from rummy500.engine import decks_for
 
 #: Player counts and rules that together exercise every option value.
 CONFIGS: list[tuple[int, Rules]] = [
