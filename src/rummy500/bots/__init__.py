@@ -8,19 +8,21 @@
 True
 
 The ladder, weakest first: ``random``, ``beginner``, ``intermediate``, ``expert``. The levels a
-player picks from are ``easy``, ``medium``, ``hard`` and ``expert`` (:data:`LEVELS`).
+player picks from are ``easy``, ``medium``, ``hard`` and ``expert``, and ``random`` for testing
+(:data:`LEVELS`, the one list of them the front ends offer).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from rummy500.bots.base import Bot
 from rummy500.bots.beginner import BeginnerBot
 from rummy500.bots.intermediate import IntermediateBot, IntermediatePolicy
 from rummy500.bots.random import RandomBot
-from rummy500.i18n import _
+from rummy500.i18n import N_, _
 
 __all__ = [
     "BOTS",
@@ -29,6 +31,7 @@ __all__ = [
     "Bot",
     "IntermediateBot",
     "IntermediatePolicy",
+    "Level",
     "RandomBot",
     "make_bot",
 ]
@@ -66,13 +69,56 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "expert": _expert,
 }
 
-#: The levels a player chooses from: level name -> (bot name, options).
-LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
-    "easy": ("beginner", {}),
-    "medium": ("intermediate", {}),
-    "hard": ("expert", {"time": 0.3}),
-    "expert": ("expert", {}),
-}
+
+class Level(NamedTuple):
+    """A computer player as a person chooses one: a bot of :data:`BOTS` with its options."""
+
+    #: the bot's name in :data:`BOTS`
+    bot: str
+    #: the bot's options (:func:`make_bot`)
+    options: Mapping[str, Any]
+    #: what it plays like, for players choosing one (marked for translation: show ``_(help)``)
+    help: str
+    #: whether it searches (a third of a second or more a move: servers run it off the loop)
+    searches: bool = False
+    #: a level for testing, not for play (the terminal game's start screen leaves it out)
+    testing: bool = False
+
+
+#: The levels a player chooses from, weakest first: level name -> :class:`Level`. Every front
+#: end offers these (the browser's page has its own copy of the names; a test compares them).
+LEVELS: Mapping[str, Level] = MappingProxyType(
+    {
+        "random": Level(
+            "random",
+            {},
+            N_("plays any legal move: for testing, not for fun."),
+            testing=True,
+        ),
+        "easy": Level(
+            "beginner",
+            {},
+            N_("greedy and short-sighted: melds what it can, takes a discard only to meld it."),
+        ),
+        "medium": Level(
+            "intermediate",
+            {},
+            N_("plans its melds, watches the discard pile and what the others pick up."),
+        ),
+        "hard": Level(
+            "expert",
+            {"time": 0.3},
+            N_("searches the likely hands of the others for about a third of a second."),
+            searches=True,
+        ),
+        "expert": Level(
+            "expert",
+            {},
+            N_("searches the likely hands of the others for about a second a move."),
+            searches=True,
+        ),
+    }
+)
 
 
 def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
@@ -81,7 +127,8 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
     ``time``, ``samples``, ``candidates``, ``playout_moves``; see
     :class:`~rummy500.bots.expert.ExpertBot`). Options given here win over a level's."""
     key = name.strip().lower()
-    base, level_options = LEVELS.get(key, (key, {}))
+    level = LEVELS.get(key)
+    base, level_options = (level.bot, level.options) if level else (key, {})
     try:
         build = BOTS[base]
     except KeyError:

@@ -17,13 +17,14 @@ import contextlib
 import random
 from collections.abc import Sequence
 
+from rummy500.bots import LEVELS
 from rummy500.engine import Move, Observation
 from rummy500.workers import WorkerPool
 
 __all__ = ["SLOW_LEVELS", "BotRunner", "BotsBusy", "choose_move", "decision_seed"]
 
-#: Levels that search, and so run in worker processes.
-SLOW_LEVELS = frozenset({"hard", "expert"})
+#: Levels that search (:attr:`rummy500.bots.Level.searches`), and so run in worker processes.
+SLOW_LEVELS = frozenset(name for name, level in LEVELS.items() if level.searches)
 
 
 def decision_seed(table_seed: int, version: int, seat: int) -> int:

@@ -6,21 +6,15 @@ import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rummy500.i18n import N_
+from rummy500.bots import LEVELS
 
 __all__ = ["BOT_LEVELS", "LEVEL_HELP", "ServerConfig", "default_db_url"]
 
-#: The bot levels a seat can be given (``rummy500.bots.make_bot`` names and levels).
-BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
+#: The bot levels a seat can be given: :data:`rummy500.bots.LEVELS`, weakest first.
+BOT_LEVELS = tuple(LEVELS)
 
 #: What each level plays like, for players choosing one (translated when shown).
-LEVEL_HELP = {
-    "random": N_("plays any legal move: for testing, not for fun."),
-    "easy": N_("greedy and short-sighted: melds what it can, takes a discard only to meld it."),
-    "medium": N_("plans its melds, watches the discard pile and what the others pick up."),
-    "hard": N_("searches the likely hands of the others for about a third of a second."),
-    "expert": N_("searches the likely hands of the others for about a second a move."),
-}
+LEVEL_HELP = {name: level.help for name, level in LEVELS.items()}
 
 
 def default_db_url() -> str:

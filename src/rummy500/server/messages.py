@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
+from rummy500.bots import LEVELS
 from rummy500.i18n import _
 
 __all__ = [
@@ -132,6 +133,11 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", normalize_name(name).casefold())
 
 
+#: A computer player's level: one of :data:`rummy500.bots.LEVELS` (a ``Literal`` built once from
+#: that list, so the schema and the error messages name every level).
+BotLevel = Literal[tuple(LEVELS)]  # type: ignore[valid-type]
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", str_max_length=10_000)
 
@@ -143,9 +149,7 @@ class SeatSpec(_Strict):
     """One seat of a new table: a person, or a computer player of a level."""
 
     kind: Literal["human", "bot"] = "human"
-    level: Literal["random", "easy", "medium", "hard", "expert"] = Field(
-        "easy", description="The computer player's level (bots only)."
-    )
+    level: BotLevel = Field("easy", description="The computer player's level (bots only).")
 
 
 class RulesSpec(_Strict):

@@ -24,6 +24,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from rummy500.bots import BOTS, LEVELS
 from rummy500.engine import InvalidRules, Rules
 from rummy500.extras import require_extra
 from rummy500.i18n import _, ngettext
@@ -213,8 +214,8 @@ BotsOption = Annotated[
     str,
     typer.Option(
         help="Bots, comma-separated, one per seat in order (the last fills the other seats); "
-        "options after a colon: 'expert:time=0.3,intermediate'. Names: random, beginner, "
-        "intermediate, expert (or easy, medium, hard)."
+        "options after a colon: 'expert:time=0.3,intermediate'. "
+        f"Names: {', '.join(BOTS)} (or {', '.join(lv for lv in LEVELS if lv not in BOTS)})."
     ),
 ]
 PlayersOption = Annotated[int, typer.Option(min=2, max=8, help="Players per game.")]

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from rummy500.bots import LEVELS
 from rummy500.engine import GAME_OVER, HAND_OVER, Game, Move, Rules
 from rummy500.i18n import _
 from rummy500.tui.stats import Statistics
@@ -39,15 +40,16 @@ __all__ = [
     "default_names",
 ]
 
-#: The opponent levels offered on the start screen, weakest first.
-LEVEL_CHOICES = ("easy", "medium", "hard", "expert")
+#: The opponent levels offered on the start screen, weakest first (:data:`rummy500.bots.LEVELS`
+#: but the one for testing).
+LEVEL_CHOICES = tuple(name for name, level in LEVELS.items() if not level.testing)
 #: Names of the computer players, seat by seat.
 OPPONENT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus")
 
 
 def check_level(level: str) -> str:
     """The level or bot name, normalised; raises :class:`ValueError` with the choices."""
-    from rummy500.bots import BOTS, LEVELS
+    from rummy500.bots import BOTS
 
     key = level.strip().lower()
     if key not in LEVELS and key not in BOTS:
