@@ -30,9 +30,9 @@ from dataclasses import dataclass
 
 from rummy500.bots.base import Bot
 from rummy500.bots.reading import Reading, TableFits, play_points, read_hand, table_fits
-from rummy500.engine import JOKER, Move, Observation
+from rummy500.engine import JOKER, Move, Observation, card_counts, card_values, physical
 from rummy500.engine.cards import JOKER_AS
-from rummy500.engine.melds import CARD_VALUES, can_meld_with
+from rummy500.engine.melds import can_meld_with
 
 __all__ = ["IntermediateBot", "IntermediatePolicy"]
 
@@ -108,10 +108,6 @@ class IntermediateBot(Bot):
         return self.policy.choose(observation, legal_moves)
 
 
-def _physical(played: int) -> int:
-    return played if played < JOKER_AS else JOKER
-
-
 class _View:
     """One decision: the hand, the table and the card counts, each computed once."""
 
@@ -119,7 +115,7 @@ class _View:
         self.obs = obs
         self.p = policy
         self.values = obs.rules.values
-        self.val = CARD_VALUES[self.values]
+        self.val = card_values(self.values)
         self.hand = obs.hand
         self.table: TableFits = table_fits(obs.melds)
         self._live: list[int] | None = None
@@ -292,7 +288,7 @@ class _View:
         worth: dict[tuple[int, ...], float] = {}
         keys: dict[Move, tuple[float, int, int]] = {}
         for m in plays:
-            used = tuple(sorted(_physical(c) for c in m.cards))
+            used = tuple(sorted(physical(c) for c in m.cards))
             if used not in worth:
                 rest = hand[:]
                 for c in used:
@@ -307,7 +303,7 @@ class _View:
         keys = self._play_values(plays)
         best: dict[tuple[str, tuple[int, ...], int], Move] = {}
         for m in plays:
-            used = (m.verb, tuple(sorted(_physical(c) for c in m.cards)), m.number)
+            used = (m.verb, tuple(sorted(physical(c) for c in m.cards)), m.number)
             if used not in best or keys[m] > keys[best[used]]:
                 best[used] = m
         return sorted(best.values(), key=lambda m: keys[m], reverse=True)
@@ -345,7 +341,7 @@ class _View:
             matches = [
                 m
                 for m in plays
-                if m.verb == "meld" and tuple(sorted(_physical(c) for c in m.cards)) == used
+                if m.verb == "meld" and tuple(sorted(physical(c) for c in m.cards)) == used
             ]
             if matches:
                 return max(matches, key=self._keeps_spots)
@@ -353,7 +349,7 @@ class _View:
             if must >= 0 and card != must:
                 continue
             for m in plays:
-                if m.verb == "layoff" and _physical(m.cards[0]) == card:
+                if m.verb == "layoff" and physical(m.cards[0]) == card:
                     return m
         return None
 
@@ -432,21 +428,13 @@ class _View:
             risk += v + 10
         rank, suit = card % 13, card // 13
         if obs.rules.rummy == "pile":
-            pile = [0] * 53
-            for c in obs.discard_pile:
-                if c == JOKER or c % 13 == rank or c // 13 == suit:
-                    pile[c] += 1
-            pile[card] += 1
-            if can_meld_with(card, pile):
+            near = [c for c in obs.discard_pile if c == JOKER or c % 13 == rank or c // 13 == suit]
+            if can_meld_with(card, card_counts([*near, card])):
                 risk += 10
         for s, known in enumerate(obs.known):
             if s == obs.seat or not known:
                 continue
-            counts = [0] * 53
-            for c in known:
-                counts[c] += 1
-            counts[card] += 1
-            if can_meld_with(card, counts):
+            if can_meld_with(card, card_counts([*known, card])):
                 risk += v + 10
                 continue
             for c in known:

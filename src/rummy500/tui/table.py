@@ -23,7 +23,17 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, RichLog
 
-from rummy500.engine import CALL, DRAW, GAME_OVER, HAND_OVER, JOKER, PLAY, IllegalMove, Move
+from rummy500.engine import (
+    CALL,
+    DRAW,
+    GAME_OVER,
+    HAND_OVER,
+    JOKER,
+    PLAY,
+    IllegalMove,
+    Move,
+    physical,
+)
 from rummy500.engine.cards import JOKER_AS, JOKER_RANK
 from rummy500.engine.melds import analyze_meld
 from rummy500.i18n import _, ngettext
@@ -62,11 +72,6 @@ GAME_KEYS = {
     "e": "end_hand",
     "u": "undo",
 }
-
-
-def physical(played: int) -> int:
-    """The card in the hand that was played: the natural card itself, or the joker."""
-    return played if played < JOKER_AS else JOKER
 
 
 def joker_declarations(cards: Sequence[int], limit: int = 3000) -> list[tuple[int, ...]]:
