@@ -10,7 +10,12 @@ seat receives. It holds no rules of its own. Modules:
 - :mod:`~rummy500.server.views` — what each seat (or a spectator) is sent, from its observation;
 - :mod:`~rummy500.server.storage` — tables, seats, moves and chat in SQLite or PostgreSQL;
 - :mod:`~rummy500.server.autoplay` — computer players off the event loop;
-- :mod:`~rummy500.server.tables` — the live tables this process owns;
+- :mod:`~rummy500.server.tables` — the live tables this process owns (``TableHub``), and
+  one table in play: :mod:`~rummy500.server.live` (its door), :mod:`~rummy500.server.play`
+  (the game going on), :mod:`~rummy500.server.events` (stored events),
+  :mod:`~rummy500.server.clients` (connections and fan-out), :mod:`~rummy500.server.seating`,
+  :mod:`~rummy500.server.calls`, :mod:`~rummy500.server.undo`, :mod:`~rummy500.server.clock`
+  and :mod:`~rummy500.server.table_bots`;
 - :mod:`~rummy500.server.lobby` and :mod:`~rummy500.server.app` — the HTTP and WebSocket routes;
 - :mod:`~rummy500.server.commands` and :mod:`~rummy500.server.bench` — ``rummy500 serve`` and
   ``rummy500 bench server``.

@@ -12,7 +12,7 @@ of megabytes of automatic growth) and the event loop's write buffer.
 A WebSocket client that does not read makes uvicorn's ``websocket.close`` wait for ever (the
 close frame waits for room in the send buffer, and the buffer never drains).
 :class:`AbortingWebSocketProtocol` drops such a connection at once instead: the table closes a
-client that does not read (:data:`rummy500.server.tables.CLOSE_TOO_SLOW`), and it must really go.
+client that does not read (:data:`rummy500.server.clients.CLOSE_TOO_SLOW`), and it must really go.
 """
 
 from __future__ import annotations

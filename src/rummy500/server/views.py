@@ -4,25 +4,55 @@ Every card a client ever receives goes through this module: :func:`seat_view` is
 observation (its own hand included), :func:`public_view` the same without any hand, for
 spectators. Hand-end summaries carry the scores and the points, never the cards left in a hand;
 the full record (every deal) is only sent once the game is over.
+
+The rest of a seat's part of a ``state`` or ``update`` (:func:`game_part`: its legal moves, the
+call it may make, the turn timer, whether it may undo) is a pure function of the game and a
+:class:`Moment` of the table: what the table's timers, call window and stand-ins are at the
+time, so that every seat's message of one change is built from the same facts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from rummy500.engine import DRAW, PLAY, Move, Observation, card_str, played_str, seat_str
+from rummy500.engine import (
+    CALL,
+    DRAW,
+    PLAY,
+    Game,
+    IllegalMove,
+    Move,
+    Observation,
+    card_str,
+    played_str,
+    seat_str,
+)
+from rummy500.server.storage import ChatLine, SeatRecord, TableRecord, format_invite
 
 __all__ = [
+    "FEATURES",
+    "Moment",
     "by_seat",
+    "chat_payload",
+    "error_message",
     "game_over_summary",
+    "game_part",
     "hand_result",
     "hand_summary",
+    "illegal_move_message",
     "legal_strings",
     "own_part",
     "public_view",
+    "seat_rows",
     "seat_view",
+    "state_message",
+    "table_info",
 ]
+
+#: The optional parts of the protocol this server has (``state.table.features``).
+FEATURES = ("chat", "hint", "record", "rematch", "spectate", "turn_timer", "undo")
 
 
 def by_seat(values: Sequence[Any]) -> dict[str, Any]:
@@ -120,3 +150,169 @@ def game_over_summary(obs: Observation) -> dict[str, Any]:
 def legal_strings(moves: Sequence[Move]) -> list[str]:
     """Moves in notation."""
     return [str(m) for m in moves]
+
+
+# --- a seat's part of a state or an update ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Moment:
+    """What a seat's view needs besides the game, at one moment of a table."""
+
+    #: the table's clock (seconds, the event loop's time)
+    now: float
+    #: the seats a computer player plays now (it decides for them: they are offered nothing)
+    computer_seats: frozenset[int]
+    #: the seats of the open call window that have not answered yet, with the moves they may make
+    asked: Mapping[int, Sequence[Move]]
+    #: when the open call window closes (``None``: no window is open)
+    window_deadline: float | None
+    #: when the turn timer of the seat whose turn it is runs out (``None``: no timer)
+    turn_deadline: float | None
+    #: the seats that may take a move back now
+    undoable: frozenset[int]
+
+
+def game_part(
+    game: Game | None,
+    seat: int | None,
+    moment: Moment,
+    *,
+    history: bool = False,
+    public: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The view, legal moves, call and timer of ``seat`` (``None``: a spectator). ``public`` is
+    the public view if already made for this version (it is the same for every seat)."""
+    if game is None:
+        return {"view": None, "legal": [], "call": None, "timer": None, "can_undo": False}
+    if public is not None:
+        view = public if seat is None else {**public, **own_part(seat, game.hand(seat), game.phase)}
+    elif seat is None:
+        view = public_view(game.observation(0), history=history)
+    else:
+        view = seat_view(game.observation(seat), history=history)
+    return {
+        "view": view,
+        "legal": legal_strings(_legal(game, seat, moment)),
+        "call": _call(game, seat, moment),
+        "timer": _timer(game, moment),
+        "can_undo": seat is not None and seat in moment.undoable,
+    }
+
+
+def _legal(game: Game, seat: int | None, moment: Moment) -> Sequence[Move]:
+    if seat is None or seat in moment.computer_seats:
+        return ()
+    if game.phase == CALL:
+        return moment.asked.get(seat, ())
+    if game.phase in (DRAW, PLAY) and game.to_act == seat:
+        return game.legal_moves()
+    return ()
+
+
+def _call(game: Game, seat: int | None, moment: Moment) -> dict[str, Any] | None:
+    if seat is None or game.phase != CALL or moment.window_deadline is None:
+        return None
+    if seat not in moment.asked or seat in moment.computer_seats:
+        return None  # not asked, or a computer player answers for this seat
+    left = max(0.0, moment.window_deadline - moment.now)
+    return {"deadline_ms": int(left * 1000), "window": [seat_str(s) for s in game.window]}
+
+
+def _timer(game: Game, moment: Moment) -> dict[str, Any] | None:
+    if moment.turn_deadline is None or game.phase not in (DRAW, PLAY):
+        return None
+    left = max(0.0, moment.turn_deadline - moment.now)
+    return {"seat": seat_str(game.turn), "ms_left": int(left * 1000)}
+
+
+# --- the table around the game ------------------------------------------------------------------
+
+
+def table_info(record: TableRecord, status: str) -> dict[str, Any]:
+    """The table's settings, as ``state.table``."""
+    return {
+        "table_id": record.id,
+        "invite_code": format_invite(record.invite_code),
+        "status": status,
+        "players": record.players,
+        "rules": record.rules,
+        "call_seconds": record.call_seconds,
+        "turn_seconds": record.turn_seconds,
+        "away_seconds": record.away_seconds,
+        "hand_pause": record.hand_pause,
+        "features": list(FEATURES),
+    }
+
+
+def seat_rows(
+    seats: Sequence[SeatRecord], connected: Container[int], computer_seats: Container[int]
+) -> list[dict[str, Any]]:
+    """Who sits where, who is connected and which seats a computer player plays now."""
+    return [
+        {
+            "seat": s.label,
+            "kind": s.kind,
+            "level": s.level,
+            "name": s.name,
+            "taken": s.taken,
+            "connected": s.number in connected,
+            "bot_playing": s.number in computer_seats,
+        }
+        for s in seats
+    ]
+
+
+def chat_payload(line: ChatLine) -> dict[str, Any]:
+    """One chat line, as sent."""
+    return {
+        "seat": None if line.seat is None else seat_str(line.seat),
+        "name": line.name,
+        "text": line.text,
+        "at": line.at,
+    }
+
+
+def state_message(
+    *,
+    version: int,
+    table: dict[str, Any],
+    seat: int | None,
+    seats: list[dict[str, Any]],
+    chat: Sequence[ChatLine],
+    rematch: dict[str, Any] | None,
+    game: dict[str, Any],
+) -> dict[str, Any]:
+    """The whole state as ``seat`` (or a spectator) may see it; ``game`` is its
+    :func:`game_part` (with the history)."""
+    return {
+        "type": "state",
+        "version": version,
+        "table": table,
+        "you": {"seat": None if seat is None else seat_str(seat), "spectator": seat is None},
+        "seats": seats,
+        "chat": [chat_payload(line) for line in chat],
+        "rematch": rematch,
+        **game,
+    }
+
+
+def error_message(version: int, code: str, message: str, ref: Any = None) -> dict[str, Any]:
+    """What was wrong with a client's message (nothing has changed)."""
+    return {"type": "error", "version": version, "code": code, "message": message, "ref": ref}
+
+
+def illegal_move_message(
+    version: int, error: IllegalMove, names: Sequence[str], ref: Any = None
+) -> dict[str, Any]:
+    """Why the engine refused a move: the reason in words, with the players' ``names``, and as
+    data (``reason``: the engine's code and parameters) for clients that say it in their own
+    words (docs/protocol.md)."""
+    return {
+        "type": "error",
+        "version": version,
+        "code": "illegal_move",
+        "message": error.text(names),
+        "reason": {"code": error.code, "params": error.to_dict()["params"]},
+        "ref": ref,
+    }

@@ -1,5 +1,8 @@
 """Cards as a player reads them, moves in words, and the sentence that explains a hint.
 
+Moves in words are :func:`rummy500.words.describe_move`, shared with the server (and named here
+too, as the terminal game has always imported it from here).
+
 Suits are symbols (♣ ♦ ♥ ♠) that differ in shape, so nothing depends on colour; a joker in a
 hand is ``JK``, and on the table ``*8♥`` (a joker standing for the 8♥) or ``*9`` (for a nine in
 a group). Nothing here decides what is legal: it only puts moves the engine accepted into words.
@@ -9,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rummy500.engine import JOKER, Game, Move, Observation
+from rummy500.engine import JOKER, Game, Move, Observation, card_counts, card_values
 from rummy500.engine.cards import JOKER_AS, JOKER_RANK
-from rummy500.engine.melds import CARD_VALUES, layoff_index, meldable, presence_mask
+from rummy500.engine.melds import can_meld_with
 from rummy500.engine.reasons import SUIT_SYMBOLS, card_label, cards_label, played_label
-from rummy500.i18n import _, ngettext
+from rummy500.i18n import _
+from rummy500.words import describe_move
 
 __all__ = [
     "SUIT_SYMBOLS",
@@ -25,91 +29,11 @@ __all__ = [
     "played_label",
 ]
 
+
 def is_red(card: int) -> bool:
     """Diamonds and hearts (shown in red where the terminal has colour)."""
-    physical = card if card < JOKER_AS else (card - JOKER_AS if card < JOKER_RANK else JOKER)
-    return physical != JOKER and physical // 13 in (1, 2)
-
-
-def _physical(played: int) -> int:
-    return played if played < JOKER_AS else JOKER
-
-
-def describe_move(move: Move, before: Game, after: Game, names: Sequence[str], you: int) -> str:
-    """``move`` in words, as seen from seat ``you`` (a card drawn from the stock is named only
-    to the seat that drew it). ``before`` and ``after`` are the game around the move."""
-    mine = move.seat == you
-    name = names[move.seat]
-    verb = move.verb
-    if verb == "draw":
-        if mine:
-            new = _new_cards(before.hand(you), after.hand(you))
-            card = card_label(new[0]) if new else "?"
-            return _("You draw {card} from the stock.").format(card=card)
-        return _("{name} draws from the stock.").format(name=name)
-    if verb in ("take", "rummy"):
-        n = move.number
-        card = card_label(before.discard[-n])
-        if verb == "rummy":
-            if mine:
-                text = ngettext(
-                    "You call Rummy! and take the {card}.",
-                    "You call Rummy! and take {n} cards, down to the {card}.",
-                    n,
-                )
-            else:
-                text = ngettext(
-                    "{name} calls Rummy! and takes the {card}.",
-                    "{name} calls Rummy! and takes {n} cards, down to the {card}.",
-                    n,
-                )
-        elif mine:
-            text = ngettext(
-                "You take the {card} from the discard pile.",
-                "You take {n} cards from the discard pile, down to the {card}.",
-                n,
-            )
-        else:
-            text = ngettext(
-                "{name} takes the {card} from the discard pile.",
-                "{name} takes {n} cards from the discard pile, down to the {card}.",
-                n,
-            )
-        return text.format(name=name, n=n, card=card)
-    if verb == "meld":
-        text = _("You meld {cards}.") if mine else _("{name} melds {cards}.")
-        return text.format(name=name, cards=cards_label(move.cards))
-    if verb == "layoff":
-        text = (
-            _("You lay off {card} on meld {n}.")
-            if mine
-            else _("{name} lays off {card} on meld {n}.")
-        )
-        return text.format(name=name, card=played_label(move.cards[0]), n=move.number)
-    if verb == "discard":
-        text = _("You discard {card}.") if mine else _("{name} discards {card}.")
-        text = text.format(name=name, card=card_label(move.cards[0]))
-        if after.is_hand_over() and after.hand_results and after.hand_results[-1].out == move.seat:
-            text += " " + (_("You are out!") if mine else _("{name} is out!").format(name=name))
-        return text
-    if verb == "end":
-        text = _("You end the hand.") if mine else _("{name} ends the hand.")
-        return text.format(name=name)
-    if verb == "pass":
-        text = _("You let the Rummy call go.") if mine else _("{name} lets the Rummy call go.")
-        return text.format(name=name)
-    return str(move)
-
-
-def _new_cards(before: list[int], after: list[int]) -> list[int]:
-    rest = list(before)
-    new = []
-    for c in after:
-        if c in rest:
-            rest.remove(c)
-        else:
-            new.append(c)
-    return new
+    shown = card if card < JOKER_AS else (card - JOKER_AS if card < JOKER_RANK else JOKER)
+    return shown != JOKER and shown // 13 in (1, 2)
 
 
 def _goes_with(card: int, hand: Sequence[int]) -> bool:
@@ -119,10 +43,7 @@ def _goes_with(card: int, hand: Sequence[int]) -> bool:
     others.remove(card)
     if card == JOKER:
         return True
-    counts = [0] * 53
-    for c in hand:
-        counts[c] += 1
-    if meldable(card, presence_mask(counts), counts[JOKER]):
+    if can_meld_with(card, card_counts(hand)):
         return True
     for c in others:
         if c == JOKER:
@@ -138,7 +59,7 @@ def explain_hint(move: Move, obs: Observation, game: Game) -> str:
     """One sentence that says what ``move`` (the expert's choice for ``obs.seat``) does and
     why it is sensible, from what the seat can see."""
     values = obs.rules.values
-    table = CARD_VALUES[values]
+    table = card_values(values)
     verb = move.verb
     if verb == "draw":
         return _("Draw from the stock: nothing in the discard pile is worth taking now.")
@@ -146,10 +67,7 @@ def explain_hint(move: Move, obs: Observation, game: Game) -> str:
         n = move.number
         card = obs.discard_pile[-n]
         if n == 1:
-            counts = [0] * 53
-            for c in (*obs.hand, card):
-                counts[c] += 1
-            if meldable(card, presence_mask(counts), counts[JOKER]):
+            if can_meld_with(card, card_counts([*obs.hand, card])):
                 return _("Take the {card}: it makes a meld with cards in your hand.").format(
                     card=card_label(card)
                 )
@@ -173,7 +91,7 @@ def explain_hint(move: Move, obs: Observation, game: Game) -> str:
     if verb == "discard":
         card = move.cards[0]
         value = table[card]
-        if card in layoff_index(game.melds):
+        if game.can_lay_off(card):
             return _(
                 "Discard {card}: it is the card you can best spare, though it fits a meld on "
                 "the table."

@@ -1,0 +1,426 @@
+"""One table in play in this process: :class:`LiveTable`, the table's one door.
+
+Everything a table is told comes in here — a client connecting or leaving, a player's move,
+undo, hint, chat, a resync, a seat taken or given up in the lobby — and is turned into calls on
+the table's parts, under the table's lock. The rules are the engine's; the table's own parts
+each live in a module that can be read alone:
+
+- :mod:`~rummy500.server.play` — the game going on: every change stored before anyone hears of
+  it, and whatever is due (the call window, computer players, the next deal, the alarm);
+- :mod:`~rummy500.server.clients` — the connections and the fan-out;
+- :mod:`~rummy500.server.views` — what each seat is sent;
+- :mod:`~rummy500.server.seating` — who plays each seat now: its person or a computer player;
+- :mod:`~rummy500.server.calls` — the Rummy call window's answers and deadline;
+- :mod:`~rummy500.server.undo` — what may be taken back;
+- :mod:`~rummy500.server.clock` — the turn timer and the table's alarm;
+- :mod:`~rummy500.server.table_bots` — the computer players' decisions and the hints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from rummy500.engine import (
+    CALL,
+    GAME_OVER,
+    Game,
+    IllegalMove,
+    Move,
+    NotationError,
+    seat_str,
+)
+from rummy500.i18n import _
+from rummy500.server.autoplay import BotsBusy, decision_seed
+from rummy500.server.clients import CLOSE_RELOAD, CLOSE_SEAT_LEFT, Audience, Client
+from rummy500.server.play import TableLost, TablePlay
+from rummy500.server.seating import Seating
+from rummy500.server.storage import ChatLine, SeatRecord, TableRecord, format_invite
+from rummy500.server.table_bots import HINT_LEVEL
+from rummy500.server.views import (
+    chat_payload,
+    error_message,
+    game_part,
+    illegal_move_message,
+    state_message,
+    table_info,
+)
+from rummy500.words import describe_move
+
+if TYPE_CHECKING:
+    from rummy500.server.tables import TableHub
+
+__all__ = ["LiveTable"]
+
+log = logging.getLogger("rummy500.server")
+
+
+class LiveTable:
+    """One table in play in this process: its connections, its chat, and the door to its play."""
+
+    def __init__(
+        self,
+        hub: TableHub,
+        record: TableRecord,
+        game: Game | None,
+        version: int,
+        chat: list[ChatLine],
+    ) -> None:
+        self.hub = hub
+        self.config = config = hub.config
+        self.id = record.id
+        self.record = record
+        self.lock = asyncio.Lock()
+        self.loop = asyncio.get_running_loop()
+        self.clients = Audience()
+        self.seating = Seating(
+            list(record.seats),
+            self.clients,
+            config,
+            away_seconds=record.away_seconds,
+            now=self.loop.time(),
+        )
+        self.play = TablePlay(
+            hub,
+            record,
+            game,
+            version,
+            lock=self.lock,
+            clients=self.clients,
+            seating=self.seating,
+            lost=lambda: hub.drop(self),
+        )
+        self.chat: collections.deque[ChatLine] = collections.deque(chat, maxlen=config.chat_history)
+        self.idle_handle: asyncio.TimerHandle | None = None
+        self.rematch: dict[str, Any] | None = None
+        #: The ``.r500`` record once the game is over, formatted once.
+        self.record_cache: str | None = None
+
+    @property
+    def game(self) -> Game | None:
+        return self.play.game
+
+    @property
+    def version(self) -> int:
+        return self.play.version
+
+    @property
+    def shut_down(self) -> bool:
+        return self.play.stopped
+
+    @property
+    def seats(self) -> list[SeatRecord]:
+        return self.seating.seats
+
+    @property
+    def status(self) -> str:
+        if self.game is None:
+            return "waiting"
+        return "finished" if self.game.phase == GAME_OVER else "playing"
+
+    # --- clients -------------------------------------------------------------------------------
+
+    async def attach(self, client: Client) -> None:
+        """A client has authenticated: send it the whole state, then every change."""
+        async with self.lock:
+            if self.idle_handle is not None:
+                self.idle_handle.cancel()
+                self.idle_handle = None
+            waited = not self.seating.people_here()
+            self.clients.add(client)
+            client.start()
+            if waited and self.seating.people_here():
+                self.play.resume()
+            if client.seat is not None:
+                self.seating.arrived(client.seat)
+                g = self.game
+                if g is not None and g.turn == client.seat:
+                    self.play.clock.restart(self.loop.time())  # back for its own turn
+            client.send_state(self.state_message(client.seat))
+            with contextlib.suppress(TableLost):
+                await self.play.advance()
+
+    async def detach(self, client: Client) -> None:
+        """A connection has closed. The seat is kept; its player is away from now on."""
+        client.close()
+        async with self.lock:
+            self.clients.discard(client)
+            if client.seat is not None:
+                self.seating.left(client.seat, self.loop.time())
+            self.arm_idle()
+            if not self.shut_down:
+                with contextlib.suppress(TableLost):
+                    await self.play.advance()
+
+    def arm_idle(self) -> None:
+        """Release the table after ``idle_seconds`` unless someone connects meanwhile."""
+        if self.idle_handle is None and not self.clients and not self.shut_down:
+            self.idle_handle = self.loop.call_later(self.config.idle_seconds, self._idle_check)
+
+    def _idle_check(self) -> None:
+        self.idle_handle = None
+        if self.clients or self.shut_down:
+            return
+        if self.play.bots.thinking():
+            self.idle_handle = self.loop.call_later(self.config.idle_seconds, self._idle_check)
+            return
+        self.hub.spawn(self.hub.unload(self))
+
+    def shut(self, code: int = CLOSE_RELOAD) -> None:
+        """Stop the table's timers and bots and close its connections."""
+        self.play.stop()
+        if self.idle_handle is not None:
+            self.idle_handle.cancel()
+        self.clients.close_all(code, "reconnect")
+
+    # --- what clients are sent -----------------------------------------------------------------
+
+    def state_message(self, seat: int | None) -> dict[str, Any]:
+        """The whole state as ``seat`` (or a spectator) may see it."""
+        moment = self.play.moment()
+        return state_message(
+            version=self.version,
+            table=table_info(self.record, self.status),
+            seat=seat,
+            seats=self.play.seats_payload(moment),
+            chat=self.chat,
+            rematch=self.rematch,
+            game=game_part(self.game, seat, moment, history=True),
+        )
+
+    def error(self, client: Client, code: str, message: str, ref: Any = None) -> None:
+        """Tell one client what was wrong with its message. Nothing has changed."""
+        client.send(error_message(self.version, code, message, ref))
+
+    def refuse_move(self, client: Client, error: IllegalMove, ref: Any = None) -> None:
+        """Tell one client why the engine refused its move: in words with the players' names,
+        and as the engine's code and parameters (docs/protocol.md)."""
+        client.send(illegal_move_message(self.version, error, self.seating.names(), ref))
+
+    # --- messages from clients -----------------------------------------------------------------
+
+    async def resync(self, client: Client) -> None:
+        if client.state_waiting:
+            return  # the state waiting to be sent answers this one too
+        async with self.lock:
+            client.send_state(self.state_message(client.seat))
+
+    async def ping(self, client: Client) -> None:
+        client.send({"type": "pong", "version": self.version})
+
+    async def record_text(self, client: Client) -> None:
+        """The ``.r500`` record, once the game is over (it holds every deal)."""
+        from rummy500.notation import format_record
+
+        async with self.lock:
+            g = self.game
+            if g is None or g.phase != GAME_OVER:
+                self.error(
+                    client,
+                    "record_unavailable",
+                    _("the record (with every deal) is available when the game is over"),
+                )
+                return
+            if self.record_cache is None:
+                self.record_cache = format_record(g, comment=f"rummy500 table {self.id}")
+            client.send({"type": "record", "version": self.version, "text": self.record_cache})
+
+    async def chat_line(self, client: Client, text: str) -> None:
+        if client.seat is None:
+            self.error(client, "spectator", _("spectators cannot chat"))
+            return
+        name = self.seating.names()[client.seat]
+        async with self.lock:
+            version = self.version
+        at = await self.hub.db(self.hub.storage.add_chat, self.id, client.seat, name, text, version)
+        line = ChatLine(client.seat, name, text, version, at)
+        async with self.lock:
+            self.chat.append(line)
+            self.clients.send_all({"type": "chat", "version": self.version, **chat_payload(line)})
+
+    async def move(
+        self, client: Client, text: str, ref: Any = None, seen: int | None = None
+    ) -> None:
+        """A player's move in notation: checked by the engine, stored, then sent to all."""
+        if client.seat is None:
+            self.error(client, "spectator", _("spectators cannot play"), ref)
+            return
+        try:
+            move = Move.parse(text)
+        except NotationError as e:
+            self.error(client, "bad_move", str(e), ref)
+            return
+        seat = client.seat
+        async with self.lock:
+            g = self.game
+            if self.shut_down:
+                self.error(client, "reload", _("the table is reloading: reconnect"), ref)
+                return
+            if g is None:
+                self.error(client, "not_started", _("the game has not started yet"), ref)
+                return
+            if move.seat != seat:
+                self.error(
+                    client,
+                    "not_your_seat",
+                    _("you play {seat}, not {other}").format(
+                        seat=seat_str(seat), other=seat_str(move.seat)
+                    ),
+                    ref,
+                )
+                return
+            if self.play.computer_level(seat, self.loop.time()) is not None:
+                self.error(
+                    client,
+                    "bot_playing",
+                    _("your time for this turn ran out: the computer finishes it"),
+                    ref,
+                )
+                return
+            try:
+                if g.phase == CALL:
+                    kept = self.play.calls.receive(g, seat, move, ref)
+                    client.send(
+                        {"type": "queued", "version": self.version, "move": str(kept), "ref": ref}
+                    )
+                else:
+                    await self.play.commit(move, "player", ref)
+                await self.play.advance()
+            except IllegalMove as e:
+                if seen is not None and seen < self.version:
+                    self.error(
+                        client,
+                        "stale",
+                        _("the table has changed since version {seen}: {reason}").format(
+                            seen=seen, reason=e
+                        ),
+                        ref,
+                    )
+                else:
+                    self.refuse_move(client, e, ref)
+            except TableLost:
+                return
+
+    async def undo(self, client: Client, ref: Any = None) -> None:
+        """Take back the seat's last meld, lay-off or take of this turn: stored as an
+        ``undo`` event (a restart replays it), then every client gets its view."""
+        if client.seat is None:
+            self.error(client, "spectator", _("spectators cannot undo"), ref)
+            return
+        seat = client.seat
+        async with self.lock:
+            if self.shut_down:
+                self.error(client, "reload", _("the table is reloading: reconnect"), ref)
+                return
+            g = self.game
+            if g is None:
+                self.error(client, "not_started", _("the game has not started yet"), ref)
+                return
+            reason = self.play.undo_refusal(seat, self.loop.time())
+            if reason is not None:
+                self.error(client, "cannot_undo", reason, ref)
+                return
+            with contextlib.suppress(TableLost):
+                await self.play.take_back(seat, ref)
+                await self.play.advance()
+
+    async def hint(self, client: Client, ref: Any = None) -> None:
+        """The move a strong computer player would make for the seat now, from the seat's own
+        observation; sent to that client only. One search per seat and position, shared by
+        the seat's connections: asking again (or again after an undo) gets the same answer.
+        When every worker of the searching players is busy the hint is refused (``busy``):
+        computer players at the tables come first."""
+        if client.seat is None:
+            self.error(client, "spectator", _("spectators cannot ask for a hint"), ref)
+            return
+        seat = client.seat
+        async with self.lock:
+            if self.game is None:
+                self.error(client, "not_started", _("the game has not started yet"), ref)
+                return
+            version = self.version
+            decision = self.play.decision(seat)
+            if decision is None:
+                self.error(
+                    client,
+                    "not_your_turn",
+                    _("a hint is only for the seat that must decide now, not {seat}").format(
+                        seat=seat_str(seat)
+                    ),
+                    ref,
+                )
+                return
+            key = (seat, self.play.takebacks.position)
+            game, legal = decision
+            # the position the hint is for, to say it in words once found (the table moves on)
+            before = game.clone() if game is self.game else game
+            seed = decision_seed(self.record.seed, self.play.takebacks.position, seat)
+            try:
+                task = self.play.bots.hint(
+                    key,
+                    lambda: self.hub.bots.start_hint(
+                        HINT_LEVEL, seed, game.observation(seat), legal
+                    ),
+                )
+            except BotsBusy:
+                self.error(
+                    client,
+                    "busy",
+                    _("the computer players are busy: ask for a hint again in a moment"),
+                    ref,
+                )
+                return
+        try:
+            move = await asyncio.shield(task)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the hint for %s failed", self.id, seat_str(seat))
+            self.play.bots.forget_hint(key, task)
+            self.error(client, "server_error", _("no hint could be found"), ref)
+            return
+        client.send(
+            {
+                "type": "hint",
+                "version": version,
+                "move": str(move),
+                "text": describe_move(move, before, names=self.seating.names(), you=seat),
+                "ref": ref,
+            }
+        )
+
+    # --- changes from the lobby ----------------------------------------------------------------
+
+    async def refresh_seats(self, vacated: int | None = None) -> None:
+        """Seats changed in the database: reload them; start the game once every seat is taken."""
+        seats = await self.hub.db(self.hub.storage.seat_records, self.id)
+        async with self.lock:
+            now = self.loop.time()
+            self.seating.reseat(list(seats), now)
+            if vacated is not None:
+                for client in self.clients.of_seat(vacated):
+                    self.error(client, "seat_left", _("you have left this seat"))
+                    client.close(CLOSE_SEAT_LEFT, "left")
+                    self.clients.discard(client)
+                self.seating.vacated(vacated, now)
+            try:
+                if self.game is None and self.seating.all_taken():
+                    await self.play.start()
+                self.clients.send_seats(self.version, self.play.seats_payload())
+                await self.play.advance()
+            except TableLost:
+                return
+
+    async def announce_rematch(self, rematch: TableRecord) -> None:
+        async with self.lock:
+            code = format_invite(rematch.invite_code)
+            self.rematch = {"table_id": rematch.id, "invite_code": code}
+            self.clients.send_all({"type": "rematch", "version": self.version, **self.rematch})
+
+    # --- advancing the table -------------------------------------------------------------------
+
+    async def wake(self) -> None:
+        await self.play.wake()

@@ -1,0 +1,440 @@
+"""The game at one table going on: each change stored before anyone hears of it, and whatever
+is due done.
+
+:class:`TablePlay` owns the table's :class:`~rummy500.engine.Game` and its version. A change is
+made in this order: the engine checks and applies the move (an
+:class:`~rummy500.engine.IllegalMove` changes nothing), the move is stored together with the new
+version (:class:`~rummy500.server.events.EventWriter`, one database transaction), and only then
+is each client sent its own view of it (:mod:`~rummy500.server.views`). A move the database
+refused is never shown to anyone: the table is dropped from memory (:class:`TableLost`) and
+rebuilt from the database on the next connection.
+
+After every change :meth:`TablePlay.advance` does what is due: the call window's answers in the
+engine's order (nearest seat first, so the nearest caller wins whoever answered first; seats
+that cannot call pass at once, and a seat that has not answered by the deadline passes), the
+next player's draw sent during the window, the computer players' decisions, the next deal, and
+the table's one alarm for the next moment something becomes due. Nothing is played while the
+table waits for its people (:mod:`~rummy500.server.seating`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rummy500.engine import (
+    CALL,
+    DRAW,
+    GAME_OVER,
+    HAND_OVER,
+    PLAY,
+    Game,
+    IllegalMove,
+    Move,
+    Rules,
+    seat_str,
+)
+from rummy500.i18n import _
+from rummy500.server.autoplay import decision_seed
+from rummy500.server.calls import CallAnswers
+from rummy500.server.clients import Audience
+from rummy500.server.clock import Alarm, TurnClock
+from rummy500.server.events import UNDO_EVENT
+from rummy500.server.seating import Seating
+from rummy500.server.storage import Append, TableRecord
+from rummy500.server.table_bots import TableBots
+from rummy500.server.undo import TakeBacks
+from rummy500.server.views import (
+    Moment,
+    error_message,
+    game_over_summary,
+    game_part,
+    hand_summary,
+    illegal_move_message,
+    public_view,
+    seat_rows,
+)
+
+if TYPE_CHECKING:
+    from rummy500.server.tables import TableHub
+
+__all__ = ["TableLost", "TablePlay"]
+
+log = logging.getLogger("rummy500.server")
+
+
+class TableLost(Exception):
+    """A change could not be stored: the table has been dropped (clients reconnect)."""
+
+
+class TablePlay:
+    """The game of one table and what goes on around it: the call window's answers, the turn
+    timer, take-backs and the computer players. Every method runs under the table's ``lock``;
+    ``lost`` drops the table from the hub when a change could not be stored."""
+
+    def __init__(
+        self,
+        hub: TableHub,
+        record: TableRecord,
+        game: Game | None,
+        version: int,
+        *,
+        lock: asyncio.Lock,
+        clients: Audience,
+        seating: Seating,
+        lost: Callable[[], None],
+    ) -> None:
+        self.hub = hub
+        self.config = hub.config
+        self.id = record.id
+        self.record = record
+        self.game = game
+        self.version = version
+        self.lock = lock
+        self.clients = clients
+        self.seating = seating
+        self.lost = lost
+        self.loop = asyncio.get_running_loop()
+        self.calls = CallAnswers()
+        self.clock = TurnClock(record.turn_seconds)
+        self.alarm = Alarm(self.loop, lambda: hub.spawn(self.wake()))
+        self.takebacks = TakeBacks(version, self.config.max_undos_per_turn)
+        pace = self.config.bot_table_pace if seating.bot_table else None
+        self.bots = TableBots(hub.bots, record.id, pace)
+        #: the table is shut: nothing more is played or sent
+        self.stopped = False
+
+    def stop(self) -> None:
+        self.stopped = True
+        self.alarm.cancel()
+        self.bots.cancel()
+
+    def resume(self) -> None:
+        """Someone is here again after the table waited: the deadlines that stood still while
+        it waited start again (a call window or turn timer is not over before anyone saw it)."""
+        g = self.game
+        now = self.loop.time()
+        if g is None:
+            return
+        if g.phase == CALL and self.calls.is_open:
+            self.calls.extend(now + self.record.call_seconds)
+        self.clock.extend(now)
+
+    # --- what each seat may do now -------------------------------------------------------------
+
+    def computer_level(self, seat: int, now: float) -> str | None:
+        """The level of the computer player that plays ``seat`` now, or None (a person does)."""
+        g = self.game
+        out_of_time = (
+            self.clock.expired and g is not None and g.phase in (DRAW, PLAY) and g.turn == seat
+        )
+        return self.seating.computer_level(seat, now, out_of_time=out_of_time)
+
+    def undo_refusal(self, seat: int | None, now: float) -> str | None:
+        """Why ``seat`` cannot take a move back now, or ``None`` if it can."""
+        computer = seat is not None and self.computer_level(seat, now) is not None
+        return self.takebacks.refusal(self.game, seat, computer_plays=computer)
+
+    def computer_seats(self, now: float) -> frozenset[int]:
+        """The seats a computer player plays now."""
+        seats = range(len(self.seating.seats))
+        return frozenset(s for s in seats if self.computer_level(s, now) is not None)
+
+    def moment(self) -> Moment:
+        """The facts every seat's view of this moment is built from (:mod:`views`)."""
+        g = self.game
+        now = self.loop.time()
+        computers = self.computer_seats(now)
+        if g is None:
+            return Moment(now, computers, {}, None, None, frozenset())
+        undo_refused = self.takebacks.refusal(g, g.turn, computer_plays=g.turn in computers)
+        return Moment(
+            now=now,
+            computer_seats=computers,
+            asked=self.calls.asked(g) if g.phase == CALL else {},
+            window_deadline=self.calls.deadline if self.calls.is_open else None,
+            turn_deadline=self.clock.deadline,
+            undoable=frozenset() if undo_refused else frozenset({g.turn}),
+        )
+
+    def seats_payload(self, moment: Moment | None = None) -> list[dict[str, Any]]:
+        """Who sits where, is connected, is played by a computer (``seats`` of the protocol)."""
+        seats = self.seating.seats
+        computers = moment.computer_seats if moment else self.computer_seats(self.loop.time())
+        connected = {s.number for s in seats if self.clients.connected(s.number)}
+        return seat_rows(seats, connected, computers)
+
+    def decision(self, seat: int) -> tuple[Game, list[Move]] | None:
+        """The game as ``seat`` decides in it and its legal moves, if it must decide now."""
+        g = self.game
+        if g is None or self.computer_level(seat, self.loop.time()) is not None:
+            return None
+        if g.phase == CALL:
+            if self.calls.waiting(g, seat):
+                return g.asked(seat), list(self.calls.callers[seat])
+            return None
+        if g.phase in (DRAW, PLAY) and g.to_act == seat:
+            return g, list(g.legal_moves())
+        return None
+
+    def _tell_seat(self, seat: int, message: dict[str, Any]) -> None:
+        for client in self.clients.of_seat(seat):
+            client.send(message)
+
+    # --- advancing the table -------------------------------------------------------------------
+
+    async def wake(self) -> None:
+        async with self.lock:
+            with contextlib.suppress(TableLost):
+                await self.advance()
+
+    async def advance(self) -> None:
+        """Do whatever is due: apply queued and automatic moves, start bots, deal, set timers."""
+        if self.stopped:
+            return
+        while True:
+            g = self.game
+            if g is None or self.stopped or not self.seating.people_here():
+                break  # nobody is here: nothing is played, no timer runs
+            now = self.loop.time()
+            if g.phase == GAME_OVER:
+                break
+            if g.phase == HAND_OVER:
+                if self.clock.deal_at is None:
+                    self.clock.deal_at = now + self.record.hand_pause
+                if now >= self.clock.deal_at:
+                    await self._deal()
+                    continue
+                break
+            if g.phase == CALL:
+                if await self._resolve_window(now):
+                    continue
+                break
+            # draw or play
+            draw = self.calls.take_draw()
+            if draw is not None:
+                move, ref = draw
+                if g.phase == DRAW and move.seat == g.turn:
+                    try:
+                        await self.commit(move, "player", ref)
+                        continue
+                    except IllegalMove as e:
+                        names = self.seating.names()
+                        refused = illegal_move_message(self.version, e, names, ref)
+                        self._tell_seat(move.seat, refused)
+                else:
+                    text = _("your {move} was not played: a Rummy call was made")
+                    cancelled = text.format(move=move.verb)
+                    message = error_message(self.version, "draw_cancelled", cancelled, ref)
+                    self._tell_seat(move.seat, message)
+            self._track_turn(now)
+            seat = g.to_act
+            assert seat is not None
+            deadline = self.clock.deadline
+            if deadline is not None and now >= deadline and self.seating.is_human(seat):
+                self.clock.expired = True
+            level = self.computer_level(seat, now)
+            if level is not None:
+                self._start_bot(("play", self.version, seat), seat, level, g, list(g.legal_moves()))
+            break
+        self.clients.send_seats(self.version, self.seats_payload())
+        self._set_timer()
+
+    def _track_turn(self, now: float) -> None:
+        g = self.game
+        assert g is not None
+        if self.clock.track(g, now, human=self.seating.is_human(g.turn)):
+            self.takebacks.new_turn()
+
+    async def _resolve_window(self, now: float) -> bool:
+        """Apply what the nearest seat of the call window answered, if it has; True if a move
+        was applied."""
+        g = self.game
+        assert g is not None
+        if not self.calls.is_open:
+            self.calls.open(g, self.version, now + self.record.call_seconds)
+        seat = g.window[0]
+        answer = self.calls.take(seat)
+        if answer is not None:
+            move, by, ref = answer
+            try:
+                await self.commit(move, by, ref)
+            except IllegalMove:
+                await self.commit(Move(seat, "pass"), "auto")
+            return True
+        if seat not in self.calls.callers:
+            await self.commit(Move(seat, "pass"), "auto")
+            return True
+        if now >= self.calls.deadline:
+            await self.commit(Move(seat, "pass"), "timeout")
+            return True
+        for caller, options in self.calls.asked(g).items():
+            level = self.computer_level(caller, now)
+            if level is not None:
+                key = ("call", self.calls.window_id, caller)
+                self._start_bot(key, caller, level, g.asked(caller), options)
+        return False
+
+    def _start_bot(
+        self, key: tuple[Any, ...], seat: int, level: str, game: Game, legal: list[Move]
+    ) -> None:
+        seed = decision_seed(self.record.seed, self.version, seat)
+
+        async def chosen(move: Move) -> None:
+            async with self.lock:
+                with contextlib.suppress(TableLost):
+                    await self._apply_bot_choice(key, seat, level, move, legal)
+
+        self.bots.start(key, level, seed, game, seat, legal, chosen)
+
+    async def _apply_bot_choice(
+        self, key: tuple[Any, ...], seat: int, level: str, move: Move, legal: list[Move]
+    ) -> None:
+        if self.stopped:
+            return
+        g = self.game
+        if g is None:
+            return
+        by = "bot" if self.seating.seats[seat].kind == "bot" else "takeover"
+        if key[0] == "play":
+            if self.version != key[1] or self.computer_level(seat, self.loop.time()) is None:
+                return  # the table moved on, or the player came back
+            try:
+                await self.commit(move, by)
+            except IllegalMove:
+                log.exception("table %s: the %s bot played an illegal move", self.id, level)
+                await self.commit(legal[0], by)
+        else:
+            if g.phase != CALL or self.calls.window_id != key[1] or seat in self.calls.answers:
+                return
+            if seat not in g.window:
+                return
+            self.calls.answer(seat, move, by)
+        await self.advance()
+
+    def _set_timer(self) -> None:
+        """One alarm per table, at the next moment something becomes due."""
+        g = self.game
+        due: list[float] = []
+        if g is not None and not self.stopped and self.seating.people_here():
+            if g.phase == HAND_OVER and self.clock.deal_at is not None:
+                due.append(self.clock.deal_at)
+            elif g.phase == CALL and self.calls.is_open:
+                due.append(self.calls.deadline)
+            if g.phase in (DRAW, PLAY, CALL):
+                turn_due = self.clock.due()
+                if g.phase != CALL and turn_due is not None:
+                    due.append(turn_due)
+                seats = [g.to_act] if g.phase != CALL else list(self.calls.callers)
+                now = self.loop.time()
+                for seat in seats:
+                    at = None if seat is None else self.seating.takeover_at(seat, now)
+                    if at is not None:
+                        due.append(at)  # a takeover still to come
+        self.alarm.set(min(due) if due else None)
+
+    # --- changing the table: every change is stored before anyone hears of it -----------------
+
+    async def start(self) -> None:
+        g = Game(
+            self.record.players,
+            Rules.parse(self.record.rules),
+            seed=self.record.seed,
+            max_moves_per_hand=self.record.max_moves,
+        )
+        g.deal()
+        await self.store(["deal"], "playing")
+        self.game = g
+        self.takebacks.dealt(self.version)
+        log.info("table %s: the game starts", self.id)
+        self.after_change({"kind": "deal", "hand_number": 1, "dealer": seat_str(g.dealer)})
+
+    async def _deal(self) -> None:
+        g = self.game
+        assert g is not None
+        g.deal()
+        self.clock.deal_at = None
+        await self.store(["deal"], None)
+        self.takebacks.dealt(self.version)
+        self.after_change(
+            {"kind": "deal", "hand_number": g.hand_number, "dealer": seat_str(g.dealer)}
+        )
+
+    async def commit(self, move: Move, by: str, ref: Any = None) -> None:
+        """Apply ``move`` (raises :class:`IllegalMove`, changing nothing), store it, tell all."""
+        g = self.game
+        assert g is not None
+        before = g.phase
+        g.play(move)
+        applied = g.moves[-1]
+        status = "finished" if g.phase == GAME_OVER else None
+        await self.store([str(applied)], status)
+        self.takebacks.moved(self.version, undoable=g.can_undo(applied.seat))
+        event = {"kind": "move", "move": str(applied), "seat": seat_str(applied.seat), "by": by}
+        self.after_change(event, ref=ref, mover=applied.seat)
+        if g.phase in (HAND_OVER, GAME_OVER) and before not in (HAND_OVER, GAME_OVER):
+            self._hand_over()
+
+    async def take_back(self, seat: int, ref: Any = None) -> None:
+        """Take back ``seat``'s last move (the table allows it: :meth:`undo_refusal`): stored as
+        an ``undo`` event (a restart replays it), then every client gets its view."""
+        g = self.game
+        assert g is not None
+        undone = g.moves[-1]
+        await self.store([UNDO_EVENT], None)
+        g.undo()
+        self.takebacks.undone(self.version)
+        event = {"kind": "undo", "move": str(undone), "seat": seat_str(seat), "by": "player"}
+        self.after_change(event, ref=ref, mover=seat)
+
+    async def store(self, texts: list[str], status: str | None) -> None:
+        """Write events at the current version; on failure the table is rebuilt from the
+        database (the in-memory change is thrown away with it)."""
+        item = Append(self.id, self.version, texts, self.config.node, status)
+        try:
+            ok = await self.hub.writer.append(item)
+        except Exception:
+            ok = False
+        if not ok:
+            log.error("table %s: storing %s failed; reloading the table", self.id, texts)
+            self.lost()
+            raise TableLost
+        self.version += len(texts)
+
+    def after_change(
+        self, event: dict[str, Any], ref: Any = None, mover: int | None = None
+    ) -> None:
+        """Bookkeeping after a stored change, and an ``update`` to every client."""
+        g = self.game
+        assert g is not None
+        if g.phase != CALL:
+            self.calls.close()
+        elif not self.calls.is_open:
+            self.calls.open(g, self.version, self.loop.time() + self.record.call_seconds)
+        if g.phase in (DRAW, PLAY):
+            self._track_turn(self.loop.time())
+        version = self.version
+        public = public_view(g.observation(0))
+        moment = self.moment()
+
+        def build(seat: int | None) -> dict[str, Any]:
+            message: dict[str, Any] = {"type": "update", "version": version, "event": event}
+            message.update(game_part(g, seat, moment, public=public))
+            if ref is not None and seat is not None and seat == mover:
+                message["ref"] = ref
+            return message
+
+        self.clients.broadcast(build)
+
+    def _hand_over(self) -> None:
+        g = self.game
+        assert g is not None
+        obs = g.observation(0)
+        self.clients.send_all({"type": "hand_over", "version": self.version, **hand_summary(obs)})
+        if g.phase == GAME_OVER:
+            log.info("table %s: game over, %s wins", self.id, seat_str(g.winner or 0))
+            summary = game_over_summary(obs)
+            self.clients.send_all({"type": "game_over", "version": self.version, **summary})

@@ -1,0 +1,107 @@
+"""Who sits at a table, and who plays each seat now: its person, or a computer player.
+
+A computer player stands in for a person who is away longer than the table's ``away_seconds``,
+whose seat is not taken yet, or whose turn timer ran out; it gives the seat back as soon as the
+person is here again (at the next decision). Nothing is played while no person is connected:
+the table waits for its people (spectators do not count; at a table of computer players only,
+allowed by ``serve --allow-bot-tables``, anyone watching does).
+"""
+
+from __future__ import annotations
+
+from rummy500.server.clients import Audience
+from rummy500.server.config import ServerConfig
+from rummy500.server.storage import SeatRecord
+
+__all__ = ["Seating"]
+
+
+class Seating:
+    """The seats of one table and when each person was last seen."""
+
+    def __init__(
+        self,
+        seats: list[SeatRecord],
+        audience: Audience,
+        config: ServerConfig,
+        *,
+        away_seconds: float,
+        now: float,
+    ) -> None:
+        self.seats = list(seats)
+        self.audience = audience
+        self.config = config
+        #: how long a person may be away before a computer player stands in (the table's)
+        self.away_seconds = away_seconds
+        #: computer players only (``serve --allow-bot-tables``): it plays while anyone watches
+        self.bot_table = all(s.kind == "bot" for s in self.seats)
+        #: when each person's seat was last left without a connection
+        self.away_since: dict[int, float] = {s.number: now for s in self.seats if s.kind == "human"}
+
+    def names(self) -> list[str]:
+        """What each seat is called: the person's name, else ``P1``, ``P2``…"""
+        return [s.name or s.label for s in self.seats]
+
+    def is_human(self, seat: int) -> bool:
+        return self.seats[seat].kind == "human"
+
+    def all_taken(self) -> bool:
+        """Whether every person's seat has its person (the game may start)."""
+        return all(s.kind == "bot" or s.taken for s in self.seats)
+
+    def people_here(self) -> bool:
+        """Whether the table may play (see the module docstring)."""
+        if self.bot_table:
+            return self.config.allow_bot_tables and self.audience.anyone_here()
+        return self.audience.players_here()
+
+    def connected(self, seat: int) -> bool:
+        return self.audience.connected(seat)
+
+    def arrived(self, seat: int) -> None:
+        self.away_since.pop(seat, None)
+
+    def left(self, seat: int, now: float) -> None:
+        """A connection of ``seat`` closed: its person is away if it was the last one."""
+        if not self.audience.of_seat(seat):
+            self.away_since[seat] = now
+
+    def vacated(self, seat: int, now: float) -> None:
+        """The person gave the seat up through the lobby."""
+        self.away_since[seat] = now
+
+    def reseat(self, seats: list[SeatRecord], now: float) -> None:
+        """The seats as the database has them now (someone joined or left)."""
+        self.seats = list(seats)
+        for s in self.seats:
+            if s.kind == "human" and not self.connected(s.number):
+                self.away_since.setdefault(s.number, now)
+
+    def computer_level(self, seat: int, now: float, *, out_of_time: bool = False) -> str | None:
+        """The level of the computer player that plays ``seat`` now, or ``None`` (a person does,
+        or nobody is here and the table waits). ``out_of_time``: the seat's turn timer ran out
+        in this turn."""
+        if not self.people_here():
+            return None  # nobody is here: the table waits for its people
+        s = self.seats[seat]
+        if s.kind == "bot":
+            return s.level or "easy"
+        takeover = self.config.takeover_level
+        if not s.taken or out_of_time:
+            return takeover
+        if self.connected(seat):
+            return None
+        since = self.away_since.get(seat)
+        if since is not None and now - since >= self.away_seconds:
+            return takeover
+        return None
+
+    def takeover_at(self, seat: int, now: float) -> float | None:
+        """When a computer player will stand in for ``seat``'s away person, if that is still
+        to come."""
+        if not self.is_human(seat) or self.connected(seat):
+            return None
+        since = self.away_since.get(seat)
+        if since is not None and since + self.away_seconds > now:
+            return since + self.away_seconds
+        return None

@@ -1,0 +1,121 @@
+"""The computer players' decisions at one table, and the hints its players ask for.
+
+A decision runs off the event loop (:class:`~rummy500.server.autoplay.BotRunner`) from the
+seat's own observation, as a task keyed by what it decides (a turn at a version, or an answer to
+a call window), so asking twice starts one search. What the computer player chose is handed back
+to the table, which applies it only if the table is still where it was. Hints are searches too,
+one per seat and position, shared by the seat's connections and kept for the last few positions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import math
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from rummy500.engine import Game, Move, Observation, seat_str
+from rummy500.server.autoplay import BotRunner
+
+__all__ = ["HINT_LEVEL", "MAX_HINTS", "TableBots"]
+
+log = logging.getLogger("rummy500.server")
+
+#: The computer player that gives hints (a searching one, with a short time limit).
+HINT_LEVEL = "hard"
+#: Hints a table keeps (the latest, by seat and position).
+MAX_HINTS = 16
+
+#: What a decision is about: ``("play", version, seat)`` or ``("call", window id, seat)``.
+Key = tuple[Any, ...]
+
+
+class TableBots:
+    """The decisions in progress at one table (``pace``: at a table of computer players only,
+    the least time between two of their moves, so that it can be watched)."""
+
+    def __init__(self, runner: BotRunner, table_id: str, pace: float | None = None) -> None:
+        self.runner = runner
+        self.table_id = table_id
+        self.pace = pace
+        self.tasks: dict[Key, asyncio.Task[None]] = {}
+        #: the hints worked out or being worked out, by (seat, position): the latest few
+        self.hints: collections.OrderedDict[tuple[int, int], asyncio.Future[Move]] = (
+            collections.OrderedDict()
+        )
+        #: when the last paced move was
+        self._last_move = -math.inf
+
+    def thinking(self) -> bool:
+        """Whether a decision is in progress."""
+        return any(not t.done() for t in self.tasks.values())
+
+    def start(
+        self,
+        key: Key,
+        level: str,
+        seed: int,
+        game: Game,
+        seat: int,
+        legal: list[Move],
+        chosen: Callable[[Move], Awaitable[None]],
+    ) -> None:
+        """Start a decision for ``seat`` in ``game`` (from its observation) unless one about
+        ``key`` is under way; ``chosen`` gets the move (the first legal one if the computer
+        player failed)."""
+        for old in [k for k, t in self.tasks.items() if t.done()]:
+            del self.tasks[old]
+        if key in self.tasks:
+            return  # already thinking about it
+        observation = game.observation(seat)
+        loop = asyncio.get_running_loop()
+        self.tasks[key] = loop.create_task(
+            self._decide(level, seed, observation, list(legal), chosen)
+        )
+
+    async def _decide(
+        self,
+        level: str,
+        seed: int,
+        observation: Observation,
+        legal: list[Move],
+        chosen: Callable[[Move], Awaitable[None]],
+    ) -> None:
+        try:
+            move = await self.runner.choose(level, seed, observation, legal)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            seat = seat_str(observation.seat)
+            log.exception("table %s: the %s bot failed at %s", self.table_id, level, seat)
+            move = legal[0]
+        if self.pace is not None:
+            loop = asyncio.get_running_loop()
+            while (wait := self._last_move + self.pace - loop.time()) > 0:
+                await asyncio.sleep(wait)
+            self._last_move = loop.time()
+        await chosen(move)
+
+    def hint(
+        self, key: tuple[int, int], start: Callable[[], asyncio.Future[Move]]
+    ) -> asyncio.Future[Move]:
+        """The hint for (seat, position): the one worked out or under way, else ``start()``'s
+        (which may raise :class:`~rummy500.server.autoplay.BotsBusy`)."""
+        task = self.hints.get(key)
+        if task is None:
+            task = start()
+            self.hints[key] = task
+            while len(self.hints) > MAX_HINTS:
+                self.hints.popitem(last=False)
+        return task
+
+    def forget_hint(self, key: tuple[int, int], task: asyncio.Future[Move]) -> None:
+        """A hint failed: the next ask works it out again."""
+        if self.hints.get(key) is task:
+            del self.hints[key]
+
+    def cancel(self) -> None:
+        for task in self.tasks.values():
+            task.cancel()

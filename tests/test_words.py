@@ -1,0 +1,46 @@
+"""Moves in words for the Python front ends (rummy500.words): the seat the text is for reads its
+own moves in the second person, everyone else's in the third, and a spectator has no "you"."""
+
+from __future__ import annotations
+
+from rummy500.engine import Game, Move
+from rummy500.engine.reasons import card_label
+from rummy500.words import describe_move
+
+
+def game() -> Game:
+    return Game.new(players=2, seed=1)  # P2 starts
+
+
+def test_a_spectator_reads_every_move_in_the_third_person() -> None:
+    g = game()
+    assert describe_move(Move.parse("P2 draw"), g) == "P2 draws from the stock."
+    assert describe_move(Move.parse("P2 draw"), g, names=["Ann", "Bob"]) == (
+        "Bob draws from the stock."
+    )
+
+
+def test_the_seat_the_text_is_for_reads_its_own_moves_as_you() -> None:
+    g = game()
+    top = g.discard[-1]
+    after = g.clone()
+    after.play("P2 take 1")
+    names = ["Ann", "Bob"]
+    text = describe_move(Move.parse("P2 take 1"), g, after, names, you=1)
+    assert text == f"You take the {card_label(top)} from the discard pile."
+    assert describe_move(Move.parse("P2 take 1"), g, after, names, you=0).startswith("Bob takes")
+
+
+def test_a_draw_not_played_yet_names_no_card() -> None:
+    # a hint: the move is not played, so the card the stock brings is not known
+    assert describe_move(Move.parse("P2 draw"), game(), you=1) == "You draw from the stock."
+
+
+def test_a_stock_draw_is_named_only_to_the_seat_that_drew() -> None:
+    g = game()
+    after = g.clone()
+    after.play("P2 draw")
+    (new,) = [c for c in after.hand(1) if after.hand(1).count(c) > g.hand(1).count(c)]
+    mine = describe_move(Move.parse("P2 draw"), g, after, you=1)
+    assert mine == f"You draw {card_label(new)} from the stock."
+    assert describe_move(Move.parse("P2 draw"), g, after, you=0) == "P2 draws from the stock."
