@@ -1,0 +1,97 @@
+"""The layers of the project, checked on its source: engine → notation → bots → sim → front ends
+and research adapters, each importing only the layers before it, and nothing outside the engine
+importing a private engine name (one starting with ``_``, or missing from its module's
+``__all__``)."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "rummy500"
+
+# What each part of the package may import of rummy500 (besides itself). The foundation (i18n,
+# worker processes, the extras) is open to every layer.
+FOUNDATION = {"i18n", "workers", "extras"}
+ALLOWED: dict[str, set[str]] = {
+    **{part: set() for part in FOUNDATION},
+    "engine": set(),
+    "notation": {"engine"},
+    "bots": {"engine", "notation"},
+    "sim": {"engine", "notation", "bots"},
+    "words": {"engine"},
+    "benchmarks": {"engine"},
+    "tui": {"engine", "notation", "bots", "sim", "words"},
+    "server": {"engine", "notation", "bots", "sim", "words"},
+    "envs": {"engine", "notation", "bots", "sim"},
+    "schemas": {"engine", "notation", "bots", "sim", "server"},
+    # the command line and the package's own entry points put everything together
+    "cli": {"*"},
+    "__main__": {"*"},
+    "__init__": {"engine", "notation", "bots"},
+}
+
+
+def part_of(path: Path) -> str:
+    relative = path.relative_to(SRC)
+    return relative.parts[0].removesuffix(".py")
+
+
+def imports(path: Path) -> list[tuple[int, str, list[str]]]:
+    """``(line, module, names)`` of every import of rummy500 in the file (module-level or not)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "rummy500" or node.module.startswith("rummy500."):
+                found.append((node.lineno, node.module, [a.name for a in node.names]))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("rummy500."):
+                    found.append((node.lineno, alias.name, []))
+    return found
+
+
+def target_part(module: str, names: list[str]) -> list[str]:
+    parts = module.split(".")
+    if len(parts) >= 2:
+        return [parts[1]]
+    return names  # from rummy500 import engine, i18n…
+
+
+SOURCES = sorted(p for p in SRC.rglob("*.py") if "migrations" not in p.parts)
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(SRC)))
+def test_each_layer_imports_only_the_layers_before_it(path: Path) -> None:
+    part = part_of(path)
+    allowed = ALLOWED.get(part)
+    assert allowed is not None, f"{part}: a new part of the package: give it its layer here"
+    for line, module, names in imports(path):
+        for target in target_part(module, names):
+            if target in (part, *FOUNDATION) or "*" in allowed:
+                continue
+            assert target in allowed, f"{path.name}:{line}: {part} may not import {module}"
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in SOURCES if part_of(p) != "engine"], ids=lambda p: str(p.relative_to(SRC))
+)
+def test_nothing_outside_the_engine_imports_a_private_engine_name(path: Path) -> None:
+    for line, module, names in imports(path):
+        if module != "rummy500.engine" and not module.startswith("rummy500.engine."):
+            continue
+        target = importlib.import_module(module)
+        public = set(getattr(target, "__all__", ()))
+        for name in names:
+            where = f"{path.relative_to(SRC)}:{line}"
+            assert not name.startswith("_"), f"{where}: {name} is private to {module}"
+            assert name in public, f"{where}: {name} is not in {module}.__all__"
+
+
+def test_the_check_finds_a_private_import(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from rummy500.engine.movegen import _DISCARD\n")
+    assert imports(bad) == [(1, "rummy500.engine.movegen", ["_DISCARD"])]
