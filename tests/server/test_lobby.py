@@ -78,6 +78,29 @@ async def test_a_bad_table_is_refused_with_the_reason(
     assert words in r.text
 
 
+async def test_every_422_has_one_shape(server: RunningServer) -> None:
+    """A rule refused and a schema refused: both {"detail": sentence, "errors": [...]}."""
+    rule = await server.http.post(
+        "/api/tables", json={"seats": [{"kind": "human"}] * 2, "rules": {"preset": "fast"}}
+    )
+    schema = await server.http.post(
+        "/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot", "level": "genius"}]}
+    )
+    join = await server.http.post("/api/tables/x/join", json={})
+    for r in (rule, schema, join):
+        assert r.status_code == 422, r.text
+        body = r.json()
+        assert set(body) == {"detail", "errors"}, body
+        assert isinstance(body["detail"], str) and body["detail"], body
+        for error in body["errors"]:
+            assert set(error) == {"loc", "msg"} and isinstance(error["loc"], list), error
+    assert "unknown preset" in rule.json()["detail"] and rule.json()["errors"] == []
+    (error,) = schema.json()["errors"]
+    assert error["loc"] == ["body", "seats", 1, "level"]
+    assert "seats.1.level" in schema.json()["detail"] and error["msg"] in schema.json()["detail"]
+    assert [e["loc"] for e in join.json()["errors"]] == [["body", "name"]]
+
+
 async def test_joining_takes_free_seats_and_starts_the_game_when_full(
     server: RunningServer,
 ) -> None:

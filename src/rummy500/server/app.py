@@ -15,7 +15,11 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rummy500.i18n import _
 from rummy500.server import lobby
@@ -126,6 +130,33 @@ def _replay(messages: list[Any], then: Any = None) -> Any:
 MAX_BODY = 16 * 1024
 
 
+def unprocessable(detail: str, errors: list[dict[str, Any]] | None = None) -> JSONResponse:
+    """Every ``422`` of the lobby has one shape: ``detail``, one sentence naming the problem,
+    and ``errors``, each problem the request's schema found (``loc``, ``msg``; empty for a
+    rule of the game or of the server). See docs/protocol.md."""
+    return JSONResponse(status_code=422, content={"detail": detail, "errors": errors or []})
+
+
+async def _schema_errors(request: Request, error: Exception) -> JSONResponse:
+    """FastAPI's own list of problems, in the lobby's one shape."""
+    assert isinstance(error, RequestValidationError)
+    errors = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", ""))} for e in error.errors()]
+    parts = []
+    for e in errors[:5]:
+        where = ".".join(str(x) for x in e["loc"] if x != "body")
+        parts.append(f"{where}: {e['msg']}" if where else e["msg"])
+    detail = _("invalid request: {details}").format(details="; ".join(parts))
+    return unprocessable(detail, errors)
+
+
+async def _http_errors(request: Request, error: Exception) -> Any:
+    """A ``422`` raised by a route (a rule refused) in the one shape; other codes as they are."""
+    assert isinstance(error, StarletteHTTPException)
+    if error.status_code == 422:
+        return unprocessable(str(error.detail))
+    return await http_exception_handler(request, error)
+
+
 def create_app(config: ServerConfig) -> FastAPI:
     """The server application for ``config`` (the database is migrated when it starts)."""
     storage = Storage(config.db_url)
@@ -159,6 +190,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.config = config
+    app.add_exception_handler(RequestValidationError, _schema_errors)
+    app.add_exception_handler(StarletteHTTPException, _http_errors)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(LobbyLimits, config=config)  # before the body is read
     app.add_middleware(BrowserProtections, config=config)  # outermost: on every answer
