@@ -67,6 +67,8 @@ class RummyApp(App[str | None]):
             hint_options = {"time": 0.8} if hint_level in ("expert", "hard") else {}
         self.hint_options = hint_options
         self.player_name = name or ""
+        #: Whether the table shows moves in notation too (the ``n`` key), for this run.
+        self.show_notation = False
 
     @property
     def pace_seconds(self) -> float:

@@ -359,6 +359,11 @@ def help_markdown(rules: Rules) -> str:
         "- " + _("r calls Rummy!, p lets the call go; e ends the hand when the stock is empty."),
         "- " + _("u undoes your last meld or lay-off of this turn; h asks for a hint."),
         "- " + _("s sorts your hand by suit or by rank; + and - change the pace."),
+        "- "
+        + _(
+            "n shows the moves in notation too (in the log, hints and refusals), and hides it "
+            "again."
+        ),
         "- " + _("? shows this help; q saves the game and quits."),
         "",
         "## " + _("Mouse"),

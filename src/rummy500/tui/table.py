@@ -119,6 +119,7 @@ class TableScreen(Screen[None]):
         Binding("u", "undo", _("Undo")),
         Binding("h", "hint", _("Hint")),
         Binding("s", "sort", _("Sort")),
+        Binding("n", "notation", _("Notation"), show=False),
         Binding("plus", "pace(-1)", _("Pace"), key_display="+/-"),
         Binding("minus", "pace(1)", _("Slower"), show=False),
         Binding("question_mark", "help", _("Help")),
@@ -250,13 +251,24 @@ class TableScreen(Screen[None]):
         if widget.border_title != title:
             widget.border_title = title
 
+    @property
+    def notation(self) -> bool:
+        """Whether moves are also shown in notation (the ``n`` key; off: words only)."""
+        return bool(getattr(self.app, "show_notation", False))
+
     def _show_entry(self, entry: LogEntry) -> None:
         if entry.notation.endswith(" pass"):
             return  # letting a Rummy! call go is not worth a line
         line = Text(entry.words)
-        if entry.notation:
+        if entry.notation and self.notation:
             line.append("  " + entry.notation, style="dim")
         self.query_one("#log", RichLog).write(line)
+
+    def _rewrite_log(self) -> None:
+        """The whole log again: after the notation is switched, or the log's width changed."""
+        self.query_one("#log", RichLog).clear()
+        for entry in self.session.log:
+            self._show_entry(entry)
 
     def show_error(self, reason: str) -> None:
         """An illegal attempt: the reason, marked so it reads without colour too."""
@@ -440,7 +452,10 @@ class TableScreen(Screen[None]):
         try:
             entry = self.session.play(move)
         except IllegalMove as e:
-            self.show_error(e.text(self.session.names))
+            reason = e.text(self.session.names)
+            if self.notation:
+                reason += f"  ({move})"
+            self.show_error(reason)
             return False
         self._after_move(entry)
         return True
@@ -674,7 +689,10 @@ class TableScreen(Screen[None]):
         if len(session.log) != version or session.game is not game or not self.is_attached:
             return
         sentence = explain_hint(move, obs, game)
-        self.show_info(_("Hint: {sentence} ({move})").format(sentence=sentence, move=move))
+        if self.notation:
+            self.show_info(_("Hint: {sentence} ({move})").format(sentence=sentence, move=move))
+        else:
+            self.show_info(_("Hint: {sentence}").format(sentence=sentence))
         if move.verb == "meld":
             self.hand.pick_cards([physical(c) for c in move.cards])
         elif move.verb in ("layoff", "discard"):
@@ -689,6 +707,16 @@ class TableScreen(Screen[None]):
     def action_sort(self) -> None:
         self.hand.resort(not self.hand.by_rank)
         self.refresh_table()
+
+    def action_notation(self) -> None:
+        app = self.app
+        app.show_notation = not self.notation  # type: ignore[attr-defined]
+        self._rewrite_log()
+        self.show_info(
+            _("Moves are also shown in notation (n hides it).")
+            if self.notation
+            else _("Moves are shown in words only (n shows the notation too).")
+        )
 
     def action_pace(self, step: int) -> None:
         self.app.change_pace(step)  # type: ignore[attr-defined]

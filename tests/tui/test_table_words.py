@@ -1,0 +1,71 @@
+"""The table speaks words: cards with suit symbols, players by name, the reason for every
+refusal; notation only when the person asks for it (the ``n`` key)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import RichLog
+
+from rummy500.tui.app import RummyApp
+from tests.tui.helpers import (
+    cards,
+    pick,
+    scripted_session,
+    settle,
+    status_text,
+    table_app,
+    wait_for,
+)
+
+HANDS = [
+    "4H 5H 6H 9S 9D KC 2D 3S 7C 8D JS QH AD",
+    "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H",
+]
+
+
+def log_text(app: RummyApp) -> str:
+    log = app.screen.query_one("#log", RichLog)
+    return " ".join(" ".join(strip.text for strip in log.lines).split())  # wrapped lines joined
+
+
+@pytest.mark.asyncio
+async def test_log_hints_and_refusals_are_in_words_and_notation_comes_with_n(
+    data_dir: Path,
+) -> None:
+    session = scripted_session(data_dir, HANDS, "KH", "AS 2H", [["P2 draw", "P2 discard KS"]])
+    app = table_app(session, data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        log = log_text(app)
+        assert "Ada discards K♠." in log
+        assert "P2 " not in log and "KS" not in log
+        await pilot.press("d", "h")
+        await wait_for(pilot, lambda: status_text(app).startswith("Hint:"))
+        hint = status_text(app)
+        assert "P1 " not in hint and "(" not in hint
+        assert any(suit in hint for suit in "♣♦♥♠")
+        await pilot.press("escape")  # the hint picked its card
+        await pick(pilot, app, cards("4H 5H 6H"))
+        await pilot.press("m")
+        await pick(pilot, app, cards("2H"))
+        await pilot.press("l")
+        refusal = status_text(app)
+        assert refusal == "✗ 2♥ does not fit at either end of meld 1"
+        app.save_screenshot("/tmp/tui-words.svg")
+
+        await pilot.press("n")  # the notation, on request
+        log = log_text(app)
+        assert "Ada discards K♠. P2 discard KS" in log
+        assert "You meld 4♥ 5♥ 6♥. P1 meld 4H 5H 6H" in log
+        await pilot.press("l")
+        assert status_text(app) == "✗ 2♥ does not fit at either end of meld 1  (P1 layoff 2H 1)"
+        await pilot.press("escape", "h")
+        await wait_for(pilot, lambda: status_text(app).startswith("Hint:"))
+        assert "(P1 " in status_text(app)
+        app.save_screenshot("/tmp/tui-notation.svg")
+
+        await pilot.press("n")  # and off again
+        assert "P1 meld" not in log_text(app)
+        assert "You meld 4♥ 5♥ 6♥." in log_text(app)
