@@ -107,6 +107,12 @@ async def test_joining_takes_free_seats_and_starts_the_game_when_full(
     made = await server.create(["human", "random", "human"], name="Ann")
     table_id = made["table"]["table_id"]
     assert made["seat"] == "P1" and len(made["token"]) >= 40
+    # a computer seat is taken by its computer player, and named by the client (no name)
+    assert [(s["taken"], s["name"]) for s in made["table"]["seats"]] == [
+        (True, "Ann"),
+        (True, None),
+        (False, None),
+    ]
     for seat, status, words in [
         ("P1", 409, "taken"),
         ("P2", 409, "computer player"),

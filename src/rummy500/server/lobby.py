@@ -78,7 +78,7 @@ def table_info(record: TableRecord, public_url: str) -> TableInfo:
                 kind=s.kind,  # type: ignore[arg-type]
                 level=s.level,
                 name=s.name,
-                taken=s.taken,
+                taken=s.taken or s.kind == "bot",  # by its computer player
             )
             for s in record.seats
         ],

@@ -216,9 +216,14 @@ class SeatInfo(BaseModel):
 
     seat: str
     kind: Literal["human", "bot"]
-    level: str | None
-    name: str | None
-    taken: bool
+    level: str | None = Field(description="A computer player's level (null for a person's seat).")
+    name: str | None = Field(
+        description="The person's name; null for a free seat and for a computer seat (a client "
+        "names it in its own language from kind and level)."
+    )
+    taken: bool = Field(
+        description="Whether someone sits there: a person, or (always) the computer player."
+    )
 
 
 class TableInfo(BaseModel):

@@ -248,14 +248,16 @@ def table_info(record: TableRecord, status: str) -> dict[str, Any]:
 def seat_rows(
     seats: Sequence[SeatRecord], connected: Container[int], computer_seats: Container[int]
 ) -> list[dict[str, Any]]:
-    """Who sits where, who is connected and which seats a computer player plays now."""
+    """Who sits where, who is connected and which seats a computer player plays now. A
+    computer seat is always taken (by its computer player) and has no name: ``kind`` and
+    ``level`` say what it is, and a client names it in its player's language."""
     return [
         {
             "seat": s.label,
             "kind": s.kind,
             "level": s.level,
             "name": s.name,
-            "taken": s.taken,
+            "taken": s.taken or s.kind == "bot",
             "connected": s.number in connected,
             "bot_playing": s.number in computer_seats,
         }
