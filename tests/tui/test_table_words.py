@@ -69,3 +69,26 @@ async def test_log_hints_and_refusals_are_in_words_and_notation_comes_with_n(
         await pilot.press("n")  # and off again
         assert "P1 meld" not in log_text(app)
         assert "You meld 4♥ 5♥ 6♥." in log_text(app)
+
+
+@pytest.mark.asyncio
+async def test_refusals_say_why(data_dir: Path) -> None:
+    session = scripted_session(data_dir, HANDS, "KH", "AS 2H", [["P2 draw", "P2 discard KS"]])
+    app = table_app(session, data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("x")  # the engine's reason
+        assert status_text(app) == "✗ Draw first: from the stock or the discard pile"
+        await pilot.press("d", "u")
+        assert status_text(app) == (
+            "✗ Nothing to undo: the card you drew from the stock has been seen, so the draw "
+            "cannot be taken back"
+        )
+        await pick(pilot, app, cards("9S 9D"))
+        await pilot.press("x")
+        assert status_text(app) == "✗ You picked 2 cards: pick exactly one card to discard"
+        await pilot.press("l")
+        assert status_text(app) == "✗ You picked 2 cards: pick exactly one card to lay off"
+        await pilot.press("m")  # the engine's reason, cards with symbols
+        assert status_text(app) == "✗ A meld needs at least 3 cards"
+        app.save_screenshot("/tmp/tui-refusal.svg")

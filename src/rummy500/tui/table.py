@@ -586,9 +586,18 @@ class TableScreen(Screen[None]):
             cards = [self.hand.cursor_card()]  # type: ignore[list-item]
         if len(cards) != 1:
             if verb == "discard":
-                self.show_error(_("pick exactly one card to discard"))
+                text = ngettext(
+                    "you picked {n} card: pick exactly one card to discard",
+                    "you picked {n} cards: pick exactly one card to discard",
+                    len(cards),
+                )
             else:
-                self.show_error(_("pick exactly one card to lay off"))
+                text = ngettext(
+                    "you picked {n} card: pick exactly one card to lay off",
+                    "you picked {n} cards: pick exactly one card to lay off",
+                    len(cards),
+                )
+            self.show_error(text.format(n=len(cards)))
             return None
         return cards[0]
 
@@ -661,14 +670,28 @@ class TableScreen(Screen[None]):
 
     def action_undo(self) -> None:
         if not self.session.undo():
-            self.show_error(
-                _(
-                    "nothing to undo: only your melds, lay-offs and takes of this turn can be "
-                    "taken back"
-                )
-            )
+            self.show_error(self._why_no_undo())
             return
         self._after_move(self.session.log[-1])
+
+    def _why_no_undo(self) -> str:
+        """Why the person's last move cannot be taken back (the engine's rule,
+        :meth:`~rummy500.engine.Game.can_undo`, in words)."""
+        game = self.session.game
+        you = self.session.you
+        last = game.moves[-1] if game.moves else None
+        if game.phase == PLAY and game.turn == you and last is not None and last.seat == you:
+            if last.verb == "draw":
+                return _(
+                    "nothing to undo: the card you drew from the stock has been seen, so the "
+                    "draw cannot be taken back"
+                )
+            if last.verb == "rummy":
+                return _("nothing to undo: a Rummy! call cannot be taken back")
+        return _(
+            "nothing to undo: only your melds, lay-offs and takes of this turn can be taken "
+            "back, until you discard"
+        )
 
     def action_hint(self) -> None:
         if not self.session.your_turn:
