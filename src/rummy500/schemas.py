@@ -19,9 +19,12 @@ from rummy500.i18n import _
 
 __all__ = ["SOURCES", "DEFAULT_OUT", "all_schemas", "render", "stale_files", "write", "main"]
 
-#: ``module:function`` of every layer's schemas. The table protocol's (WebSocket) messages
-#: will be added here by the server, as ``table/…`` files.
-SOURCES: tuple[str, ...] = ("rummy500.bots.messages:json_schemas",)
+#: ``module:function`` of every layer's schemas: the bot protocol's (``bot/…``) and the table
+#: protocol's WebSocket messages (``table/…``).
+SOURCES: tuple[str, ...] = (
+    "rummy500.bots.messages:json_schemas",
+    "rummy500.server.wire:json_schemas",
+)
 
 #: Where the files live in the project.
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "docs" / "schemas"

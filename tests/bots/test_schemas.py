@@ -37,7 +37,7 @@ def test_a_changed_model_makes_the_check_fail(tmp_path: Path) -> None:
 
 
 def test_every_message_has_a_schema() -> None:
-    titles = {s["title"] for s in all_schemas().values()}
+    titles = {s["title"] for n, s in all_schemas().items() if n.startswith("bot/")}
     assert titles == {"Hello", "HelloAnswer", "Act", "ActAnswer", "HandOver", "GameOver", "Quit"}
     act = all_schemas()["bot/act.schema.json"]
     assert {"players", "dealer", "hand_number", "id"} <= set(act["required"])

@@ -8,6 +8,8 @@ seat receives. It holds no rules of its own. Modules:
 - :mod:`~rummy500.server.config` — the settings of a server process;
 - :mod:`~rummy500.server.messages` — the pydantic messages of the lobby and the table protocol;
 - :mod:`~rummy500.server.views` — what each seat (or a spectator) is sent, from its observation;
+- :mod:`~rummy500.server.wire` — the models of what the server sends on a table's WebSocket, and
+  the JSON Schemas of both directions (``docs/schemas/table/``);
 - :mod:`~rummy500.server.storage` — tables, seats, moves and chat in SQLite or PostgreSQL;
 - :mod:`~rummy500.server.autoplay` — computer players off the event loop;
 - :mod:`~rummy500.server.tables` — the live tables this process owns (``TableHub``), and
