@@ -388,7 +388,8 @@ def help_markdown(rules: Rules) -> str:
             "♣ clubs, ♦ diamonds, ♥ hearts, ♠ spades; JK is a joker. On the table *8♥ is a "
             "joker standing for the 8♥ and *9 a joker standing for a nine. A dot under a card "
             "in your hand: it could be melded or laid off now. Raised cards are picked. "
-            "▶ marks the player whose move it is, and · the dealer."
+            "▶ marks the player whose move it is, and · the dealer. Beside each player: the "
+            "cards in hand, the points melded and laid off in this hand so far, and the total."
         ),
     ]
     return "\n".join(lines)
@@ -489,11 +490,25 @@ class HandSummaryScreen(ModalScreen[None]):
                         f"{session.names[seat]}: " + " ".join(card_label(c) for c in cards) + "\n"
                     )
             yield Static(left, id="summary-left")
-            yield Static(
-                _("The game is over.") if game.is_game_over() else _("Press Enter to deal."),
-                id="summary-next",
-            )
+            yield Static(self._next_text(), id="summary-next")
         yield Footer()
+
+    def _next_text(self) -> str:
+        """What comes next: the next deal, or who won the game."""
+        session = self.session
+        game = session.game
+        if not game.is_game_over():
+            return _("Press Enter to deal.")
+        winner = game.winner
+        if winner == session.you:
+            return _("The game is over: you win with {total} points! Press Enter.").format(
+                total=game.totals[winner]
+            )
+        if winner is not None:
+            return _("The game is over: {name} wins with {total} points. Press Enter.").format(
+                name=session.names[winner], total=game.totals[winner]
+            )
+        return _("The game is over.")
 
     def on_mount(self) -> None:
         game = self.session.game

@@ -235,6 +235,7 @@ class TableScreen(Screen[None]):
                     level=level_label(session.levels[seat]) if seat != session.you else None,
                     cards=obs.hand_sizes[seat],
                     total=obs.totals[seat],
+                    hand=obs.points[seat],
                     to_act=seat == acting,
                     dealer=seat == game.dealer,
                 )

@@ -519,11 +519,12 @@ class PlayerLine:
     total: int
     to_act: bool
     dealer: bool
+    hand: int = 0  # points melded and laid off in this hand so far
 
 
 class PlayersView(Widget):
-    """Each player: a ▶ for whoever acts (· for the dealer), name and level, cards in hand and
-    running total."""
+    """Each player: a ▶ for whoever acts (else · for the dealer), name and level, cards in hand,
+    points melded and laid off in this hand so far, and running total."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"players--acting", "players--dim"}
     DEFAULT_CSS = """
@@ -546,20 +547,22 @@ class PlayersView(Widget):
 
     def render(self) -> Text:
         width = max(self.content_size.width, 20)
-        name_width = width - 2 - 3 - 5
-        right = _("cards") + " " + _("total")
+        name_width = width - 1 - 3 - 5 - 5
+        right = " ".join([_("cards"), _("hand"), _("total")])
+        left = " " + _("player")
+        if len(left) + len(right) > width:
+            left = ""
         header = Text(
-            ("  " + _("player")).ljust(width - len(right)) + right,
+            left.ljust(width - len(right)) + right,
             style=self.get_component_rich_style("players--dim"),
         )
         lines = [header]
         for p in self.players:
-            marker = "▶" if p.to_act else " "
-            dealer = "·" if p.dealer else " "
+            marker = "▶" if p.to_act else "·" if p.dealer else " "
             who = f"{p.name} ({p.level})" if p.level else p.name
             if len(who) > name_width:
                 who = p.name[:name_width]
-            line = Text(f"{marker}{dealer}{who:<{name_width}}{p.cards:>3}{p.total:>5}")
+            line = Text(f"{marker}{who:<{name_width}}{p.cards:>3}{p.hand:>5}{p.total:>5}")
             if p.to_act:
                 line.stylize(self.get_component_rich_style("players--acting"))
             lines.append(line)
