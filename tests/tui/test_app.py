@@ -259,7 +259,9 @@ async def test_going_out_shows_the_summary_then_the_winner_and_chart(data_dir: P
         summary = app.stats.summary()
         assert (summary.played, summary.won, summary.best_total) == (1, 1, 97)
         assert not GameStore(data_dir).has_saved()  # finished games move to games/
-        assert list((data_dir / "games").glob("*.r500"))
+        (record,) = (data_dir / "games").glob("*.r500")
+        header = record.read_text(encoding="utf-8")
+        assert "continue this game" not in header and "a finished game" in header
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, StartScreen)

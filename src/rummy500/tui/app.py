@@ -10,7 +10,7 @@ from textual.app import App
 from rummy500.engine import GAME_OVER
 from rummy500.i18n import _
 from rummy500.notation import RecordError
-from rummy500.tui.screens import StartScreen
+from rummy500.tui.screens import ConfirmScreen, StartScreen
 from rummy500.tui.session import PACES, GameSetup, Session
 from rummy500.tui.stats import Statistics
 from rummy500.tui.storage import GameStore
@@ -86,7 +86,7 @@ class RummyApp(App[str | None]):
         elif self._resume:
             self.resume_game()
         elif self._setup is not None and self._start_now:
-            self.start_game(self._setup)
+            self.ask_to_start(self._setup)
         else:
             self.show_start()
 
@@ -105,13 +105,61 @@ class RummyApp(App[str | None]):
                 pace=self.pace,
                 can_resume=self.store.has_saved(),
                 summary=self.stats.summary(),
+                waiting=self.waiting_text(),
             )
         )
 
+    def waiting_text(self) -> str:
+        """The saved game in progress in a sentence ("" if there is none)."""
+        if not self.store.has_saved():
+            return ""
+        try:
+            saved = self.store.load()
+        except (RecordError, ValueError, OSError):
+            return _("A saved game is waiting, but it cannot be read.")
+        if saved is None:
+            return ""
+        game = saved.game
+        scores = ", ".join(
+            f"{name} {total}" for name, total in zip(saved.names, game.totals, strict=False)
+        )
+        return _("A game is waiting: hand {n}, totals {scores}.").format(
+            n=game.hand_number, scores=scores
+        )
+
+    def ask_to_start(self, setup: GameSetup, pace: str | None = None) -> None:
+        """Start a new game; if one is saved, ask first (it is kept in ``games/``)."""
+        if not self.store.has_saved():
+            self.start_game(setup, pace)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.start_game(setup, pace)
+            elif not isinstance(self.screen, StartScreen):
+                self.show_start(setup)
+
+        self.push_screen(
+            ConfirmScreen(
+                _("Start a new game instead of the one waiting?"),
+                yes=_("Start a new game"),
+                no=_("Keep the saved game"),
+                detail=self.waiting_text()
+                + "\n"
+                + _(
+                    "If you start a new game, the saved one is set aside in {dir}: it can be "
+                    "replayed, but no longer resumed."
+                ).format(dir=self.store.directory / "games"),
+            ),
+            callback=answered,
+        )
+
     def start_game(self, setup: GameSetup, pace: str | None = None) -> None:
-        """A new game: it replaces any saved game in progress."""
+        """A new game; a saved game in progress is set aside in ``games/`` (callers ask
+        first: :meth:`ask_to_start`)."""
         if pace in PACES:
             self.pace = pace
+        self.store.set_aside()
         session = Session.new(
             setup.levels,
             setup.rules,

@@ -39,6 +39,7 @@ from rummy500.tui.words import card_label
 
 __all__ = [
     "ChoiceScreen",
+    "ConfirmScreen",
     "GameOverScreen",
     "HandSummaryScreen",
     "HelpScreen",
@@ -129,6 +130,7 @@ class StartScreen(Screen[None]):
         pace: str = "normal",
         can_resume: bool = False,
         summary: StatsSummary | None = None,
+        waiting: str = "",
     ) -> None:
         super().__init__()
         self.setup = setup or GameSetup()
@@ -136,6 +138,7 @@ class StartScreen(Screen[None]):
         self.pace = pace
         self.can_resume = can_resume
         self.summary = summary
+        self.waiting = waiting  # the saved game in progress, in words
 
     def compose(self) -> ComposeResult:
         setup = self.setup
@@ -196,13 +199,16 @@ class StartScreen(Screen[None]):
             yield Button(_("Start"), id="start", variant="primary")
             yield Button(_("Resume"), id="resume", disabled=not self.can_resume)
             yield Button(_("Quit"), id="quit")
+        yield Static(self.waiting, id="start-waiting")
         yield Static("", id="start-error")
         yield Footer()
 
     def on_mount(self) -> None:
         self._show_opponents(len(self.setup.levels))
         self._show_preset_help()
-        self.query_one("#start", Button).focus()
+        self.query_one("#start-waiting").display = bool(self.waiting)
+        # a game in progress is what the person most likely wants back
+        self.query_one("#resume" if self.can_resume else "#start", Button).focus()
 
     def _show_opponents(self, count: int) -> None:
         for i in range(len(OPPONENT_NAMES)):
@@ -268,14 +274,26 @@ class StartScreen(Screen[None]):
         setup = self.chosen_setup()
         if setup is not None:
             pace = self.query_one("#pace", Select).value
-            self.app.start_game(setup, pace=str(pace))  # type: ignore[attr-defined]
+            self.app.ask_to_start(setup, pace=str(pace))  # type: ignore[attr-defined]
 
     def action_resume(self) -> None:
         if self.can_resume:
             self.app.resume_game()  # type: ignore[attr-defined]
 
     def action_quit(self) -> None:
-        self.app.exit()
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.app.exit()
+
+        self.app.push_screen(
+            ConfirmScreen(
+                _("Quit Rummy 500?"),
+                yes=_("Quit"),
+                no=_("Stay"),
+                detail=_("Your saved game stays saved.") if self.can_resume else "",
+            ),
+            callback=answered,
+        )
 
     @on(Button.Pressed, "#start")
     def _start(self) -> None:
@@ -287,7 +305,7 @@ class StartScreen(Screen[None]):
 
     @on(Button.Pressed, "#quit")
     def _quit(self) -> None:
-        self.app.exit()
+        self.action_quit()
 
 
 def _preset_of(rules: Rules) -> str | object:
@@ -416,6 +434,44 @@ class HelpScreen(ModalScreen[None]):
 
 
 # --- choices ------------------------------------------------------------------------------------
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes-or-no question before something that cannot be taken back; the safe answer has
+    the focus, and Esc is no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "no", _("Cancel"))]
+
+    def __init__(self, question: str, *, yes: str, no: str, detail: str = "") -> None:
+        super().__init__()
+        self.question = question
+        self.detail = detail
+        self.yes_label = yes
+        self.no_label = no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            yield Static(Text(self.question, style="bold"), id="confirm-question")
+            if self.detail:
+                yield Static(self.detail, id="confirm-detail")
+            with Horizontal(id="confirm-buttons"):
+                yield Button(self.no_label, id="no", variant="primary")
+                yield Button(self.yes_label, id="yes", variant="warning")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    @on(Button.Pressed, "#yes")
+    def _yes(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#no")
+    def _no(self) -> None:
+        self.dismiss(False)
+
+    def action_no(self) -> None:
+        self.dismiss(False)
 
 
 class ChoiceScreen(ModalScreen[int | None]):

@@ -24,6 +24,12 @@ __all__ = ["DATA_DIR_ENV", "GameStore", "SavedGame", "data_dir"]
 
 DATA_DIR_ENV = "RUMMY500_DATA_DIR"
 _META_PREFIX = "# tui: "
+#: The first line of a saved game's header, and what it becomes when the game is put away.
+_CONTINUE = "rummy500 play: continue this game with `rummy500 play --resume`"
+_FINISHED = "rummy500 play: a finished game (`rummy500 replay FILE` shows it)"
+_UNFINISHED = (
+    "rummy500 play: an unfinished game, set aside for a new one (`rummy500 replay FILE` shows it)"
+)
 
 
 def data_dir(override: str | Path | None = None) -> Path:
@@ -75,10 +81,7 @@ class GameStore:
     ) -> Path:
         """Write the game as a record (atomically: a crash never leaves half a file)."""
         meta = {"id": game_id, "seed": game.seed, "you": you, "names": names, "levels": levels}
-        comment = (
-            "rummy500 play: continue this game with `rummy500 play --resume`\n"
-            f"tui: {json.dumps(meta, ensure_ascii=False)}"
-        )
+        comment = _CONTINUE + "\n" + f"tui: {json.dumps(meta, ensure_ascii=False)}"
         text = format_record(game, comment=comment)
         path = self.current_path
         tmp = path.with_suffix(".tmp")
@@ -93,11 +96,28 @@ class GameStore:
         return read_saved(self.current_path.read_text(encoding="utf-8"))
 
     def archive(self, game_id: str) -> Path | None:
-        """Move the finished game out of the way, to ``games/<id>.r500``."""
+        """Move the finished game out of the way, to ``games/<id>.r500``; its header no longer
+        says to continue it."""
+        return self._move_aside(f"{game_id}.r500", _FINISHED)
+
+    def set_aside(self) -> Path | None:
+        """Keep the unfinished game in ``games/<id>-unfinished.r500`` (a new game takes its
+        place); nothing is lost, and ``rummy500 replay`` still reads it."""
         if not self.has_saved():
             return None
-        target = self.directory / "games" / f"{game_id}.r500"
+        try:
+            game_id = self.load().game_id  # type: ignore[union-attr]
+        except Exception:  # a broken record is kept all the same
+            game_id = f"game-{int(self.current_path.stat().st_mtime)}"
+        return self._move_aside(f"{game_id}-unfinished.r500", _UNFINISHED)
+
+    def _move_aside(self, filename: str, header: str) -> Path | None:
+        if not self.has_saved():
+            return None
+        target = self.directory / "games" / filename
         target.parent.mkdir(parents=True, exist_ok=True)
+        text = self.current_path.read_text(encoding="utf-8")
+        self.current_path.write_text(text.replace(_CONTINUE, header, 1), encoding="utf-8")
         os.replace(self.current_path, target)
         return target
 
