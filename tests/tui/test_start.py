@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import Button, Static
+from textual.widgets import Button, Input, Static
 
 from rummy500.tui.app import RummyApp
 from rummy500.tui.screens import ConfirmScreen, StartScreen
@@ -87,3 +87,22 @@ async def test_tab_then_enter_on_the_start_screen_asks_before_quitting(data_dir:
         await pilot.press("escape", "tab", "enter")  # Esc asks too; Tab to Quit, Enter
         await pilot.pause()
     assert app.return_value is None
+
+
+@pytest.mark.asyncio
+async def test_the_target_can_be_cleared_and_typed(data_dir: Path) -> None:
+    app = RummyApp(data_dir=data_dir, pace="instant", call_seconds=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        target = app.screen.query_one("#rule-target", Input)
+        target.focus()
+        await pilot.press("end", *["backspace"] * 3)
+        await pilot.pause()
+        assert target.value == ""
+        await pilot.press("1", "5", "0")
+        await pilot.pause()
+        assert target.value == "150"
+        app.save_screenshot("/tmp/tui-target.svg")
+        await pilot.press("ctrl+n")
+        await settle(pilot, app)
+        assert app.session is not None and app.session.game.rules.target == 150

@@ -228,6 +228,11 @@ class StartScreen(Screen[None]):
     def _preset_changed(self, event: Select.Changed) -> None:
         self._show_preset_help()
         if isinstance(event.value, str) and event.value in PRESETS:
+            try:
+                if self._rules() == PRESETS[event.value]:
+                    return  # the options made this preset: leave them as typed
+            except InvalidRules:
+                pass
             values = PRESETS[event.value].as_dict()
             for option, value in values.items():
                 if option == "target":
@@ -238,7 +243,10 @@ class StartScreen(Screen[None]):
     @on(Select.Changed, ".rule")
     @on(Input.Changed, "#rule-target")
     def _rule_changed(self) -> None:
-        """Show which preset the options now make, if any."""
+        """Show which preset the options now make, if any (not while the target is empty:
+        the person is typing a new one)."""
+        if not self.query_one("#rule-target", Input).value.strip():
+            return
         try:
             rules = self._rules()
         except InvalidRules:
