@@ -150,9 +150,16 @@ INVITE_GROUP = 4
 #: keep coming, and the log then only grows).
 JOURNAL_SIZE_LIMIT = 4 << 20
 WAL_TRUNCATE_BYTES = 8 << 20
-#: The safety net: a commit that finds the log over this many pages (4 KiB each: 16 MiB)
-#: checkpoints it itself (``wal_autocheckpoint``), however fast events come.
+#: A commit that finds the log over this many pages (4 KiB each: 16 MiB) copies it back
+#: itself (``wal_autocheckpoint``), however fast events come — but that checkpoint is passive:
+#: it cannot reset the log while readers keep coming.
 WAL_AUTOCHECKPOINT_PAGES = 4096
+#: The bound that holds under any load: every :data:`WAL_CHECK_EVERY` appends the writer looks
+#: at the log, and past this size empties it itself (a blocking checkpoint, in the writer's
+#: thread: the event loop never waits on it). Only a flood of writes faster than the periodic
+#: checkpoint of the server can clear gets there.
+WAL_FLOOD_BYTES = 16 << 20
+WAL_CHECK_EVERY = 64
 
 
 def new_token() -> str:
@@ -274,6 +281,7 @@ class Storage:
     def __init__(self, url: str, *, echo: bool = False) -> None:
         self.url = normalize_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
+        self._appends = 0  # (SQLite: every WAL_CHECK_EVERY appends, the log's size is checked)
         if self.url.startswith("postgresql+psycopg"):
             require_extra("postgres", _("a PostgreSQL database"), "psycopg")
         kwargs: dict[str, Any] = {"echo": echo, "future": True}
@@ -612,6 +620,12 @@ class Storage:
         """
         if not items:
             return []
+        if self.is_sqlite:
+            self._appends += 1
+            if self._appends % WAL_CHECK_EVERY == 0:
+                wal = self.wal_path()
+                if wal is not None and wal.exists() and wal.stat().st_size > WAL_FLOOD_BYTES:
+                    self.checkpoint()
         try:
             return self._append(items)
         except Exception:
