@@ -125,8 +125,18 @@ async def test_joining_takes_free_seats_and_starts_the_game_when_full(
     joined = await server.join(table_id, "  Bob 👩\u200d👩\u200d👧 <b>  ")
     assert joined["seat"] == "P3" and joined["token"] != made["token"]
     table = joined["table"]
-    assert table["status"] == "playing" and table["version"] >= 1  # the bot (P2) may be off
     assert [s["name"] for s in table["seats"]] == ["Ann", None, "Bob 👩\u200d👩\u200d👧 <b>"]
+    # every seat is taken, but the deal waits for its people to be connected
+    assert table["status"] == "waiting" and table["version"] == 0
+    ann = await server.connect(table_id, made["token"])
+    assert (await ann.expect("state"))["view"] is None
+    bob = await server.connect(table_id, joined["token"])
+    state = await bob.expect("state")
+    assert state["version"] == 1 and state["view"]["hand_number"] == 1  # the deal, at once
+    deal = await ann.expect("update")
+    assert deal["version"] == 1 and deal["event"]["kind"] == "deal"
+    table = (await server.http.get(f"/api/tables/{table_id}")).json()
+    assert table["status"] == "playing" and table["version"] >= 1  # the bot (P2) may be off
     r = await server.http.post(f"/api/tables/{table_id}/join", json={"name": "Cleo"})
     assert r.status_code == 409 and "no free seat" in r.text
     assert (await server.http.get("/api/tables")).json()["tables"] == []
@@ -189,7 +199,7 @@ async def test_a_rematch_seats_everyone_again_at_a_new_table(server: RunningServ
         f"/api/tables/{table_id}/rematch", headers={"Authorization": f"Bearer {bob['token']}"}
     )
     assert r.status_code == 200 and r.json()["table"]["table_id"] == new_id
-    assert r.json()["seat"] == "P2" and r.json()["table"]["status"] == "playing"
+    assert r.json()["seat"] == "P2" and r.json()["table"]["status"] == "waiting"  # not here yet
     r = await server.http.post(
         f"/api/tables/{table_id}/rematch", headers={"Authorization": f"Bearer {bob['token']}"}
     )
@@ -232,6 +242,9 @@ async def test_games_being_played_are_listed_to_watch(server: RunningServer) -> 
     made = await server.create(["human", "random"], name="Ann")
     waiting = await server.create(["human", "human"], name="Bob")
     hidden = await server.create(["human", "random"], name="Cleo", private=True)
+    for table in (made, hidden):  # dealt once its person is here
+        client = await server.connect(table["table"]["table_id"], table["token"])
+        assert (await client.expect("state"))["view"] is not None
     r = await server.http.get("/api/tables", params={"status": "playing"})
     ids = [t["table_id"] for t in r.json()["tables"]]
     assert ids == [made["table"]["table_id"]]
@@ -263,11 +276,13 @@ async def test_a_seed_is_taken_only_where_the_server_allows_it(start_server: Any
     hands = []
     for _i in range(2):
         made = await seeded.create(["human", "human"], name="Ann", seed=7)
-        await seeded.join(made["table"]["table_id"], "Bob")
+        bob = await seeded.join(made["table"]["table_id"], "Bob")
         client = await seeded.connect(made["table"]["table_id"], made["token"])
         state = await client.expect("state")
         assert "rematch" in state["table"]["features"]
-        hands.append(state["view"]["hand"])
+        await seeded.connect(made["table"]["table_id"], bob["token"])
+        deal = await client.expect("update")  # dealt once both are here
+        hands.append(deal["view"]["hand"])
     assert hands[0] == hands[1]
 
 

@@ -30,6 +30,9 @@ async def seated(server: RunningServer, seats: list[str], **body: Any) -> list[T
         client = await server.connect(table_id, token, name=f"player{n + 1}")
         await client.expect("state")
         clients.append(client)
+    for client in clients:  # the table deals once everyone is connected
+        if client.view is None:
+            await client.expect("update", where=lambda m: m["event"]["kind"] == "deal")
     return clients
 
 

@@ -129,6 +129,14 @@ class LiveTable:
             if self.idle_handle is not None:
                 self.idle_handle.cancel()
                 self.idle_handle = None
+            seat = client.seat
+            if seat is not None and self.game is None and self.seating.ready_to_deal(seat):
+                try:  # the last person is here: deal, and send them the dealt table
+                    await self.play.start()
+                except TableLost:
+                    client.start()
+                    client.close(CLOSE_RELOAD, "reconnect")
+                    return
             waited = not self.seating.people_here()
             self.clients.add(client)
             client.start()
@@ -395,7 +403,8 @@ class LiveTable:
     # --- changes from the lobby ----------------------------------------------------------------
 
     async def refresh_seats(self, vacated: int | None = None) -> None:
-        """Seats changed in the database: reload them; start the game once every seat is taken."""
+        """Seats changed in the database: reload them (the game starts once every person's seat
+        is taken and connected: see :meth:`attach`)."""
         seats = await self.hub.db(self.hub.storage.seat_records, self.id)
         async with self.lock:
             now = self.loop.time()
@@ -407,7 +416,7 @@ class LiveTable:
                     self.clients.discard(client)
                 self.seating.vacated(vacated, now)
             try:
-                if self.game is None and self.seating.all_taken():
+                if self.game is None and self.seating.ready_to_deal():
                     await self.play.start()
                 self.clients.send_seats(self.version, self.play.seats_payload())
                 await self.play.advance()

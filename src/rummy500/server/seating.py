@@ -46,8 +46,16 @@ class Seating:
         return self.seats[seat].kind == "human"
 
     def all_taken(self) -> bool:
-        """Whether every person's seat has its person (the game may start)."""
+        """Whether every person's seat has its person."""
         return all(s.kind == "bot" or s.taken for s in self.seats)
+
+    def ready_to_deal(self, arriving: int | None = None) -> bool:
+        """Whether the game may start: every person's seat is taken and its person connected
+        (``arriving``: the seat whose connection is being let in now). A table does not deal
+        before its people can see the deal."""
+        return self.all_taken() and all(
+            s.kind == "bot" or s.number == arriving or self.connected(s.number) for s in self.seats
+        )
 
     def people_here(self) -> bool:
         """Whether the table may play (see the module docstring)."""
