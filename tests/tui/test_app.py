@@ -164,8 +164,8 @@ async def test_a_call_window_accepts_rummy(data_dir: Path) -> None:
         assert "Rummy!" in status_text(app)
         await pilot.press("r")
         assert session.game.phase == PLAY and session.game.turn == 0
-        assert session.log[-1].notation == "P1 rummy 1"
-        assert session.log[-1].words == "You call Rummy! and take the 5♣."
+        assert session.log[-2].notation == "P1 rummy 1"
+        assert session.log[-2].words == "You call Rummy! and take the 5♣."
         await pick(pilot, app, cards("5C"))
         await pilot.press("l")
         assert session.log[-1].notation == "P1 layoff 5C 1"

@@ -372,6 +372,13 @@ def help_markdown(rules: Rules) -> str:
             "or p to let it go."
         ),
         "",
+        _(
+            "The players after the discarder are asked in turn, the next player first, and the "
+            "first to call gets it: a player further on is not asked at all. Play then goes on "
+            "from the caller's left, so the players between the discarder and the caller miss "
+            "their turn."
+        ),
+        "",
         "## " + _("Keys"),
         "",
         "- " + _("←/→ move in your hand, space picks a card (it is raised); Esc unpicks all."),

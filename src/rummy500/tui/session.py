@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rummy500.bots import LEVELS
-from rummy500.engine import GAME_OVER, HAND_OVER, Game, Move, Rules
-from rummy500.i18n import _
+from rummy500.engine import GAME_OVER, HAND_OVER, CallWindow, Game, Move, Rules
+from rummy500.i18n import _, ngettext
 from rummy500.tui.stats import Statistics
 from rummy500.tui.storage import GameStore
 from rummy500.tui.words import describe_move, explain_hint
@@ -197,17 +197,43 @@ class Session:
         nothing when it is illegal); log it, save the game, keep the statistics."""
         game = self.game
         before = game.clone()
+        window = game.call_window
         game.play(move)
         entry = LogEntry(
             move.seat, describe_move(move, before, game, self.names, self.you), str(move)
         )
         self.log.append(entry)
+        if move.verb == "rummy" and window is not None:
+            self.log.append(LogEntry(move.seat, self._call_explained(move.seat, window), ""))
         if game.phase in (HAND_OVER, GAME_OVER):
             self._hand_over()
         self.save()
         if game.phase == GAME_OVER and self.store is not None:
             self.store.archive(self.game_id)
         return entry
+
+    def _call_explained(self, caller: int, window: CallWindow) -> str:
+        """Why the Rummy! call is ``caller``'s and whose turn is skipped (docs/rules.md §5:
+        the nearest player after the discarder gets the call; play goes on to the caller's
+        left)."""
+        players = self.game.players
+        skipped = []
+        seat = (window.discarder + 1) % players
+        while seat != caller:
+            skipped.append(seat)
+            seat = (seat + 1) % players
+        who = _("You") if caller == self.you else self.names[caller]
+        text = _(
+            "{who} got the call: the first player after {discarder} to call Rummy! gets it."
+        ).format(who=who, discarder=self.names[window.discarder])
+        if skipped:
+            missed = ", ".join(self.names[s] for s in skipped)
+            text += " " + ngettext(
+                "Play goes on from the caller's left: {missed} misses a turn.",
+                "Play goes on from the caller's left: {missed} miss their turns.",
+                len(skipped),
+            ).format(missed=missed)
+        return text
 
     def bot_choice(self, seat: int) -> Move:
         """What the computer player at ``seat`` plays now (may take a while: search bots)."""

@@ -390,11 +390,13 @@ class TableScreen(Screen[None]):
                 await asyncio.sleep(max(rest, 0))
                 if session.game is not game or game.to_act != seat:
                     continue
+                shown = len(session.log)
                 try:
-                    entry = session.play(move)
+                    session.play(move)
                 except IllegalMove:
-                    entry = session.play(legal[0])  # a bot's mistake must not stop the game
-                self._show_entry(entry)
+                    session.play(legal[0])  # a bot's mistake must not stop the game
+                for entry in session.log[shown:]:
+                    self._show_entry(entry)
                 self.refresh_table()
                 if not self._error:
                     self.prompt()
@@ -450,15 +452,18 @@ class TableScreen(Screen[None]):
 
     def _play(self, move: Move) -> bool:
         """Give ``move`` to the engine; show its reason if it is illegal."""
+        shown = len(self.session.log)
         try:
-            entry = self.session.play(move)
+            self.session.play(move)
         except IllegalMove as e:
             reason = e.text(self.session.names)
             if self.notation:
                 reason += f"  ({move})"
             self.show_error(reason)
             return False
-        self._after_move(entry)
+        for entry in self.session.log[shown:-1]:
+            self._show_entry(entry)
+        self._after_move(self.session.log[-1])
         return True
 
     def _try(self, move: Move) -> None:

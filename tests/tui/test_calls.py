@@ -1,0 +1,63 @@
+"""Rummy! calls explained: who gets the call and why the turn skips players, when it happens
+and in help."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Markdown, RichLog
+
+from rummy500.engine import CALL, PLAY
+from rummy500.tui.app import RummyApp
+from rummy500.tui.screens import HelpScreen, help_markdown
+from tests.tui.helpers import scripted_session, settle
+
+HANDS = [  # three players: seven cards each
+    "4H 5H 6H 9S 9D KC 2D",
+    "2C 3C 4C 5C TD TS 8S",
+    "6C 9C TC JC 3D 4D 5D",
+]
+SCRIPTS = [["P2 draw", "P2 meld 2C 3C 4C", "P2 discard 5C"], []]  # Ben lets the call go
+
+
+def log_text(app: RummyApp) -> str:
+    log = app.screen.query_one("#log", RichLog)
+    return " ".join(" ".join(strip.text for strip in log.lines).split())
+
+
+@pytest.mark.asyncio
+async def test_a_call_says_who_got_it_and_who_misses_a_turn(data_dir: Path) -> None:
+    from tests.tui.helpers import table_app
+
+    session = scripted_session(data_dir, HANDS, "KH", "AS 2H", SCRIPTS)
+    app = table_app(session, data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert session.game.phase == CALL  # Ben has passed; now the person may call
+        await pilot.press("r")
+        assert session.game.phase == PLAY and session.game.turn == 0
+        explained = (
+            "You got the call: the first player after Ada to call Rummy! gets it. Play goes on "
+            "from the caller's left: Ben misses a turn."
+        )
+        assert session.log[-1].words == explained
+        assert explained in log_text(app)
+        app.save_screenshot("/tmp/tui-call.svg")
+
+
+@pytest.mark.asyncio
+async def test_help_says_who_gets_a_call(data_dir: Path) -> None:
+    from tests.tui.helpers import table_app
+
+    session = scripted_session(data_dir, HANDS, "KH", "AS 2H", SCRIPTS)
+    text = help_markdown(session.game.rules)
+    assert "the first to call gets it" in text
+    assert "miss their turn" in text
+    app = table_app(session, data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert app.screen.query_one(Markdown) is not None
