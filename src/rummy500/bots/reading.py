@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from rummy500.engine import JOKER, MeldView, Move, card_value, card_values
 from rummy500.engine.cards import JOKER_AS, JOKER_RANK
+from rummy500.engine.melds import analyze_meld, meld_value, played_value
 
 __all__ = ["Reading", "TableFits", "play_points", "read_hand", "table_fits"]
 
@@ -268,32 +269,17 @@ def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
 
 
 def play_points(move: Move, melds: Sequence[MeldView], values: str = "standard") -> int:
-    """Points a meld or lay-off scores for its player (0 for any other move)."""
-    val = card_values(values)
+    """Points a meld or lay-off scores for its player (0 for any other move), as the engine
+    counts them (:func:`~rummy500.engine.melds.meld_value`, ``played_value``)."""
     if move.verb == "meld":
-        cards = move.cards
-        naturals = [c for c in cards if c < 52]
-        is_run = len({c % 13 for c in naturals}) > 1 or any(
-            JOKER_AS <= c < JOKER_RANK for c in cards
-        )
-        total = 0
-        for i, c in enumerate(cards):
-            if c >= JOKER_AS:
-                total += 15
-            elif is_run and i == 0 and c % 13 == 0:
-                total += card_value(c, values, low_ace=True)
-            else:
-                total += val[c]
-        return total
+        return meld_value(analyze_meld(move.cards)[4], values)
     if move.verb == "layoff":
         c = move.cards[0]
-        if c >= JOKER_AS:
-            return 15
-        if c % 13 == 0:
+        low = False  # only a natural ace laid off at the low end of a run counts low
+        if c < JOKER_AS and c % 13 == 0:
             meld = next((m for m in melds if m.number == move.number), None)
             if meld is not None and meld.is_run:
                 first = meld.cards[0] if meld.cards[0] < 52 else meld.cards[0] - JOKER_AS
-                if move.end == "low" or (move.end != "high" and first % 13 == 1):
-                    return card_value(c, values, low_ace=True)
-        return val[c]
+                low = move.end == "low" or (move.end != "high" and first % 13 == 1)
+        return played_value(c, 0 if low else -1, values)
     return 0

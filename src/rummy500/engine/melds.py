@@ -21,6 +21,7 @@ __all__ = [
     "card_value",
     "card_values",
     "hand_value",
+    "meld_value",
     "melds_in_hand",
     "played_value",
 ]
