@@ -92,3 +92,31 @@ async def test_refusals_say_why(data_dir: Path) -> None:
         await pilot.press("m")  # the engine's reason, cards with symbols
         assert status_text(app) == "✗ A meld needs at least 3 cards"
         app.save_screenshot("/tmp/tui-refusal.svg")
+
+
+@pytest.mark.asyncio
+async def test_lay_off_with_nothing_picked_asks_which_card(data_dir: Path) -> None:
+    from textual.widgets import OptionList
+
+    from rummy500.tui.screens import ChoiceScreen
+
+    session = scripted_session(data_dir, HANDS, "KH", "AS 3H", [["P2 draw", "P2 discard KS"]])
+    app = table_app(session, data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("d")
+        await pick(pilot, app, cards("4H 5H 6H"))
+        await pilot.press("m")
+        await pilot.press("home", "l")  # the cursor is on 7♣, which does not fit: not tried
+        assert session.game.moves[-1].verb == "meld"
+        assert isinstance(app.screen, ChoiceScreen)
+        options = app.screen.query_one(OptionList)
+        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert labels == ["3♥ on meld #1: 4♥ 5♥ 6♥"]
+        app.save_screenshot("/tmp/tui-layoff-ask.svg")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert str(session.game.moves[-1]) == "P1 layoff 3H 1"
+        await pilot.press("home", "l")  # nothing fits now: say what to do
+        assert status_text(app).startswith("✗ Pick the card to lay off first")
+        assert str(session.game.moves[-1]) == "P1 layoff 3H 1"

@@ -387,7 +387,8 @@ def help_markdown(rules: Rules) -> str:
         "- "
         + _(
             "m melds the picked cards; l lays the picked card off (on the chosen meld, or "
-            "you are asked where); x discards the picked card (or the one under the cursor)."
+            "you are asked where; with nothing picked, you are asked which card); x discards "
+            "the picked card (or the one under the cursor)."
         ),
         "- " + _("r calls Rummy!, p lets the call go; e ends the hand when the stock is empty."),
         "- " + _("u undoes your last meld or lay-off of this turn; h asks for a hint."),

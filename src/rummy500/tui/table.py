@@ -608,6 +608,9 @@ class TableScreen(Screen[None]):
         return cards[0]
 
     def action_lay_off(self) -> None:
+        if not self.hand.picked_cards():
+            self._ask_lay_off()
+            return
         card = self._one_card("layoff")
         if card is None:
             return
@@ -636,6 +639,42 @@ class TableScreen(Screen[None]):
             _("Where does the {card} go?").format(card=card_label(card)),
             label,
             lambda: self._explain_lay_off(card, target),
+        )
+
+    def _ask_lay_off(self) -> None:
+        """``l`` with nothing picked: ask which card, among those that fit (never the card that
+        merely happens to be under the cursor)."""
+        target = self._meld_target
+        moves = [
+            m
+            for m in self.session.legal_moves()
+            if m.verb == "layoff" and (target is None or m.number == target)
+        ]
+        if not moves:
+            self.show_error(
+                _(
+                    "pick the card to lay off first: space or a click raises a card (none of "
+                    "yours fits a meld on the table now)"
+                )
+            )
+            return
+        melds = {m.number: m for m in self.session.game.observation(self.session.you).melds}
+
+        def label(m: Move) -> str:
+            end = {"low": _(" (low end)"), "high": _(" (high end)")}.get(m.end, "")
+            return _("{card} on meld #{n}: {cards}{end}").format(
+                card=played_label(m.cards[0]),
+                n=m.number,
+                cards=cards_label(melds[m.number].cards),
+                end=end,
+            )
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                self._play(moves[index])
+
+        self.app.push_screen(
+            ChoiceScreen(_("Lay off which card?"), [label(m) for m in moves]), callback=chosen
         )
 
     def _explain_lay_off(self, card: int, target: int | None) -> None:
