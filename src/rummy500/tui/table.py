@@ -138,6 +138,7 @@ class TableScreen(Screen[None]):
         self._message: Text | None = None  # an error or a hint, shown until the next change
         self._error = False
         self._offered: tuple[bool | None, ...] = ()
+        self._hinted: Move | None = None  # the last hint: what its jokers stand for, its end
 
     #: The actions whose offer in the footer depends on the game.
     _OFFERED = (*GAME_KEYS.values(), "hint")
@@ -474,6 +475,7 @@ class TableScreen(Screen[None]):
         if entry is not None:
             self._show_entry(entry)
         self._meld_target = None
+        self._hinted = None
         self._message = None
         self.hand.clear_picks()
         self.advance()
@@ -565,6 +567,8 @@ class TableScreen(Screen[None]):
             for m in self.session.legal_moves()
             if m.verb == "meld" and sorted(physical(c) for c in m.cards) == want
         ]
+        if self._hinted in moves:
+            moves = [self._hinted]  # the hint's reading of its jokers and aces, as shown
         self._play_one_of(
             moves,
             _("Which meld do you mean?"),
@@ -622,6 +626,8 @@ class TableScreen(Screen[None]):
             and physical(m.cards[0]) == card
             and (target is None or m.number == target)
         ]
+        if self._hinted in moves:
+            moves = [self._hinted]
 
         def label(m: Move) -> str:
             meld = next(
@@ -761,6 +767,7 @@ class TableScreen(Screen[None]):
             self.show_info(_("Hint: {sentence} ({move})").format(sentence=sentence, move=move))
         else:
             self.show_info(_("Hint: {sentence}").format(sentence=sentence))
+        self._hinted = move
         if move.verb == "meld":
             self.hand.pick_cards([physical(c) for c in move.cards])
         elif move.verb in ("layoff", "discard"):
