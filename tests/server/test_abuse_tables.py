@@ -196,11 +196,11 @@ async def test_computer_seats_wait_while_nobody_is_connected_and_the_table_is_re
         )
         assert r.status_code == 201, r.text
         table_id, token = r.json()["table"]["table_id"], r.json()["token"]
-        # dealt (every person's seat is taken) and loaded, but nobody is connected
-        assert await version_of(http, table_id) == 1
+        # every person's seat is taken and the table loaded, but nobody is connected: not dealt
+        assert await version_of(http, table_id) == 0
         await asyncio.sleep(1.0)
-        assert await version_of(http, table_id) == 1
-        assert arena.db("SELECT count(*) FROM events WHERE table_id = ?", table_id) == [(1,)]
+        assert await version_of(http, table_id) == 0
+        assert arena.db("SELECT count(*) FROM events WHERE table_id = ?", table_id) == [(0,)]
         # loaded, never connected to: released after idle_seconds (1.5 s)
         await asyncio.sleep(1.5)
         assert arena.db("SELECT owner FROM tables WHERE id = ?", table_id) == [(None,)]
