@@ -224,6 +224,10 @@ async def test_the_api_is_documented(start_server: Any) -> None:
         "/api/invites/{code}",
     ):
         assert path in spec["paths"]
+    # the one shape of a 422 (not FastAPI's own list)
+    refused = spec["paths"]["/api/tables"]["post"]["responses"]["422"]
+    assert refused["content"]["application/json"]["schema"]["$ref"].endswith("/Unprocessable")
+    assert set(spec["components"]["schemas"]["Unprocessable"]["required"]) == {"detail", "errors"}
 
 
 async def test_the_browser_game_is_served_from_the_web_folder(

@@ -27,6 +27,7 @@ from rummy500.server.messages import (
     SeatInfo,
     TableInfo,
     TableList,
+    Unprocessable,
 )
 from rummy500.server.storage import (
     SeatError,
@@ -40,7 +41,11 @@ from rummy500.server.tables import TableHub, rebuild_game
 
 __all__ = ["router", "table_info"]
 
-router = APIRouter(prefix="/api", tags=["lobby"])
+router = APIRouter(
+    prefix="/api",
+    tags=["lobby"],
+    responses={422: {"model": Unprocessable, "description": "A rule or the schema refused it."}},
+)
 bearer = HTTPBearer(auto_error=False, description="The seat token returned when joining.")
 
 

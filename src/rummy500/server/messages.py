@@ -23,6 +23,8 @@ __all__ = [
     "HintMessage",
     "CreateReply",
     "CreateTable",
+    "ErrorDetail",
+    "Unprocessable",
     "JoinReply",
     "JoinRequest",
     "MoveMessage",
@@ -268,6 +270,22 @@ class CreateReply(BaseModel):
     table: TableInfo
     seat: str | None = None
     token: str | None = None
+
+
+class ErrorDetail(BaseModel):
+    """One problem the request's schema found."""
+
+    loc: list[str | int] = Field(description='Where: ["body", "seats", 1, "level"].')
+    msg: str = Field(description="What.")
+
+
+class Unprocessable(BaseModel):
+    """Every ``422`` of the lobby: a rule or the schema refused the request."""
+
+    detail: str = Field(description="One sentence naming the problem.")
+    errors: list[ErrorDetail] = Field(
+        description="What the schema found; empty when a rule refused the request."
+    )
 
 
 # --- the table's WebSocket: what a client sends ----------------------------------------------
