@@ -161,6 +161,10 @@ class Session:
             stats=stats,
             new=False,
         )
+        try:
+            session.log = session._replayed_log()
+        except Exception:
+            session.log = []
         session.log.append(
             LogEntry(
                 saved.you,
@@ -196,21 +200,41 @@ class Session:
         """Check and apply ``move`` (raises :class:`~rummy500.engine.IllegalMove` and changes
         nothing when it is illegal); log it, save the game, keep the statistics."""
         game = self.game
-        before = game.clone()
-        window = game.call_window
-        game.play(move)
-        entry = LogEntry(
-            move.seat, describe_move(move, before, game, self.names, self.you), str(move)
-        )
-        self.log.append(entry)
-        if move.verb == "rummy" and window is not None:
-            self.log.append(LogEntry(move.seat, self._call_explained(move.seat, window), ""))
+        self.log += self._played(game, move)
+        entry = next(e for e in reversed(self.log) if e.notation)
         if game.phase in (HAND_OVER, GAME_OVER):
             self._hand_over()
         self.save()
         if game.phase == GAME_OVER and self.store is not None:
             self.store.archive(self.game_id)
         return entry
+
+    def _played(self, game: Game, move: Move) -> list[LogEntry]:
+        """Play ``move`` in ``game`` and say it: its line of the log, and for a Rummy! call who
+        got it and why."""
+        before = game.clone()
+        window = game.call_window
+        game.play(move)
+        entries = [
+            LogEntry(move.seat, describe_move(move, before, game, self.names, self.you), str(move))
+        ]
+        if move.verb == "rummy" and window is not None:
+            entries.append(LogEntry(move.seat, self._call_explained(move.seat, window), ""))
+        return entries
+
+    def _replayed_log(self) -> list[LogEntry]:
+        """The log of the game so far, said again from its record (after a resume)."""
+        game = self.game
+        replay = Game(game.players, game.rules, seed=game.seed)
+        log: list[LogEntry] = []
+        for hand in game.record:
+            if hand.deal is None:
+                return []  # a record that starts in the middle: nothing to say it from
+            replay.deal(hand.deal, dealer=hand.dealer, number=hand.number)
+            log.append(self._deal_entry(replay))
+            for move in hand.moves:
+                log += self._played(replay, move)
+        return log
 
     def _call_explained(self, caller: int, window: CallWindow) -> str:
         """Why the Rummy! call is ``caller``'s and whose turn is skipped (docs/rules.md §5:
@@ -289,14 +313,16 @@ class Session:
     # --- bookkeeping ----------------------------------------------------------------------------
 
     def _log_deal(self) -> None:
-        game = self.game
+        self.log.append(self._deal_entry(self.game))
+
+    def _deal_entry(self, game: Game) -> LogEntry:
         if game.dealer == self.you:
             words = _("Hand {n}: you deal.").format(n=game.hand_number)
         else:
             words = _("Hand {n}: {name} deals.").format(
                 n=game.hand_number, name=self.names[game.dealer]
             )
-        self.log.append(LogEntry(game.dealer, words, ""))
+        return LogEntry(game.dealer, words, "")
 
     def _hand_over(self) -> None:
         game = self.game
