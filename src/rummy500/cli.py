@@ -15,7 +15,7 @@ from rich.table import Table
 from rummy500.engine import PRESETS, Game, InvalidRules, Rules, seat_str
 from rummy500.engine.rules import OPTION_HELP, PRESET_HELP, option_choices
 from rummy500.extras import MissingExtra
-from rummy500.i18n import _
+from rummy500.i18n import N_, _
 
 app = typer.Typer(
     help="Rummy 500 (500 Rum, Pinochle Rummy, Joker Rummy): play, replay, simulate, measure.",
@@ -131,20 +131,60 @@ def _print_summary(summary: dict[str, object]) -> None:
 def rules_command(
     preset: Annotated[str | None, typer.Option(help="Show the options of this preset.")] = None,
 ) -> None:
-    """Every rule option and preset, each explained in a sentence."""
+    """How a turn goes, then every rule option and preset, each explained in a sentence."""
+    from rich.padding import Padding
+
+    def indented(text: str, left: int = 2) -> None:
+        """A paragraph that keeps its indent on every wrapped line."""
+        console.print(Padding(text, (0, 0, 0, left), expand=False), highlight=False)
+
     rules = rules_from_options(preset, None)
+    console.print(f"[bold]{_('How a turn goes')}[/bold]", highlight=False)
+    steps = Table.grid(padding=(0, 1))
+    steps.add_column(justify="right", width=3)
+    steps.add_column()
+    for number, step in enumerate(_TURN, start=1):
+        steps.add_row(f"{number}.", _(step))
+    console.print(steps, highlight=False)
+    indented(_(_SCORING))
     title = _("Rule options") + (f" ({preset})" if preset else "")
-    console.print(f"[bold]{title}[/bold]  rules: {rules}", highlight=False)
+    console.print(f"\n[bold]{title}[/bold]  rules: {rules}", highlight=False)
     for name, value in rules.as_dict().items():
         choices = "N > 0" if name == "target" else " | ".join(option_choices(name))
         console.print(f"\n[bold]{name}={value}[/bold]  ({choices})", highlight=False)
-        console.print("  " + _(OPTION_HELP[name]), highlight=False)
+        indented(_(OPTION_HELP[name]))
     console.print(f"\n[bold]{_('Presets')}[/bold]")
     defaults = Rules().as_dict()
     for name, p in PRESETS.items():
         changed = " ".join(f"{k}={v}" for k, v in p.as_dict().items() if v != defaults[k])
         console.print(f"\n[bold]{name}[/bold]  {changed or _('(defaults)')}", highlight=False)
-        console.print("  " + _(PRESET_HELP[name]), highlight=False)
+        indented(_(PRESET_HELP[name]))
+
+
+#: How a turn goes, for ``rummy500 rules`` (docs/rules.md says it in full).
+_TURN = (
+    N_(
+        "Draw: the top card of the stock, or take the discard pile down to any card; if you "
+        "take more than the top card, the deepest card you take must be melded at once."
+    ),
+    N_(
+        "Meld three or four cards of a rank, or three or more in a row of one suit, and lay "
+        "cards off on any meld on the table, as many as you like."
+    ),
+    N_(
+        "Discard one card to end your turn. The hand ends when a player has no cards left, or "
+        "when the stock is empty and the player to draw does not take from the discard pile."
+    ),
+    N_(
+        "Rummy!: after a discard, a card of the pile that could be melded without any card "
+        "from a hand may be claimed by any other player. The first player after the "
+        "discarder to call gets it, and play goes on from the caller's left."
+    ),
+)
+_SCORING = N_(
+    "Melded and laid-off cards score for you, cards left in your hand against you; the game "
+    "ends when a player reaches the target."
+)
 
 
 @bench_app.command("engine")

@@ -61,3 +61,22 @@ async def test_help_says_who_gets_a_call(data_dir: Path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         assert app.screen.query_one(Markdown) is not None
+
+
+@pytest.mark.asyncio
+async def test_help_opens_on_the_keys_and_how_to_play(data_dir: Path) -> None:
+    from tests.tui.helpers import table_app
+
+    session = scripted_session(data_dir, HANDS, "KH", "AS 2H", SCRIPTS)
+    app = table_app(session, data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        first_page = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        app.save_screenshot("/tmp/tui-help.svg")
+    assert "Keys" in first_page and "d draws from the stock" in first_page
+    assert "jokers = " not in first_page  # the rule options come after, further down
+    text = help_markdown(session.game.rules)
+    assert text.index("## Keys") < text.index("## A turn") < text.index("jokers = ")

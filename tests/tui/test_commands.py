@@ -53,3 +53,20 @@ def test_the_command_line_does_not_load_textual() -> None:
     code = "import sys, rummy500.cli; print('textual' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_rules_says_how_a_turn_goes_and_keeps_its_indent_when_wrapping() -> None:
+    env = {**__import__("os").environ, "COLUMNS": "60"}
+    code = "import sys; from rummy500.cli import app; sys.argv = ['rummy500', 'rules']; app()"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    lines = result.stdout.splitlines()
+    assert lines[0] == "How a turn goes"
+    assert lines[1].startswith(" 1. Draw: the top card of the stock")
+    assert lines[2].startswith("    ")  # the wrapped line of step 1 stays under its text
+    assert any(line.startswith(" 4. Rummy!") for line in lines)
+    options = lines.index(next(line for line in lines if line.startswith("jokers=on")))
+    assert lines[options + 1].startswith("  on: two jokers")
+    assert lines[options + 2].startswith("  ") and lines[options + 2].strip()
+    assert all(len(line.rstrip()) <= 60 for line in lines)

@@ -327,16 +327,31 @@ def _preset_of(rules: Rules) -> str | object:
 
 
 def help_markdown(rules: Rules) -> str:
-    """The rules of this table, how to play them here, and every key."""
+    """Every key and how a turn goes first (what a new player needs at once), then the rules
+    of this table and their options."""
     lines = [
-        "# " + _("Rummy 500 at this table"),
+        "# " + _("Rummy 500: keys and how to play"),
         "",
-        "`rules: " + str(rules) + "`",
+        "## " + _("Keys"),
         "",
-    ]
-    for option, value in rules.as_dict().items():
-        lines.append(f"- **{option} = {value}** — {_(OPTION_HELP[option])}")
-    lines += [
+        "- " + _("←/→ move in your hand, space picks a card (it is raised); Esc unpicks all."),
+        "- " + _("Tab moves between your hand, the discard pile and the melds."),
+        "- " + _("d draws from the stock; t takes the discard pile down to the chosen card."),
+        "- "
+        + _(
+            "m melds the picked cards; l lays the picked card off (on the chosen meld, or "
+            "you are asked where; with nothing picked, you are asked which card); x discards "
+            "the picked card (or the one under the cursor)."
+        ),
+        "- " + _("r calls Rummy!, p lets the call go; e ends the hand when the stock is empty."),
+        "- " + _("u undoes your last meld or lay-off of this turn; h asks for a hint."),
+        "- " + _("s sorts your hand by suit or by rank; + and - change the pace."),
+        "- "
+        + _(
+            "n shows the moves in notation too (in the log, hints and refusals), and hides it "
+            "again."
+        ),
+        "- " + _("? shows this help; q saves the game and quits."),
         "",
         "## " + _("A turn"),
         "",
@@ -379,27 +394,6 @@ def help_markdown(rules: Rules) -> str:
             "their turn."
         ),
         "",
-        "## " + _("Keys"),
-        "",
-        "- " + _("←/→ move in your hand, space picks a card (it is raised); Esc unpicks all."),
-        "- " + _("Tab moves between your hand, the discard pile and the melds."),
-        "- " + _("d draws from the stock; t takes the discard pile down to the chosen card."),
-        "- "
-        + _(
-            "m melds the picked cards; l lays the picked card off (on the chosen meld, or "
-            "you are asked where; with nothing picked, you are asked which card); x discards "
-            "the picked card (or the one under the cursor)."
-        ),
-        "- " + _("r calls Rummy!, p lets the call go; e ends the hand when the stock is empty."),
-        "- " + _("u undoes your last meld or lay-off of this turn; h asks for a hint."),
-        "- " + _("s sorts your hand by suit or by rank; + and - change the pace."),
-        "- "
-        + _(
-            "n shows the moves in notation too (in the log, hints and refusals), and hides it "
-            "again."
-        ),
-        "- " + _("? shows this help; q saves the game and quits."),
-        "",
         "## " + _("Mouse"),
         "",
         _(
@@ -426,6 +420,9 @@ def help_markdown(rules: Rules) -> str:
             "cards in hand, the points melded and laid off in this hand so far, and the total."
         ),
     ]
+    lines += ["", "## " + _("The rules of this table"), "", "`rules: " + str(rules) + "`", ""]
+    for option, value in rules.as_dict().items():
+        lines.append(f"- **{option} = {value}** — {_(OPTION_HELP[option])}")
     return "\n".join(lines)
 
 
