@@ -85,7 +85,8 @@ class GameFields:
         max_moves_per_hand: int | None = None,
         totals: Sequence[int] | None = None,
     ) -> None:
-        """An empty game: call :meth:`deal` (or use :meth:`new`) to start a hand."""
+        """An empty game: call :meth:`~rummy500.engine.Game.deal` (or use
+        :meth:`~rummy500.engine.Game.new`) to start a hand."""
         if not isinstance(players, int) or not 2 <= players <= 8:
             raise ValueError(_("Rummy 500 is played by 2 to 8 players, not {n}").format(n=players))
         self.rules = rules or Rules()
@@ -166,18 +167,20 @@ class GameFields:
         return tuple(self._hands[seat]) if self._hands else ()
 
     def known_counts(self, seat: int) -> tuple[int, ...]:
-        """How many of each card code everybody knows ``seat`` holds (see :meth:`known_cards`)."""
+        """How many of each card code everybody knows ``seat`` holds (see
+        :meth:`~rummy500.engine.Game.known_cards`)."""
         return tuple(self._known[seat]) if self._known else ()
 
     @property
     def window(self) -> tuple[int, ...]:
         """In a call window, the seats still to answer, nearest first (the first is asked now);
-        else empty. :attr:`call_window` says more."""
+        else empty. :attr:`~rummy500.engine.Game.call_window` says more."""
         return tuple(self._window)
 
     @property
     def must_use(self) -> int:
-        """The card the player to act must meld or lay off first, or -1 (see :attr:`obligation`)."""
+        """The card the player to act must meld or lay off first, or -1 (see
+        :attr:`~rummy500.engine.Game.obligation`)."""
         return self._must_use
 
     @property

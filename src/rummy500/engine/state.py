@@ -414,7 +414,7 @@ class Game(Serialization):
         hand has no move yet.
 
         The hand is replayed from its deal, so this costs about as much as the moves of the
-        hand; searches should :meth:`clone` instead.
+        hand; searches should :meth:`~rummy500.engine.Game.clone` instead.
         """
         if not self.record or not self.moves or self.record[-1].deal is None:
             raise IllegalMove("nothing_to_undo")
@@ -476,10 +476,10 @@ class Game(Serialization):
             raise
 
     def legal_form(self, move: Move | str) -> Move:
-        """``move`` as :meth:`legal_moves` lists it (meld cards in order, a lay-off's end only
-        where it matters), if it is legal now; else :class:`IllegalMove` with the reason. In a
-        call window, the move of a later seat or the next player's draw is legal (it implies
-        the passes before it). Nothing changes."""
+        """``move`` as :meth:`~rummy500.engine.Game.legal_moves` lists it (meld cards in order,
+        a lay-off's end only where it matters), if it is legal now; else :class:`IllegalMove`
+        with the reason. In a call window, the move of a later seat or the next player's draw
+        is legal (it implies the passes before it). Nothing changes."""
         if isinstance(move, str):
             move = Move.parse(move)
         if self.phase in (HAND_OVER, GAME_OVER):
@@ -535,7 +535,7 @@ class Game(Serialization):
     def asked(self, seat: int) -> Game:
         """A copy of the game in which the open call window has come to ``seat`` (the nearer
         seats passed): the position a player deciding their call at the same time as the others
-        decides in. ``seat`` must be in :attr:`window`."""
+        decides in. ``seat`` must be in :attr:`~rummy500.engine.Game.window`."""
         if self.phase != CALL or seat not in self._window:
             raise IllegalMove("not_allowed")
         probe = self.clone()
