@@ -92,6 +92,22 @@ def joker_declarations(cards: Sequence[int], limit: int = 3000) -> list[tuple[in
     return out
 
 
+class GameLog(RichLog):
+    """The game's log: lines are wrapped when written, so after a change of width they are
+    written again (wrapped anew), from the screen's list of entries."""
+
+    class Reflow(events.Event):
+        """The log's width changed: its lines need wrapping again."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = event.size.width
+        known = self._size_known
+        super().on_resize(event)
+        if known and width != getattr(self, "_wrapped_at", width):
+            self.post_message(self.Reflow())
+        self._wrapped_at = width
+
+
 def meld_label(move: Move) -> str:
     """A meld the person may choose, in run order, saying where an ace goes."""
     label = cards_label(move.cards)
@@ -157,7 +173,7 @@ class TableScreen(Screen[None]):
                 yield HandView(id="hand")
             with Vertical(id="table-right"):
                 yield PlayersView(id="players")
-                yield RichLog(id="log", wrap=True, markup=False, min_width=10)
+                yield GameLog(id="log", wrap=True, markup=False, min_width=10)
         yield Line(id="status")
         yield Footer(compact=True)
 
@@ -268,9 +284,15 @@ class TableScreen(Screen[None]):
 
     def _rewrite_log(self) -> None:
         """The whole log again: after the notation is switched, or the log's width changed."""
-        self.query_one("#log", RichLog).clear()
+        log = self.query_one("#log", RichLog)
+        log.clear()
         for entry in self.session.log:
             self._show_entry(entry)
+        log.scroll_end(animate=False)
+        log.refresh()
+
+    def on_game_log_reflow(self, _message: GameLog.Reflow) -> None:
+        self._rewrite_log()
 
     def show_error(self, reason: str) -> None:
         """An illegal attempt: the reason, marked so it reads without colour too."""
