@@ -106,3 +106,33 @@ async def test_the_target_can_be_cleared_and_typed(data_dir: Path) -> None:
         await pilot.press("ctrl+n")
         await settle(pilot, app)
         assert app.session is not None and app.session.game.rules.target == 150
+
+
+@pytest.mark.asyncio
+async def test_the_start_screen_remembers_the_last_choices(data_dir: Path) -> None:
+    from textual.widgets import Select
+
+    app = RummyApp(data_dir=data_dir, pace="instant", call_seconds=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        screen.query_one("#name", Input).value = "Zoe"
+        screen.query_one("#opponents", Select).value = 2
+        screen.query_one("#level-1", Select).value = "easy"
+        screen.query_one("#rule-target", Input).value = "300"
+        screen.query_one("#pace", Select).value = "fast"
+        await pilot.pause()
+        await pilot.press("ctrl+n")
+        await settle(pilot, app)
+        assert isinstance(app.screen, TableScreen)
+        app.show_start()  # what "n: a new game" does after the game
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, StartScreen)
+        assert screen.query_one("#name", Input).value == "Zoe"
+        assert screen.query_one("#opponents", Select).value == 2
+        assert screen.query_one("#level-0", Select).value == "medium"
+        assert screen.query_one("#level-1", Select).value == "easy"
+        assert screen.query_one("#rule-target", Input).value == "300"
+        assert screen.query_one("#pace", Select).value == "fast"
+        app.save_screenshot("/tmp/tui-start-again.svg")

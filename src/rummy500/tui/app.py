@@ -159,6 +159,10 @@ class RummyApp(App[str | None]):
         first: :meth:`ask_to_start`)."""
         if pace in PACES:
             self.pace = pace
+        # the next start screen opens with these choices, as with the command line's
+        self._setup = GameSetup(setup.levels, setup.rules, None, setup.name)
+        if setup.name:
+            self.player_name = setup.name
         self.store.set_aside()
         session = Session.new(
             setup.levels,
