@@ -104,25 +104,41 @@ def replay(
     if json_out:
         print(json.dumps(summary))
     else:
-        _print_summary(summary)
+        _print_summary(summary, _record_names(text, game.players))
 
 
-def _print_summary(summary: dict[str, object]) -> None:
+def _record_names(text: str, players: int) -> dict[str, str]:
+    """``P1`` → the player's name, when the record says the names (the terminal game's
+    records do, in their header)."""
+    from rummy500.tui.storage import names_in_record
+
+    names = names_in_record(text)
+    if names is None or len(names) != players:
+        return {}
+    return {seat_str(s): name for s, name in enumerate(names)}
+
+
+def _print_summary(summary: dict[str, object], names: dict[str, str] | None = None) -> None:
+    def who(seat: object) -> str:
+        return (names or {}).get(str(seat), str(seat))
+
     hands = summary["hands"]
     assert isinstance(hands, list)
     for i, hand in enumerate(hands, start=1):
-        scores = ", ".join(f"{s} {v}" for s, v in hand["scores"].items())
+        scores = ", ".join(f"{who(s)} {v}" for s, v in hand["scores"].items())
         how = (
-            _("{seat} went out").format(seat=hand["out"])
+            _("{seat} went out").format(seat=who(hand["out"]))
             if hand["ended_by"] == "out"
             else _("the stock ran out")
         )
         print(_("hand {n}: {scores} ({how})").format(n=i, scores=scores, how=how))
     totals = summary["totals"]
     assert isinstance(totals, dict)
-    print(_("totals: {totals}").format(totals=", ".join(f"{s} {v}" for s, v in totals.items())))
+    print(
+        _("totals: {totals}").format(totals=", ".join(f"{who(s)} {v}" for s, v in totals.items()))
+    )
     if summary["winner"]:
-        print(_("winner: {seat}").format(seat=summary["winner"]))
+        print(_("winner: {seat}").format(seat=who(summary["winner"])))
     else:
         print(_("the game is in progress"))
 
@@ -237,27 +253,76 @@ def demo(
     hands: Annotated[
         int, typer.Option(help="Stop after this many hands (0: play to the end).")
     ] = 0,
+    pace: Annotated[
+        str | None,
+        typer.Option(
+            help="How long each move stays before the next: instant, fast, normal, slow "
+            "(default: normal in a terminal, instant when the output is piped)."
+        ),
+    ] = None,
+    notation: Annotated[
+        bool, typer.Option("--notation", help="Show every move in notation too.")
+    ] = False,
 ) -> None:
-    """Watch computer players play a game: every move in notation, then the score table."""
+    """Watch computer players play a game: every move in words, then the score table."""
+    import time
+
+    from rummy500.words import describe_move
+
     rules = rules_from_options(preset, rule)
+    if pace is None:
+        pace = "normal" if sys.stdout.isatty() else "instant"
+    if pace not in DEMO_PACES:
+        console.print(
+            "[red]"
+            + _("unknown pace {pace!r} (choose from {choices})").format(
+                pace=pace, choices=", ".join(DEMO_PACES)
+            )
+            + "[/red]"
+        )
+        raise typer.Exit(2)
+    pause = DEMO_PACES[pace]
     seed = random.randrange(10**6) if seed is None else seed
     game = Game.new(players, rules, seed=seed, max_moves_per_hand=1000)
+    names = list(DEMO_NAMES[:players])
     choose = _demo_chooser(game, seed)
-    console.print(_("Seed {seed}. Rules: {rules}").format(seed=seed, rules=rules))
+    console.print(
+        _("{names} play. Seed {seed}. Rules: {rules}").format(
+            names=", ".join(names), seed=seed, rules=rules
+        ),
+        highlight=False,
+    )
     while True:
         console.rule(
-            _("Hand {n}, {seat} deals").format(n=game.hand_number, seat=seat_str(game.dealer))
+            _("Hand {n}, {name} deals").format(n=game.hand_number, name=names[game.dealer])
         )
         while not game.is_hand_over():
             move = choose(game)
+            before = game.clone()
             game.play(move)
-            console.print(str(move), highlight=False)
-        _print_scores(game)
+            if move.verb == "pass":
+                continue  # letting a call go is not worth a line (nor a wait)
+            line = describe_move(move, before, game, names)
+            if notation:
+                line += f"  [dim]{move}[/dim]"
+            console.print(line, highlight=False)
+            if pause:
+                time.sleep(pause)
+        _print_scores(game, names)
         if game.is_game_over() or (hands and game.hand_number >= hands):
             break
         game.deal()
     if game.winner is not None:
-        console.print(_("[bold]{seat} wins the game.[/bold]").format(seat=seat_str(game.winner)))
+        console.print(
+            _("[bold]{name} wins the game.[/bold]").format(name=names[game.winner]),
+            highlight=False,
+        )
+
+
+#: The players of ``rummy500 demo``, seat by seat.
+DEMO_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hal")
+#: Seconds each move of ``rummy500 demo`` stays before the next, by pace.
+DEMO_PACES = {"instant": 0.0, "fast": 0.2, "normal": 0.6, "slow": 1.2}
 
 
 def _demo_chooser(game: Game, seed: int):  # type: ignore[no-untyped-def]
@@ -277,11 +342,11 @@ def _demo_chooser(game: Game, seed: int):  # type: ignore[no-untyped-def]
     return choose
 
 
-def _print_scores(game: Game) -> None:
+def _print_scores(game: Game, names: list[str] | None = None) -> None:
     table = Table(title=_("Scores after hand {n}").format(n=game.hand_number))
     table.add_column(_("hand"))
     for s in range(game.players):
-        table.add_column(seat_str(s), justify="right")
+        table.add_column(names[s] if names else seat_str(s), justify="right")
     for i, r in enumerate(game.hand_results, start=1):
         table.add_row(str(i), *(str(v) for v in r.scores))
     table.add_row(_("total"), *(str(v) for v in game.totals), style="bold")

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from rummy500.cli import app
@@ -70,3 +71,36 @@ def test_rules_says_how_a_turn_goes_and_keeps_its_indent_when_wrapping() -> None
     assert lines[options + 1].startswith("  on: two jokers")
     assert lines[options + 2].startswith("  ") and lines[options + 2].strip()
     assert all(len(line.rstrip()) <= 60 for line in lines)
+
+
+def test_replay_says_the_players_names_when_the_record_has_them(data_dir: Path) -> None:
+    store = GameStore(data_dir)
+    session = Session.new(["easy"], seed=5, name="Zoe", store=store)
+    for _hand in range(40):  # the person plays the first legal move, until a hand is over
+        session.play_bots()
+        if session.game.is_hand_over():
+            break
+        session.play(session.game.legal_moves()[0])
+    assert session.game.hand_results
+    result = runner.invoke(app, ["replay", str(store.current_path)])
+    assert result.exit_code == 0, result.output
+    assert "Zoe" in result.output and "Ada" in result.output
+    assert "P1" not in result.output and "P2" not in result.output
+
+
+def test_demo_names_the_players_says_moves_in_words_and_is_paced(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import time
+
+    pauses: list[float] = []
+    monkeypatch.setattr(time, "sleep", pauses.append)
+    result = runner.invoke(app, ["demo", "--hands", "1", "--seed", "3", "--pace", "fast"])
+    assert result.exit_code == 0, result.output
+    assert "Ada, Ben play." in result.output and "Ada deals" in result.output
+    assert "Ben discards " in result.output
+    assert " P1 " not in result.output and "P2 discard" not in result.output
+    moves = sum(1 for line in result.output.splitlines() if line.startswith(("Ada ", "Ben ")))
+    assert len(pauses) == moves and set(pauses) == {0.2}
+    result = runner.invoke(app, ["demo", "--hands", "1", "--seed", "3", "--notation"])
+    assert "P2 discard" in result.output

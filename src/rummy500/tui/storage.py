@@ -20,7 +20,7 @@ from typing import Any
 from rummy500.engine import Game
 from rummy500.notation import format_record, read_record
 
-__all__ = ["DATA_DIR_ENV", "GameStore", "SavedGame", "data_dir"]
+__all__ = ["DATA_DIR_ENV", "GameStore", "SavedGame", "data_dir", "names_in_record"]
 
 DATA_DIR_ENV = "RUMMY500_DATA_DIR"
 _META_PREFIX = "# tui: "
@@ -120,6 +120,20 @@ class GameStore:
         self.current_path.write_text(text.replace(_CONTINUE, header, 1), encoding="utf-8")
         os.replace(self.current_path, target)
         return target
+
+
+def names_in_record(text: str) -> list[str] | None:
+    """The seats' names a record written by :meth:`GameStore.save` carries, or ``None``."""
+    for line in text.splitlines():
+        if line.startswith(_META_PREFIX):
+            try:
+                names = json.loads(line[len(_META_PREFIX) :]).get("names")
+            except (ValueError, AttributeError):
+                return None
+            if isinstance(names, list) and all(isinstance(n, str) for n in names):
+                return names
+            return None
+    return None
 
 
 def read_saved(text: str) -> SavedGame:
