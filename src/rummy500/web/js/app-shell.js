@@ -38,6 +38,15 @@ export function Settings({ settings, onSettings, compact }) {
         </select>
       </label>
       ${reducedMotion() && html`<p class="muted">${t('settings.reduced')}</p>`}
+      <label class="setting-check">
+        <input
+          type="checkbox"
+          checked=${!!settings.sound}
+          onChange=${(e) => onSettings({ ...settings, sound: e.target.checked })}
+          data-setting="sound"
+        />
+        ${t('settings.sound')}
+      </label>
       ${languages.length > 1 &&
       html`<label>
         ${t('settings.language')}

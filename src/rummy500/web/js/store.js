@@ -52,7 +52,7 @@ export function forgetSeat(tableId) {
   write('seats', all);
 }
 
-const DEFAULT_SETTINGS = { speed: 'normal', language: '' };
+const DEFAULT_SETTINGS = { speed: 'normal', language: '', sound: false };
 
 export function settings() {
   return { ...DEFAULT_SETTINGS, ...read('settings', {}) };

@@ -218,6 +218,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   const legal = state.legal;
   const phase = view ? view.phase : null;
   const myTurn = !!(view && me && view.turn === me && (phase === 'draw' || phase === 'play'));
+  useTurnAlert(myTurn, settings.sound);
   const values = useMemo(() => (/values=5-10-15/.test((state.table && state.table.rules) || '') ? '5-10-15' : 'standard'), [state.table]);
 
   const [entries, setEntries, arrived] = useHand(tableId, (view && view.hand) || [], sortMode);
@@ -829,6 +830,47 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
     ${help && html`<${HelpDialog} onClose=${() => setHelp(false)} />`}
     <${Toasts} toasts=${toasts} />
   </div>`;
+}
+
+/** A short beep made on the spot (WebAudio: no sound file). */
+function beep() {
+  try {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    const audio = new Context();
+    const tone = audio.createOscillator();
+    const volume = audio.createGain();
+    tone.frequency.value = 880;
+    volume.gain.value = 0.08;
+    tone.connect(volume);
+    volume.connect(audio.destination);
+    tone.onended = () => audio.close();
+    tone.start();
+    tone.stop(audio.currentTime + 0.15);
+  } catch {
+    // no sound then: the title still says it
+  }
+}
+
+/** When it becomes your turn while the tab is in the background: the tab's title says so, and
+ * a beep when the player asked for one. */
+function useTurnAlert(myTurn, sound) {
+  const soundRef = useRef(sound);
+  soundRef.current = sound;
+  useEffect(() => {
+    if (!myTurn) return undefined;
+    const show = () => {
+      if (document.hidden) document.title = t('title.turn');
+      else if (document.title === t('title.turn')) document.title = t('title.table');
+    };
+    if (document.hidden && soundRef.current) beep();
+    show();
+    document.addEventListener('visibilitychange', show);
+    return () => {
+      document.removeEventListener('visibilitychange', show);
+      if (document.title === t('title.turn')) document.title = t('title.table');
+    };
+  }, [myTurn]);
 }
 
 function initials(name) {

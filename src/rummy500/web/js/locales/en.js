@@ -460,4 +460,43 @@ export default {
   'rules.value.win.must-go-out': 'Only the player who goes out can win, with a total at or above the target.',
   'rules.value.win.highest.short': 'highest total',
   'rules.value.win.must-go-out.short': 'must go out',
+
+  // the table's rules and the guide for new players (? at the table)
+  'help.tab.guide': 'How to play',
+  'help.tab.rules': 'This table',
+  'help.tab.keys': 'Keys',
+  'table.rules.title': "This table's rules",
+  'table.rules.target': 'Target: the first to {n} points wins.',
+  'table.rules.preset': 'Rules: {preset}.',
+  'table.rules.custom': 'your own mix',
+  'table.rules.standard': 'Every other rule is the standard one.',
+  'table.rules.call': 'Rummy! calls stay open {n} seconds.',
+  'table.rules.turn': 'Each turn has {n} seconds.',
+  'guide.goal':
+    'The goal: score points by laying cards on the table in melds. After each hand, what you laid down counts for you and what is left in your hand counts against you. The first to the target wins.',
+  'guide.turn.title': 'A turn',
+  'guide.turn':
+    'Take one card: the top of the stock (face down), or from the discard pile. Then lay down melds or lay off cards if you can. End your turn by discarding one card on the pile.',
+  'guide.melds.title': 'Melds',
+  'guide.melds':
+    'A meld is three or four cards of the same rank (a group), or three or more cards of one suit in a row (a run). A joker can stand for any card.',
+  'guide.melds.group': 'A group: three 7s.',
+  'guide.melds.run': 'A run: 4, 5, 6 of hearts.',
+  'guide.layoff.title': 'Laying off',
+  'guide.layoff':
+    'You may add a card to any meld on the table, even another player\'s: the 7♦ to a group of 7s, the 7♥ to the end of a 4♥ 5♥ 6♥ run. The card counts for you.',
+  'guide.deep.title': 'Taking from deep in the pile',
+  'guide.deep':
+    'The whole discard pile stays spread. You may take a card from deep in it, with every card above it, if you meld that deepest card at once (click the card you want).',
+  'guide.rummy.title': 'Rummy!',
+  'guide.rummy':
+    'When someone discards and a card of the pile could be melded, the others may call "Rummy!" for a few seconds. The caller takes it and melds it. When several call, the one nearest after the discarder gets it, and play goes on from them.',
+  'guide.end.title': 'The end of a hand',
+  'guide.end':
+    'A hand ends when someone has no cards left, or when the stock is empty. Then the points are counted and the next hand is dealt.',
+  'title.turn': 'Your turn — Rummy 500',
+  'settings.sound': 'A beep when it is your turn (in a background tab)',
+  'call.lost': '{who} called Rummy! first and got the card.',
+  'call.lost.you': 'Your Rummy! call came too late: {who} got it.',
+  'seat.player': 'Player {n}',
 };
