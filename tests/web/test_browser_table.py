@@ -1,0 +1,132 @@
+"""The browser table at the sizes of the issues (a phone at 390x844, a laptop at 1366x900):
+dialogs that fit, a log that follows the game and forgets undone moves, a spectator's view at
+full contrast, and buttons enabled only for what is legal now."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import LiveServer
+
+pytestmark = pytest.mark.usefixtures("_needs_chromium")
+
+TIMEOUT_MS = 30_000
+LAPTOP = {"viewport": {"width": 1366, "height": 900}, "reduced_motion": "reduce"}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "reduced_motion": "reduce",
+}
+
+
+@pytest.fixture
+def open_page(chromium: Any, live_server: LiveServer) -> Iterator[Any]:
+    """A new browser context of the given size and a page on the start page."""
+    contexts: list[Any] = []
+
+    def open_(**size: Any) -> Any:
+        ctx = chromium.new_context(**size)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on(
+            "console",
+            lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+        )
+        page.errors = errors
+        page.goto(live_server.url + "/")
+        return page
+
+    yield open_
+    for ctx in contexts:
+        ctx.close()
+
+
+def wait_for(page: Any, script: str, arg: Any = None) -> None:
+    page.wait_for_function(
+        f"(arg) => {{ const s = window.rummy500 && window.rummy500.snapshot(); "
+        f"return !!s && ({script}); }}",
+        arg=arg,
+    )
+
+
+def snapshot(page: Any) -> dict[str, Any]:
+    return page.evaluate("() => window.rummy500.snapshot()")
+
+
+def start_table(page: Any) -> str:
+    """Alice against one computer player (the start page's default table); the table's id."""
+    page.get_by_label("Your name").first.fill("Alice")
+    page.locator('[data-action="create"]').click()
+    page.wait_for_url("**/?table=*")
+    wait_for(page, "s.view !== null && s.view.hand.length > 0")
+    return page.url.split("table=")[1].split("&")[0]
+
+
+SUMMARY_SCRIPT = """async (over) => {
+    const { html, render } = await import('/js/lib.js');
+    const { Summary } = await import('/js/summary.js');
+    const seats = ['P1', 'P2', 'P3', 'P4'].map((seat, i) => ({
+        seat, kind: 'human', name: ['Alexandrina', 'Bartholomew', 'Christabel', 'Maximilian'][i] }));
+    const result = (n) => ({
+        hand_number: n, ended_by: 'out', out: 'P1',
+        melded: { P1: 125, P2: 90, P3: 45, P4: 110 }, left: { P1: 0, P2: 35, P3: 60, P4: 15 },
+        scores: { P1: 125, P2: 55, P3: -15, P4: 95 } });
+    const results = [1, 2, 3, 4, 5].map(result).map((r, i) => ({
+        ...r, totals: { P1: 125 * (i + 1), P2: 55 * (i + 1), P3: -15 * (i + 1), P4: 95 * (i + 1) } }));
+    const state = {
+        seats, handResults: results, summary: { ...results.at(-1) },
+        gameOver: over ? { totals: results.at(-1).totals, winner: 'P1', hands: 5 } : null,
+        table: { rules: 'target=500' }, rematch: null };
+    const box = document.createElement('div');
+    document.body.appendChild(box);
+    render(html`<${Summary} state=${state} me="P1" token="t" tableId="abc" name=${(s) => seats.find((x) => x.seat === s).name}
+                 onClose=${() => {}} toasts=${{ show: () => {} }} />`, box);
+    await new Promise((r) => setTimeout(r, 100));
+}"""
+
+
+def box_of(page: Any, selector: str) -> dict[str, float]:
+    return page.locator(selector).first.evaluate(
+        "e => { const r = e.getBoundingClientRect();"
+        " return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; }"
+    )
+
+
+@pytest.mark.parametrize("over", [False, True], ids=["hand-summary", "game-over"])
+def test_on_a_phone_the_summary_fits_the_screen_with_its_total_column(
+    open_page: Any, over: bool
+) -> None:
+    page = open_page(**PHONE)
+    page.evaluate(SUMMARY_SCRIPT, over)
+    page.screenshot(path=f"/tmp/summary-phone-{'over' if over else 'hand'}.png")
+    dialog = box_of(page, ".dialog")
+    assert dialog["left"] >= 0 and dialog["right"] <= 390
+    widths = page.locator(".dialog").evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert widths[0] <= widths[1], f"the dialog scrolls sideways: {widths}"
+    total = box_of(page, ".scores th:last-child")
+    assert total["right"] <= dialog["right"], (total, dialog)
+    assert not page.errors
+
+
+def test_at_1366x900_the_game_over_buttons_stay_in_view(open_page: Any) -> None:
+    page = open_page(**LAPTOP)
+    page.evaluate(SUMMARY_SCRIPT, True)
+    # the dialog as it opens at the hand's end, read from the top
+    page.locator(".dialog").evaluate("e => { e.scrollTop = 0; }")
+    page.screenshot(path="/tmp/game-over-laptop.png")
+    dialog = box_of(page, ".dialog")
+    assert dialog["bottom"] <= 900
+    for selector in ('[data-action="rematch"]', '[data-action="record"]'):
+        button = box_of(page, selector)
+        assert dialog["top"] <= button["top"] and button["bottom"] <= dialog["bottom"], (
+            selector, button, dialog)
+    assert page.locator("#dialog-title").is_visible()
+    assert not page.errors
