@@ -130,3 +130,31 @@ def test_at_1366x900_the_game_over_buttons_stay_in_view(open_page: Any) -> None:
             selector, button, dialog)
     assert page.locator("#dialog-title").is_visible()
     assert not page.errors
+
+
+def test_an_undo_takes_its_move_out_of_the_log_and_a_redo_shows_it_once(open_page: Any) -> None:
+    """The server's update for an undo (``"kind": "undo"`` and the move) removes the move's line."""
+    page = open_page(**LAPTOP)
+    lines = page.evaluate(
+        """async () => {
+        const state = await import('/js/table-state.js');
+        const view = { discard_pile: ['4C'], phase: 'play' };
+        const update = (version, event) => ({ type: 'update', version, view, legal: [], event });
+        let s = state.reduce(state.EMPTY, { type: 'state', version: 1, table: {},
+                                            you: { seat: 'P1' }, seats: [], view, legal: [] });
+        s = state.reduce(s, update(2, { kind: 'move', move: 'P1 draw' }));
+        s = state.reduce(s, update(3, { kind: 'move', move: 'P1 meld 6H 7H 8H' }));
+        const moves = (x) => x.log.map((e) => e.event.move);
+        const out = { played: moves(s) };
+        s = state.reduce(s, update(4, { kind: 'undo', move: 'P1 meld 6H 7H 8H', seat: 'P1',
+                                        by: 'player' }));
+        out.undone = moves(s);
+        s = state.reduce(s, update(5, { kind: 'move', move: 'P1 meld 6H 7H 8H' }));
+        out.redone = moves(s);
+        return out;
+    }"""
+    )
+    assert lines["played"] == ["P1 draw", "P1 meld 6H 7H 8H"]
+    assert lines["undone"] == ["P1 draw"]
+    assert lines["redone"] == ["P1 draw", "P1 meld 6H 7H 8H"]
+    assert not page.errors

@@ -49,6 +49,12 @@ export function totalsByHand(results) {
   });
 }
 
+/** The log without the move an undo took back: its newest line of that move. */
+function withoutUndone(log, move) {
+  const i = log.findLastIndex((entry) => entry.event && entry.event.kind === 'move' && entry.event.move === move);
+  return i < 0 ? log : [...log.slice(0, i), ...log.slice(i + 1)];
+}
+
 export function reduce(state, message, now = Date.now()) {
   switch (message.type) {
     case 'state': {
@@ -97,7 +103,12 @@ export function reduce(state, message, now = Date.now()) {
       if (event.kind === 'deal' && summary) summary = { ...summary, nextHandStarted: true };
       if (event.kind === 'move' && queued && event.move === queued) queued = null;
       const entry = { id: ++logIds, event, pile: state.view ? state.view.discard_pile : [] };
-      const log = event.kind === 'deal' ? [entry] : [...state.log.slice(-199), entry];
+      const log =
+        event.kind === 'deal'
+          ? [entry]
+          : event.kind === 'undo'
+            ? withoutUndone(state.log, event.move)
+            : [...state.log.slice(-199), entry];
       const table = state.table ? { ...state.table, status: message.view && message.view.phase === 'game_over' ? 'finished' : 'playing' } : state.table;
       return withTimes(
         {

@@ -888,6 +888,7 @@ function describeEvent(entry, name) {
     return text;
   }
   return '';
+  if (event.kind === 'undo') return t('event.undo', { move: describeMove(event.move, name, entry.pile || []) });
 }
 
 function describeStatus(state, { me, myTurn, phase, name, mustUse }) {

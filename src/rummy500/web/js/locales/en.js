@@ -202,6 +202,7 @@ export default {
   'event.pass': '{who} let the Rummy call go.',
   'event.timeout': '{who} did not call in time.',
   'event.by.takeover': '(the computer, for an away player)',
+  'event.undo': 'Taken back: {move}',
 
   // errors and choices
   'error.offline': 'Not connected: your move was not sent. Reconnecting…',
