@@ -92,3 +92,49 @@ def test_your_turn_in_a_background_tab_says_so_and_may_beep(
     page.screenshot(path=str(artifacts / "sound-setting.png"))
     assert not alice.errors, alice.errors
     page.context.close()
+
+
+def test_the_help_shows_how_to_play_and_this_tables_rules(
+    chromium: Any, live_server: LiveServer, artifacts: Path
+) -> None:
+    for name, context in (("desktop", DESKTOP), ("phone", PHONE)):
+        alice = sit_with_a_bot(chromium, live_server, rules="150", **context)
+        page = alice.page
+        assert "target 150" in page.locator(".topbar").inner_text()
+        page.locator(".topbar").get_by_role("button", name="How to play").click()
+        dialog = page.get_by_role("dialog")
+        # how to play, for someone who never has: a turn, melds, laying off, the deep take, Rummy!
+        guide = dialog.locator("[data-guide]")
+        for words in ("A turn", "Melds", "Laying off", "deep in the pile", "Rummy!"):
+            assert words in guide.inner_text(), words
+        assert guide.locator(".guide-cards .card").count() >= 10
+        page.screenshot(path=str(artifacts / f"help-guide-{name}.png"))
+        # the table's rules: its target, preset and every option that is not the standard's
+        dialog.get_by_role("tab", name="This table").click()
+        rules = dialog.locator("[data-table-rules]").inner_text()
+        assert "Target: the first to 150 points wins." in rules
+        assert "Rules: Standard." in rules
+        assert "Every other rule is the standard one." in rules
+        page.screenshot(path=str(artifacts / f"help-rules-{name}.png"))
+        dialog.get_by_role("tab", name="Keys").click()
+        assert "draw from the stock" in dialog.inner_text()
+        assert not alice.errors, alice.errors
+        page.context.close()
+
+
+def test_rules_in_words(chromium: Any, live_server: LiveServer) -> None:
+    ctx = chromium.new_context()
+    page = ctx.new_page()
+    page.goto(live_server.url + "/")
+    lines = page.evaluate(
+        """async () => {
+        const { rulesDetails } = await import('/js/lobby.js');
+        return [rulesDetails('jokers=on values=standard pickup=must-meld rummy=pile going-out=any win=highest target=500'),
+                rulesDetails('jokers=off values=5-10-15 pickup=top-free rummy=off going-out=any win=highest target=300')];
+    }"""
+    )
+    assert lines[0][:2] == ["Target: the first to 500 points wins.", "Rules: Hoyle."]
+    assert lines[1][1] == "Rules: your own mix."
+    assert "Jokers: No jokers: the original game." in lines[1]
+    assert "Calling \"Rummy!\": No Rummy calls." in lines[1]
+    ctx.close()

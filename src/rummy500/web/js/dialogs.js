@@ -1,6 +1,8 @@
 // Dialogs (a choice among moves, the keyboard help) and the toasts that say what went wrong.
 import { html, cls, useState, useEffect, useRef } from './lib.js';
 import { t } from './i18n.js';
+import { CardFace } from './cards.js';
+import { rulesDetails } from './lobby.js';
 
 /** A modal dialog: focus moves into it, Escape closes it, focus goes back after. */
 export function Modal({ title, onClose, children, className }) {
@@ -76,15 +78,65 @@ const SHORTCUTS = [
   ['?', 'keys.help'],
 ];
 
-export function HelpDialog({ onClose }) {
-  return html`<${Modal} title=${t('help.title')} onClose=${onClose} className="help">
-    <p>${t('help.intro')}</p>
-    <dl class="shortcuts">
-      ${SHORTCUTS.map(
-        ([key, what]) => html`<div key=${key}><dt><kbd>${key}</kbd></dt><dd>${t(what)}</dd></div>`,
+/** A few cards drawn with the table's own card faces, for the guide. */
+function Cards({ codes }) {
+  return html`<span class="guide-cards" aria-hidden="true">
+    ${codes.map((c, i) => html`<span key=${i} class="card"><${CardFace} text=${c} /></span>`)}
+  </span>`;
+}
+
+const GUIDE = [
+  ['guide.turn.title', 'guide.turn', []],
+  ['guide.melds.title', 'guide.melds', [['7S', '7H', '7C'], ['4H', '5H', '6H']]],
+  ['guide.layoff.title', 'guide.layoff', [['4H', '5H', '6H', '7H']]],
+  ['guide.deep.title', 'guide.deep', [['KC', '9D', '3S', 'QH']]],
+  ['guide.rummy.title', 'guide.rummy', []],
+  ['guide.end.title', 'guide.end', []],
+];
+
+/** The help at the table: how to play (for someone who never has), this table's rules, the keys. */
+export function HelpDialog({ onClose, table }) {
+  const [tab, setTab] = useState('guide');
+  const tabs = [
+    ['guide', 'help.tab.guide'],
+    ['rules', 'help.tab.rules'],
+    ['keys', 'help.tab.keys'],
+  ];
+  return html`<${Modal} title=${t(tabs.find(([id]) => id === tab)[1])} onClose=${onClose} className="help">
+    <div class="tabs help-tabs" role="tablist">
+      ${tabs.map(
+        ([id, label]) => html`<button key=${id} role="tab" aria-selected=${tab === id} data-help=${id} onClick=${() => setTab(id)}>${t(label)}</button>`,
       )}
-    </dl>
-    <p>${t('help.drag')}</p>
+    </div>
+    ${tab === 'guide' &&
+    html`<div class="guide" data-guide>
+      <p>${t('guide.goal')}</p>
+      ${GUIDE.map(
+        ([title, text, pictures]) => html`<section key=${title}>
+          <h3>${t(title)}</h3>
+          <p>${t(text)}</p>
+          ${pictures.map((codes, i) => html`<${Cards} key=${i} codes=${codes} />`)}
+        </section>`,
+      )}
+    </div>`}
+    ${tab === 'rules' &&
+    html`<div class="table-rules" data-table-rules>
+      <ul>
+        ${rulesDetails(table && table.rules).map((line, i) => html`<li key=${i}>${line}</li>`)}
+        ${table && table.call_seconds && html`<li>${t('table.rules.call', { n: table.call_seconds })}</li>`}
+        ${table && table.turn_seconds && html`<li>${t('table.rules.turn', { n: table.turn_seconds })}</li>`}
+      </ul>
+    </div>`}
+    ${tab === 'keys' &&
+    html`<div>
+      <p>${t('help.intro')}</p>
+      <dl class="shortcuts">
+        ${SHORTCUTS.map(
+          ([key, what]) => html`<div key=${key}><dt><kbd>${key}</kbd></dt><dd>${t(what)}</dd></div>`,
+        )}
+      </dl>
+      <p>${t('help.drag')}</p>
+    </div>`}
     <div class="dialog-actions"><button onClick=${onClose}>${t('action.close')}</button></div>
   </${Modal}>`;
 }

@@ -37,6 +37,31 @@ export function rulesSummary(rules) {
   return parts.join(' · ');
 }
 
+/** A table's rules, line by line in words: the target, the preset (or "your own mix") and
+ * every option that differs from the standard, with what it means. */
+export function rulesDetails(rules) {
+  const chosen = {};
+  let target = '500';
+  for (const item of (rules || '').split(/\s+/)) {
+    const [name, value] = item.split('=');
+    if (name === 'target' && value) target = value;
+    else if (OPTIONS[name] && value && OPTIONS[name][0] !== value) chosen[name] = value;
+  }
+  const names = Object.keys(chosen);
+  const same = (p) => {
+    const wanted = Object.entries(PRESET_OPTIONS[p]).filter(([k]) => k !== 'target');
+    return wanted.length === names.length && wanted.every(([k, v]) => chosen[k] === v);
+  };
+  const preset = names.length === 0 && target === '200' ? 'quick' : PRESETS.find((p) => p !== 'quick' && same(p));
+  const lines = [
+    t('table.rules.target', { n: target }),
+    t('table.rules.preset', { preset: preset ? t(`rules.preset.${preset}`) : t('table.rules.custom') }),
+  ];
+  for (const name of names) lines.push(`${t(`rules.option.${name}`)}: ${t(`rules.value.${name}.${chosen[name]}`)}`);
+  if (!names.length) lines.push(t('table.rules.standard'));
+  return lines;
+}
+
 function NameField({ name, setName, id = 'player-name' }) {
   return html`<label class="field" for=${id}>
     <span>${t('lobby.name')}</span>

@@ -556,6 +556,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
       }}>${t('app.name')}</a>
       <span class="table-code" title=${t('table.code.title')}>${state.table ? t('table.code', { code: state.table.invite_code }) : ''}</span>
       ${view && html`<span class="hand-number">${t('table.hand', { n: view.hand_number })}</span>`}
+      ${state.table && html`<span class="table-target">${t('rules.target.short', { n: ((state.table.rules || '').match(/target=(\d+)/) || [0, 500])[1] })}</span>`}
       <${ConnectionBadge} status=${status.status} />
       <span class="spacer"></span>
       ${state.handResults.length > 0 &&
@@ -705,10 +706,10 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
             ${hint && html`<div class="hint" role="status">${t('hint.prefix')} ${hint.text}</div>`}
             ${!spectator &&
             html`<div class="actions" role="toolbar" aria-label=${t('actions.label')}>
-              <button onClick=${draw} class=${cls(canDraw && 'legal')} data-action="draw" aria-keyshortcuts="D">${t('action.draw')}</button>
-              <button onClick=${() => meld()} class=${cls(meldOk && 'legal')} data-action="meld" aria-keyshortcuts="M">${t('action.meld')}</button>
-              <button onClick=${layOffAnywhere} class=${cls(meldTargets.size > 0 && 'legal')} data-action="layoff" aria-keyshortcuts="L">${t('action.layoff')}</button>
-              <button onClick=${() => discard()} class=${cls(discardOk && 'legal')} data-action="discard" aria-keyshortcuts="X">${t('action.discard')}</button>
+              <button onClick=${draw} class=${cls(canDraw && 'legal')} disabled=${!canDraw} data-action="draw" aria-keyshortcuts="D">${t('action.draw')}</button>
+              <button onClick=${() => meld()} class=${cls(meldOk && 'legal')} disabled=${!has(legal, 'meld')} data-action="meld" aria-keyshortcuts="M">${t('action.meld')}</button>
+              <button onClick=${layOffAnywhere} class=${cls(meldTargets.size > 0 && 'legal')} disabled=${!has(legal, 'layoff')} data-action="layoff" aria-keyshortcuts="L">${t('action.layoff')}</button>
+              <button onClick=${() => discard()} class=${cls(discardOk && 'legal')} disabled=${!has(legal, 'discard')} data-action="discard" aria-keyshortcuts="X">${t('action.discard')}</button>
               <button
                 onClick=${undo}
                 aria-disabled=${state.canUndo ? 'false' : 'true'}
@@ -827,7 +828,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
       }}
       onCancel=${() => setDialog(null)}
     />`}
-    ${help && html`<${HelpDialog} onClose=${() => setHelp(false)} />`}
+    ${help && html`<${HelpDialog} table=${state.table} onClose=${() => setHelp(false)} />`}
     <${Toasts} toasts=${toasts} />
   </div>`;
 }

@@ -83,7 +83,7 @@ export default {
   'action.cancel': 'Cancel',
   'action.close': 'Close',
   'action.dismiss': 'Dismiss',
-  'action.help': 'Keyboard shortcuts and help',
+  'action.help': 'How to play, the rules of this table and the keys',
   'action.leave': 'Leave',
   'action.lobby': 'Back to the start page',
   'action.results': 'Scores',
@@ -245,7 +245,6 @@ export default {
   'hint.pass': 'let the Rummy call go.',
 
   // help
-  'help.title': 'Keyboard shortcuts',
   'help.intro':
     'Click or tap cards to select them, then act with the buttons; or use these keys. The server checks every move and says why one is not allowed.',
   'help.drag':
