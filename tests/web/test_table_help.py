@@ -3,6 +3,7 @@ and the guide for new players, the spread discard pile, a lost Rummy! call, refu
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -137,4 +138,50 @@ def test_rules_in_words(chromium: Any, live_server: LiveServer) -> None:
     assert lines[1][1] == "Rules: your own mix."
     assert "Jokers: No jokers: the original game." in lines[1]
     assert "Calling \"Rummy!\": No Rummy calls." in lines[1]
+    ctx.close()
+
+
+def test_a_rummy_call_lost_to_another_says_who_got_it(
+    chromium: Any, live_server: LiveServer, artifacts: Path
+) -> None:
+    """Two call Rummy! at once: the update shows the call applied and who made it; the other
+    caller's page says so. The server's messages are passed through, and the two of the
+    simultaneous call (the caller's queued call, the other seat's call applied) are added."""
+    ctx = chromium.new_context(**PHONE)
+    ctx.add_init_script(WATCH_PAGE)
+    routes: list[Any] = []
+
+    def through(ws: Any) -> None:
+        server = ws.connect_to_server()
+        routes.append(ws)
+        del server  # messages go both ways unchanged
+
+    ctx.route_web_socket("**/ws/tables/*", through)
+    page = ctx.new_page()
+    alice = Player(page, "Alice", touch=True)
+    page.goto(live_server.url + "/")
+    page.get_by_label("Your name").first.fill("Alice")
+    page.locator('[data-action="create"]').click()
+    page.wait_for_url("**/?table=*")
+    alice.wait_for("s.view !== null && s.view.hand.length > 0")
+    s = alice.snapshot()
+    version, view = s["version"], s["view"]
+    ws = routes[-1]
+    ws.send(json.dumps({"type": "queued", "version": version, "move": "P1 rummy 1", "ref": "m9"}))
+    ws.send(
+        json.dumps(
+            {
+                "type": "update",
+                "version": version + 1,
+                "event": {"kind": "move", "move": "P2 rummy 1", "seat": "P2", "by": "bot"},
+                "view": view,
+                "legal": [],
+            }
+        )
+    )
+    toast = page.locator(".toast.info", has_text="called Rummy! too")
+    toast.wait_for()
+    assert "Computer P2 called Rummy! too and got the card" in toast.inner_text()
+    page.screenshot(path=str(artifacts / "rummy-call-lost.png"))
+    assert not alice.errors, alice.errors
     ctx.close()

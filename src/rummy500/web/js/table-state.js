@@ -21,6 +21,7 @@ export const EMPTY = {
   log: [], // what happened, newest last: { id, event, view }
   lastEvent: null,
   queued: null,
+  lostCall: null, // this seat's Rummy! call lost to another's: { seat, move, version }
   canUndo: false, // the server says an undo is possible now (when it offers undo at all)
   serverHint: null, // the server's hint: { move, version }
 };
@@ -102,6 +103,14 @@ export function reduce(state, message, now = Date.now()) {
       let queued = state.queued;
       if (event.kind === 'deal' && summary) summary = { ...summary, nextHandStarted: true };
       if (event.kind === 'move' && queued && event.move === queued) queued = null;
+      // two called Rummy! at once: the engine applied the other seat's call (the nearest after
+      // the discarder), so this seat's queued call is dropped and its player is told who got it
+      let lostCall = state.lostCall;
+      const caller = event.kind === 'move' && / rummy /.test(event.move || '') ? event.seat || event.move.split(' ')[0] : null;
+      if (caller && queued && / rummy /.test(queued) && !queued.startsWith(`${caller} `)) {
+        lostCall = { seat: caller, move: event.move, version: message.version };
+        queued = null;
+      }
       const entry = { id: ++logIds, event, pile: state.view ? state.view.discard_pile : [] };
       const log =
         event.kind === 'deal'
@@ -121,6 +130,7 @@ export function reduce(state, message, now = Date.now()) {
           log,
           lastEvent: entry,
           queued,
+          lostCall,
           canUndo: !!message.can_undo,
           serverHint: null,
         },

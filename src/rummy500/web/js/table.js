@@ -219,6 +219,10 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   const phase = view ? view.phase : null;
   const myTurn = !!(view && me && view.turn === me && (phase === 'draw' || phase === 'play'));
   useTurnAlert(myTurn, settings.sound);
+  // a Rummy! call that lost to another player's: say who got the card
+  useEffect(() => {
+    if (state.lostCall) toasts.show(t('call.lost.you', { who: seatName(state, state.lostCall.seat) }), 'info', 'call_lost');
+  }, [state.lostCall]);
   const values = useMemo(() => (/values=5-10-15/.test((state.table && state.table.rules) || '') ? '5-10-15' : 'standard'), [state.table]);
 
   const [entries, setEntries, arrived] = useHand(tableId, (view && view.hand) || [], sortMode);

@@ -496,7 +496,6 @@ export default {
     'A hand ends when someone has no cards left, or when the stock is empty. Then the points are counted and the next hand is dealt.',
   'title.turn': 'Your turn — Rummy 500',
   'settings.sound': 'A beep when it is your turn (in a background tab)',
-  'call.lost': '{who} called Rummy! first and got the card.',
-  'call.lost.you': 'Your Rummy! call came too late: {who} got it.',
+  'call.lost.you': '{who} called Rummy! too and got the card: the call of the player nearest after the discarder wins.',
   'seat.player': 'Player {n}',
 };
