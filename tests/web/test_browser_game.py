@@ -248,11 +248,13 @@ def test_two_people_and_a_bot_play_a_game_by_clicks(
         move = Move.parse(text)
         player = players[move.seat]
         if i == first_of_bob:
-            # an illegal attempt: discarding before drawing. The engine's reason is shown.
+            # an illegal attempt: discarding before drawing. The Discard button is disabled
+            # (not legal now); its key still asks the server, and the engine's reason is shown.
             bob.wait_legal(text)
+            assert bob.page.locator('[data-action="discard"]').is_disabled()
             card = bob.hand()[0]
             bob.select([card])
-            bob.press(bob.page.locator('[data-action="discard"]'))
+            bob.page.keyboard.press("x")
             error = bob.page.locator('[data-error="illegal_move"]')
             error.wait_for()
             assert "draw first" in error.inner_text()

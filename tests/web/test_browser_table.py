@@ -158,3 +158,79 @@ def test_an_undo_takes_its_move_out_of_the_log_and_a_redo_shows_it_once(open_pag
     assert lines["undone"] == ["P1 draw"]
     assert lines["redone"] == ["P1 draw", "P1 meld 6H 7H 8H"]
     assert not page.errors
+
+
+ACTIONS = ("draw", "meld", "layoff", "discard")
+
+
+def enabled_actions(page: Any) -> set[str]:
+    return {
+        action
+        for action in ACTIONS
+        if page.locator(f'[data-action="{action}"]').is_enabled()
+    }
+
+
+def test_draw_meld_and_discard_are_enabled_only_when_legal(
+    open_page: Any, live_server: LiveServer
+) -> None:
+    alice = open_page(**LAPTOP)
+    alice.get_by_label("Your name").first.fill("Alice")
+    alice.locator('[data-seat-kind="2"]').select_option("human")
+    alice.locator('[data-action="create"]').click()
+    alice.wait_for_url("**/?table=*")
+    invite = alice.locator("#invite-link").input_value()
+    bob = open_page(**PHONE)
+    bob.goto(invite)
+    bob.get_by_label("Your name").first.fill("Bob")
+    bob.locator('[data-action="join"]').tap()
+    bob.wait_for_url("**/?table=*")
+    for page in (alice, bob):
+        wait_for(page, "s.view !== null && s.view.phase === 'draw'")
+    turn = snapshot(alice)["view"]["turn"]
+    mover, waiter = (alice, bob) if turn == "P1" else (bob, alice)
+    wait_for(mover, "s.legal.includes(arg)", f"{turn} draw")
+    # not your turn: nothing to press
+    wait_for(waiter, "s.legal.length === 0")
+    assert enabled_actions(waiter) == set(), enabled_actions(waiter)
+    waiter.screenshot(path="/tmp/actions-not-your-turn.png")
+    # your turn, before the draw: only Draw
+    assert enabled_actions(mover) == {"draw"}
+    mover.screenshot(path="/tmp/actions-draw.png")
+    # after the draw: no second draw; discarding (and melding, if any meld is legal) is
+    version = snapshot(mover)["version"]
+    mover.locator('[data-action="draw"]').click() if mover is alice else mover.locator(
+        '[data-action="draw"]'
+    ).tap()
+    wait_for(mover, "s.version > arg && s.view.phase === 'play'", version)
+    legal = snapshot(mover)["legal"]
+    verbs = {move.split()[1] for move in legal} & set(ACTIONS)
+    assert "discard" in verbs
+    assert enabled_actions(mover) == verbs
+    assert enabled_actions(waiter) == set()
+    assert not alice.errors and not bob.errors
+
+
+OPACITY = """e => { let o = 1; for (let x = e; x; x = x.parentElement) o *= Number(getComputedStyle(x).opacity);
+               return o; }"""
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_a_spectator_sees_the_cards_at_full_contrast_not_as_buttons(
+    open_page: Any, live_server: LiveServer, size: str
+) -> None:
+    alice = open_page(**LAPTOP)
+    table_id = start_table(alice)
+    watcher = open_page(**(PHONE if size == "phone" else LAPTOP))
+    watcher.goto(f"{live_server.url}/?watch={table_id}")
+    wait_for(watcher, "s.view !== null && s.view.discard_pile.length > 0")
+    watcher.get_by_text("You are watching this table.").wait_for()
+    watcher.screenshot(path=f"/tmp/spectator-{size}.png", full_page=True)
+    cards = watcher.locator(".pile [data-card], [data-stock], [data-meld]")
+    assert cards.count() >= 2
+    for i in range(cards.count()):
+        card = cards.nth(i)
+        assert card.evaluate("e => e.tagName") != "BUTTON", card.evaluate("e => e.outerHTML")
+        assert card.evaluate(OPACITY) == 1
+        assert card.get_attribute("aria-label")
+    assert not watcher.errors and not alice.errors

@@ -215,6 +215,9 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   const view = state.view;
   const me = state.you && state.you.seat;
   const spectator = !me;
+  // a spectator's stock, pile and melds are pictures at full contrast, not buttons it cannot press
+  const Pressable = spectator ? 'div' : 'button';
+  const pressable = (onClick) => (spectator ? { role: 'img' } : { onClick });
   const legal = state.legal;
   const phase = view ? view.phase : null;
   const myTurn = !!(view && me && view.turn === me && (phase === 'draw' || phase === 'play'));
@@ -617,16 +620,15 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
         : html`
           <section class="center" aria-label=${t('table.center')}>
             <div class="stock-area">
-              <button
+              <${Pressable}
                 class=${cls('stock', canDraw && 'legal', hintMove && hintMove.verb === 'draw' && 'hinted')}
                 data-stock
                 aria-label=${t('stock.label', { n: view.stock_size })}
-                onClick=${draw}
-                disabled=${spectator}
+                ...${pressable(draw)}
               >
                 ${view.stock_size > 0 ? html`<${Card} back=${true} />` : html`<span class="card empty"></span>`}
                 <span class="stock-count" aria-hidden="true">${view.stock_size}</span>
-              </button>
+              <//>
               ${me && phase === 'draw' && myTurn && view.stock_size === 0 && has(legal, 'end') &&
               html`<button onClick=${end}>${t('action.end')}</button>`}
             </div>
@@ -647,17 +649,16 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
                     : depth === 1
                       ? t('pile.card.top', { card: cardName(card) })
                       : t('pile.card', { card: cardName(card), n: depth });
-                return html`<button
+                return html`<${Pressable}
                   key=${`${i}-${card}`}
                   class=${cls('card-button', 'pile-card', legalHere && 'legal', hinted && 'hinted', depth === 1 && 'top')}
                   data-depth=${depth}
                   data-card=${card}
                   aria-label=${label}
-                  disabled=${spectator}
-                  onClick=${() => takeDownTo(depth)}
+                  ...${pressable(() => takeDownTo(depth))}
                 >
                   <${Card} text=${card} />
-                </button>`;
+                <//>`;
               })}
             </div>
           </section>
@@ -673,14 +674,13 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
               const hinted = hintMove && hintMove.verb === 'layoff' && hintMove.number === m.number;
               const owner = m.played_by[0];
               const parts = m.cards.map((c, i) => t('meld.card', { card: cardName(c), who: name(m.played_by[i]) }));
-              return html`<button
+              return html`<${Pressable}
                 key=${m.number}
                 class=${cls('meld', target && 'legal drop-legal', hinted && 'hinted', seatColorClass(owner))}
                 data-drop="meld"
                 data-meld=${m.number}
                 aria-label=${t(m.run ? 'meld.label.run' : 'meld.label.group', { n: m.number, cards: parts.join('; ') })}
-                disabled=${spectator}
-                onClick=${() => layOff(m.number)}
+                ...${pressable(() => layOff(m.number))}
               >
                 <span class="meld-number" aria-hidden="true">${m.number}</span>
                 <span class="meld-cards" aria-hidden="true">
@@ -691,7 +691,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
                     </span>`,
                   )}
                 </span>
-              </button>`;
+              <//>`;
             })}
           </section>
 
