@@ -185,3 +185,36 @@ def test_a_rummy_call_lost_to_another_says_who_got_it(
     page.screenshot(path=str(artifacts / "rummy-call-lost.png"))
     assert not alice.errors, alice.errors
     ctx.close()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_discard_pile_spreads_over_the_room_it_has(
+    chromium: Any, live_server: LiveServer, artifacts: Path, size: str
+) -> None:
+    context = DESKTOP if size == "desktop" else PHONE
+    alice = sit_with_a_bot(chromium, live_server, **context)
+    page = alice.page
+    while len(alice.snapshot()["view"]["discard_pile"]) < (5 if size == "desktop" else 8):
+        draw_and_discard(alice)
+        alice.wait_for("s.view.turn === 'P1' && s.view.phase === 'draw'")
+    page.wait_for_timeout(300)
+    boxes = page.locator(".pile .pile-card").evaluate_all(
+        "cards => cards.map(c => c.getBoundingClientRect().toJSON())"
+    )
+    width = boxes[0]["width"]
+    rows: dict[float, list[dict]] = {}
+    for b in boxes:
+        rows.setdefault(round(b["y"]), []).append(b)
+    strips = [b["x"] - a["x"] for row in rows.values() for a, b in zip(row, row[1:])]
+    pile = page.locator(".pile").bounding_box()
+    page.screenshot(path=str(artifacts / f"pile-{size}.png"))
+    print(size, width, strips, pile)
+    if size == "desktop":
+        # the row has room for every card whole
+        assert min(strips) >= width, strips
+    else:
+        # a larger target on a touch screen: at least 60 % of a card shows
+        assert min(strips) >= 0.6 * width, strips
+        assert max(b["x"] + b["width"] for b in boxes) <= pile["x"] + pile["width"] + 1
+    assert not alice.errors, alice.errors
+    page.context.close()

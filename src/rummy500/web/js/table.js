@@ -431,6 +431,8 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   // --- drag and drop -------------------------------------------------------------------------
 
   const handRef = useRef(null);
+  const pileRef = useRef(null);
+  usePileSpread(pileRef, view ? view.discard_pile.length : 0);
   useSortable(handRef, {
     disabled: spectator || !view,
     animationMs: () => animationMs(settings.speed, 150),
@@ -634,6 +636,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
             </div>
             <div
               class=${cls('pile', discardOk && 'drop-legal')}
+              ref=${pileRef}
               data-drop="pile"
               role="group"
               aria-label=${t('pile.label', { n: pile.length })}
@@ -835,6 +838,35 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
     ${help && html`<${HelpDialog} table=${state.table} onClose=${() => setHelp(false)} />`}
     <${Toasts} toasts=${toasts} />
   </div>`;
+}
+
+/** Spread the discard pile over the width it has: each deep card shows as much as the row
+ * allows (whole cards when they fit), never less than a strip a finger can hit on a touch screen;
+ * the cards wrap to a second row only then. Sets the pile's --pile-overlap (CSSOM, not a style
+ * attribute: the Content-Security-Policy allows no inline styles). */
+function usePileSpread(ref, count) {
+  useEffect(() => {
+    const pile = ref.current;
+    if (!pile) return undefined;
+    const fit = () => {
+      const card = pile.querySelector('.pile-card');
+      if (!card || count < 2) {
+        pile.style.removeProperty('--pile-overlap');
+        return;
+      }
+      const width = card.getBoundingClientRect().width;
+      const em = parseFloat(getComputedStyle(pile).fontSize) || 16;
+      const room = pile.clientWidth - 0.8 * em - 2;
+      const touch = window.matchMedia && window.matchMedia('(pointer: coarse)').matches;
+      const least = width * (touch ? 0.62 : 0.45);
+      const step = Math.max(least, Math.min(width + 6, (room - width) / (count - 1)));
+      pile.style.setProperty('--pile-overlap', `${Math.round((width - step) * 10) / 10}px`);
+    };
+    fit();
+    const watch = typeof ResizeObserver === 'function' ? new ResizeObserver(fit) : null;
+    if (watch) watch.observe(pile);
+    return () => watch && watch.disconnect();
+  });
 }
 
 /** A short beep made on the spot (WebAudio: no sound file). */
