@@ -234,3 +234,57 @@ def test_a_spectator_sees_the_cards_at_full_contrast_not_as_buttons(
         assert card.evaluate(OPACITY) == 1
         assert card.get_attribute("aria-label")
     assert not watcher.errors and not alice.errors
+
+
+LOG_END = "e => e.scrollHeight - e.scrollTop - e.clientHeight"
+
+
+def play_a_step(page: Any, seat: str) -> None:
+    """One move of a simple player by clicks: let a Rummy! call go, draw, discard."""
+    legal = snapshot(page)["legal"]
+    version = snapshot(page)["version"]
+    if f"{seat} pass" in legal:
+        page.locator('[data-action="pass"]').click()
+    elif f"{seat} draw" in legal:
+        page.locator('[data-action="draw"]').click()
+    else:
+        card = next(m.split()[2] for m in legal if m.split()[1] == "discard")
+        page.locator(f'.hand [data-card="{card}"]').first.click()
+        page.locator('[data-action="discard"]').click()
+    wait_for(page, "s.version > arg", version)
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_the_moves_log_follows_the_newest_entry_unless_scrolled_up(
+    open_page: Any, size: str
+) -> None:
+    page = open_page(**(PHONE if size == "phone" else LAPTOP))
+    start_table(page)
+    log = page.locator("ol.log")
+    for _ in range(60):
+        if log.evaluate("e => e.scrollHeight > e.clientHeight + 60"):
+            break
+        wait_for(page, "s.legal.length > 0")
+        play_a_step(page, "P1")
+    else:
+        raise AssertionError("the log never filled its panel")
+    page.screenshot(path=f"/tmp/log-follows-{size}.png")
+    assert log.evaluate(LOG_END) <= 2, "the newest entry is not in view"
+    newest = page.locator("ol.log li").last
+    box, panel = newest.bounding_box(), log.bounding_box()
+    assert box["y"] + box["height"] <= panel["y"] + panel["height"] + 1
+    # scrolled up to read: the log stays there while the game goes on
+    log.evaluate("e => { e.scrollTop = 0; e.dispatchEvent(new Event('scroll')); }")
+    lines = page.locator("ol.log li").count()
+    wait_for(page, "s.legal.length > 0")
+    play_a_step(page, "P1")
+    page.wait_for_function("(n) => document.querySelectorAll('ol.log li').length !== n", arg=lines)
+    assert log.evaluate("e => e.scrollTop") == 0
+    # back at the end: it follows again
+    log.evaluate("e => { e.scrollTop = e.scrollHeight; e.dispatchEvent(new Event('scroll')); }")
+    lines = page.locator("ol.log li").count()
+    wait_for(page, "s.legal.length > 0")
+    play_a_step(page, "P1")
+    page.wait_for_function("(n) => document.querySelectorAll('ol.log li').length !== n", arg=lines)
+    assert log.evaluate(LOG_END) <= 2
+    assert not page.errors

@@ -26,6 +26,7 @@ import { useSortable } from './dnd.js';
 import * as store from './store.js';
 import { api } from './api.js';
 import { Summary } from './summary.js';
+import { useFollowNewest } from './follow.js';
 import { ChoiceDialog, HelpDialog, Toasts, useToasts } from './dialogs.js';
 import { navigate, Settings, animationMs } from './app-shell.js';
 
@@ -184,6 +185,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   const [help, setHelp] = useState(false);
   const [hint, setHint] = useState(null);
   const [panel, setPanel] = useState('log');
+  const logList = useFollowNewest([state.log, panel]);
   const [chatText, setChatText] = useState('');
   const [dragging, setDragging] = useState(null);
   const toasts = useToasts();
@@ -777,7 +779,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
           </button>
         </div>
         ${panel === 'log'
-          ? html`<ol class="log" role="log" aria-label=${t('side.log')}>
+          ? html`<ol class="log" role="log" aria-label=${t('side.log')} ref=${logList.ref} onScroll=${logList.onScroll}>
               ${state.log.slice(-60).map(
                 (entry) => html`<li key=${entry.id}>${describeEvent(entry, name)}</li>`,
               )}
