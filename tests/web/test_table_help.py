@@ -218,3 +218,63 @@ def test_the_discard_pile_spreads_over_the_room_it_has(
         assert max(b["x"] + b["width"] for b in boxes) <= pile["x"] + pile["width"] + 1
     assert not alice.errors, alice.errors
     page.context.close()
+
+
+def test_refusals_are_said_with_names_and_suit_symbols(
+    chromium: Any, live_server: LiveServer, artifacts: Path
+) -> None:
+    ctx = chromium.new_context(**DESKTOP)
+    routes: list[Any] = []
+
+    def through(ws: Any) -> None:
+        ws.connect_to_server()
+        routes.append(ws)
+
+    ctx.route_web_socket("**/ws/tables/*", through)
+    page = ctx.new_page()
+    alice = Player(page, "Alice")
+    page.goto(live_server.url + "/")
+    page.get_by_label("Your name").first.fill("Alice")
+    page.locator('[data-action="create"]').click()
+    page.wait_for_url("**/?table=*")
+    alice.wait_for("s.view !== null && s.view.hand.length > 0 && s.legal.includes('P1 draw')")
+    errors = page.locator('[data-error="illegal_move"]')
+
+    # the engine's refusal of a real move: three cards that are no meld, melded with the key
+    hand = alice.hand()
+    pick = next(
+        (a, b, c)
+        for a in hand
+        for b in hand
+        for c in hand
+        if len({a[-1], b[-1], c[-1]}) == 3 and len({a[:-1], b[:-1], c[:-1]}) == 3
+        and "JK" not in a + b + c
+    )
+    alice.select(list(pick))
+    page.locator("body").press("m")
+    errors.first.wait_for()
+    said = errors.first.inner_text()
+    assert any(s in said for s in "♥♠♦♣"), said
+    assert not any(c in said for c in pick), said
+    alice.dismiss_toasts()
+
+    # a refusal that names seats and cards by the server's labels: the page says them its way
+    version = alice.snapshot()["version"]
+    routes[-1].send(
+        json.dumps(
+            {
+                "type": "error",
+                "version": version,
+                "code": "illegal_move",
+                "message": "it is P2's turn, not Alice's; 5H 9H 2S is neither a run nor a group",
+                "reason": {"code": "not_your_turn", "params": {"seat": 1, "other": 0}},
+                "ref": None,
+            }
+        )
+    )
+    errors.first.wait_for()
+    said = errors.first.inner_text()
+    assert "it is Computer P2's turn, not Alice's; 5♥ 9♥ 2♠ is neither" in said, said
+    page.screenshot(path=str(artifacts / "refusal.png"))
+    assert not alice.errors, alice.errors
+    ctx.close()

@@ -244,3 +244,19 @@ export function simpleHint(legal, view, values = 'standard') {
   return null;
 }
 
+
+const NOTATION_CARD = /\b(?:JK=(?:10|[2-9TJQKA])[HSDC]?|JK|(?:10|[2-9TJQKA])[HSDC])(?![\w=])/g;
+
+/** A refusal from the server in this page's words: the server's sentence, with each seat its
+ * reason names (`seat`, `other`: 0-based) called as the page calls it ("Computer P2", not
+ * "P2"), and any card still in notation ("5H") written with its suit symbol ("5♥"). */
+export function refusalText(message, nameOf) {
+  let text = message.message || '';
+  const params = (message.reason && message.reason.params) || {};
+  for (const key of ['seat', 'other']) {
+    if (typeof params[key] !== 'number') continue;
+    const seat = `P${params[key] + 1}`;
+    text = text.replace(new RegExp(`\\b${seat}\\b`, 'g'), () => nameOf(seat));
+  }
+  return text.replace(NOTATION_CARD, (code) => cardShort(code));
+}

@@ -19,6 +19,7 @@ import {
   describeMove,
   simpleHint,
   hintFor,
+  refusalText,
 } from './moves.js';
 import { TableConnection } from './connection.js';
 import { EMPTY, reduce, closeSummary, seatName } from './table-state.js';
@@ -202,7 +203,8 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
         dispatch(message);
         if (message.type === 'error') {
           if (message.code === 'seat_left') store.forgetSeat(tableId);
-          toasts.show(message.message, message.code === 'queued' ? 'info' : 'error', message.code);
+          const text = message.code === 'illegal_move' ? refusalText(message, (seat) => seatName(stateRef.current, seat)) : message.message;
+          toasts.show(text, message.code === 'queued' ? 'info' : 'error', message.code);
         } else if (message.type === 'queued' && /^P\d+ (draw|take|end)/.test(message.move || '')) {
           toasts.show(t('info.queued'), 'info');
         }
