@@ -465,7 +465,6 @@ export default {
   'help.tab.guide': 'How to play',
   'help.tab.rules': 'This table',
   'help.tab.keys': 'Keys',
-  'table.rules.title': "This table's rules",
   'table.rules.target': 'Target: the first to {n} points wins.',
   'table.rules.preset': 'Rules: {preset}.',
   'table.rules.custom': 'your own mix',
@@ -497,5 +496,4 @@ export default {
   'title.turn': 'Your turn — Rummy 500',
   'settings.sound': 'A beep when it is your turn (in a background tab)',
   'call.lost.you': '{who} called Rummy! too and got the card: the call of the player nearest after the discarder wins.',
-  'seat.player': 'Player {n}',
 };
