@@ -928,8 +928,8 @@ function describeEvent(entry, name) {
     if (event.by === 'timeout') return t('event.timeout', { who: name(parseMove(event.move).seat) });
     return text;
   }
-  return '';
   if (event.kind === 'undo') return t('event.undo', { move: describeMove(event.move, name, entry.pile || []) });
+  return '';
 }
 
 function describeStatus(state, { me, myTurn, phase, name, mustUse }) {
