@@ -74,20 +74,23 @@ SUMMARY_SCRIPT = """async (over) => {
     const { html, render } = await import('/js/lib.js');
     const { Summary } = await import('/js/summary.js');
     const seats = ['P1', 'P2', 'P3', 'P4'].map((seat, i) => ({
-        seat, kind: 'human', name: ['Alexandrina', 'Bartholomew', 'Christabel', 'Maximilian'][i] }));
+        seat, kind: 'human',
+        name: ['Alexandrina', 'Bartholomew', 'Christabel', 'Maximilian'][i] }));
     const result = (n) => ({
         hand_number: n, ended_by: 'out', out: 'P1',
         melded: { P1: 125, P2: 90, P3: 45, P4: 110 }, left: { P1: 0, P2: 35, P3: 60, P4: 15 },
         scores: { P1: 125, P2: 55, P3: -15, P4: 95 } });
     const results = [1, 2, 3, 4, 5].map(result).map((r, i) => ({
-        ...r, totals: { P1: 125 * (i + 1), P2: 55 * (i + 1), P3: -15 * (i + 1), P4: 95 * (i + 1) } }));
+        ...r,
+        totals: { P1: 125 * (i + 1), P2: 55 * (i + 1), P3: -15 * (i + 1), P4: 95 * (i + 1) } }));
     const state = {
         seats, handResults: results, summary: { ...results.at(-1) },
         gameOver: over ? { totals: results.at(-1).totals, winner: 'P1', hands: 5 } : null,
         table: { rules: 'target=500' }, rematch: null };
     const box = document.createElement('div');
     document.body.appendChild(box);
-    render(html`<${Summary} state=${state} me="P1" token="t" tableId="abc" name=${(s) => seats.find((x) => x.seat === s).name}
+    const nameOf = (s) => seats.find((x) => x.seat === s).name;
+    render(html`<${Summary} state=${state} me="P1" token="t" tableId="abc" name=${nameOf}
                  onClose=${() => {}} toasts=${{ show: () => {} }} />`, box);
     await new Promise((r) => setTimeout(r, 100));
 }"""
@@ -127,7 +130,10 @@ def test_at_1366x900_the_game_over_buttons_stay_in_view(open_page: Any) -> None:
     for selector in ('[data-action="rematch"]', '[data-action="record"]'):
         button = box_of(page, selector)
         assert dialog["top"] <= button["top"] and button["bottom"] <= dialog["bottom"], (
-            selector, button, dialog)
+            selector,
+            button,
+            dialog,
+        )
     assert page.locator("#dialog-title").is_visible()
     assert not page.errors
 
@@ -164,11 +170,7 @@ ACTIONS = ("draw", "meld", "layoff", "discard")
 
 
 def enabled_actions(page: Any) -> set[str]:
-    return {
-        action
-        for action in ACTIONS
-        if page.locator(f'[data-action="{action}"]').is_enabled()
-    }
+    return {action for action in ACTIONS if page.locator(f'[data-action="{action}"]').is_enabled()}
 
 
 def test_draw_meld_and_discard_are_enabled_only_when_legal(
@@ -211,7 +213,8 @@ def test_draw_meld_and_discard_are_enabled_only_when_legal(
     assert not alice.errors and not bob.errors
 
 
-OPACITY = """e => { let o = 1; for (let x = e; x; x = x.parentElement) o *= Number(getComputedStyle(x).opacity);
+OPACITY = """e => { let o = 1;
+               for (let x = e; x; x = x.parentElement) o *= Number(getComputedStyle(x).opacity);
                return o; }"""
 
 
