@@ -137,3 +137,10 @@ async def pick(pilot: Pilot, app: RummyApp, wanted: Sequence[int]) -> None:
         taken.add(index)
         step = index - hand.cursor
         await pilot.press(*(["right"] * step if step > 0 else ["left"] * -step), "space")
+
+
+#: Two hands many tests deal (P1, P2; 13 cards each).
+HANDS = [
+    "4H 5H 6H 9S 9D KC 2D 3S 7C 8D JS QH AD",
+    "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H",
+]

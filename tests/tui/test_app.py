@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, Markdown, OptionList, Select, Static
 
-from rummy500.engine import CALL, DRAW, HAND_OVER, JOKER, PLAY, Move, Rules
+from rummy500.engine import CALL, DRAW, HAND_OVER, PLAY, Move, Rules, physical
 from rummy500.tui.app import RummyApp
 from rummy500.tui.screens import (
     ChoiceScreen,
@@ -21,6 +21,7 @@ from rummy500.tui.storage import GameStore
 from rummy500.tui.table import TableScreen
 from rummy500.tui.widgets import HandView, Line
 from tests.tui.helpers import (
+    HANDS,
     cards,
     pick,
     scripted_session,
@@ -29,15 +30,6 @@ from tests.tui.helpers import (
     table_app,
     wait_for,
 )
-
-HANDS = [
-    "4H 5H 6H 9S 9D KC 2D 3S 7C 8D JS QH AD",
-    "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H",
-]
-
-
-def physical(played: int) -> int:
-    return played if played < 100 else JOKER
 
 
 @pytest.mark.asyncio

@@ -9,12 +9,7 @@ import pytest
 from textual.widgets import RichLog
 
 from rummy500.tui.app import RummyApp
-from tests.tui.helpers import scripted_session, settle, table_app
-
-HANDS = [
-    "4H 5H 6H 9S 9D KC 2D 3S 7C 8D JS QH AD",
-    "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H",
-]
+from tests.tui.helpers import HANDS, scripted_session, settle, table_app
 
 
 def log_lines(app: RummyApp) -> list[str]:

@@ -11,12 +11,7 @@ from textual.widgets import Static
 from rummy500.engine import Rules
 from rummy500.tui.screens import HandSummaryScreen
 from rummy500.tui.widgets import PlayersView
-from tests.tui.helpers import cards, pick, scripted_session, settle, table_app
-
-HANDS = [
-    "4H 5H 6H 9S 9D KC 2D 3S 7C 8D JS QH AD",
-    "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H",
-]
+from tests.tui.helpers import HANDS, cards, pick, scripted_session, settle, table_app
 
 
 def players_lines(app: object) -> list[str]:

@@ -12,13 +12,9 @@ from rummy500.tui.session import Session
 from rummy500.tui.stats import Statistics
 from rummy500.tui.storage import GameStore
 from rummy500.tui.words import card_label, describe_move, played_label
-from tests.tui.helpers import cards, scripted_session
+from tests.tui.helpers import HANDS, cards, scripted_session
 
 # P1 (the person) holds a run of hearts and a pair of nines; P2 draws and discards first.
-HANDS = [
-    "4H 5H 6H 9S 9D KC 2D 3S 7C 8D JS QH AD",
-    "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H",
-]
 
 
 def test_data_dir_comes_from_the_environment(data_dir: Path) -> None:

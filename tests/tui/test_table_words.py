@@ -10,6 +10,7 @@ from textual.widgets import RichLog
 
 from rummy500.tui.app import RummyApp
 from tests.tui.helpers import (
+    HANDS,
     cards,
     pick,
     scripted_session,
@@ -18,11 +19,6 @@ from tests.tui.helpers import (
     table_app,
     wait_for,
 )
-
-HANDS = [
-    "4H 5H 6H 9S 9D KC 2D 3S 7C 8D JS QH AD",
-    "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H",
-]
 
 
 def log_text(app: RummyApp) -> str:
