@@ -88,6 +88,17 @@ test-deps:
 	else \
 		echo "chromium is missing and apt-get is not available: the browser tests are skipped"; \
 	fi
+	@# Node.js for the JavaScript example bot (examples/bots/bot.js, run against bot-match)
+	@if command -v node >/dev/null 2>&1; then \
+		:; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Node.js (for the JavaScript example bot's test)"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; \
+	else \
+		echo "node is missing and apt-get is not available: the JavaScript bot's test is skipped"; \
+	fi
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .

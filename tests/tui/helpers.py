@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from textual.pilot import Pilot
 
@@ -144,3 +145,11 @@ HANDS = [
     "4H 5H 6H 9S 9D KC 2D 3S 7C 8D JS QH AD",
     "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H",
 ]
+
+
+def log_text(app: Any) -> str:
+    """The terminal table's log as one line of text (wrapped lines joined)."""
+    from textual.widgets import RichLog
+
+    log = app.screen.query_one("#log", RichLog)
+    return " ".join(" ".join(strip.text for strip in log.lines).split())

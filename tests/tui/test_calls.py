@@ -6,12 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import Markdown, RichLog
+from textual.widgets import Markdown
 
 from rummy500.engine import CALL, PLAY
-from rummy500.tui.app import RummyApp
 from rummy500.tui.screens import HelpScreen, help_markdown
-from tests.tui.helpers import scripted_session, settle
+from tests.tui.helpers import log_text, scripted_session, settle
 
 HANDS = [  # three players: seven cards each
     "4H 5H 6H 9S 9D KC 2D",
@@ -19,11 +18,6 @@ HANDS = [  # three players: seven cards each
     "6C 9C TC JC 3D 4D 5D",
 ]
 SCRIPTS = [["P2 draw", "P2 meld 2C 3C 4C", "P2 discard 5C"], []]  # Ben lets the call go
-
-
-def log_text(app: RummyApp) -> str:
-    log = app.screen.query_one("#log", RichLog)
-    return " ".join(" ".join(strip.text for strip in log.lines).split())
 
 
 @pytest.mark.asyncio
@@ -43,7 +37,7 @@ async def test_a_call_says_who_got_it_and_who_misses_a_turn(data_dir: Path) -> N
         )
         assert session.log[-1].words == explained
         assert explained in log_text(app)
-        app.save_screenshot("/tmp/tui-call.svg")
+        app.save_screenshot(str(data_dir / "tui-call.svg"))
 
 
 @pytest.mark.asyncio
@@ -75,7 +69,7 @@ async def test_help_opens_on_the_keys_and_how_to_play(data_dir: Path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         first_page = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-        app.save_screenshot("/tmp/tui-help.svg")
+        app.save_screenshot(str(data_dir / "tui-help.svg"))
     assert "Keys" in first_page and "d draws from the stock" in first_page
     assert "jokers = " not in first_page  # the rule options come after, further down
     text = help_markdown(session.game.rules)

@@ -49,4 +49,4 @@ async def test_m_after_a_hint_keeps_the_hints_joker(data_dir: Path) -> None:
         await pilot.press("m")  # no question: the hint said what the joker is
         assert not isinstance(app.screen, ChoiceScreen)
         assert session.game.moves[-1] == hinted
-        app.save_screenshot("/tmp/tui-hint-joker.svg")
+        app.save_screenshot(str(data_dir / "tui-hint-joker.svg"))

@@ -35,7 +35,7 @@ async def test_the_log_reflows_after_a_resize(data_dir: Path) -> None:
             "Ada discards K♠.",
             "You draw 2♥ from the stock.",
         ]
-        app.save_screenshot("/tmp/tui-log-wide.svg")
+        app.save_screenshot(str(data_dir / "tui-log-wide.svg"))
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         await pilot.pause()
@@ -43,4 +43,4 @@ async def test_the_log_reflows_after_a_resize(data_dir: Path) -> None:
         assert "Ada draws from the stock." not in lines
         log = app.screen.query_one("#log", RichLog)
         assert all(len(line) <= log.scrollable_content_region.width for line in lines)
-        app.save_screenshot("/tmp/tui-log-narrow.svg")
+        app.save_screenshot(str(data_dir / "tui-log-narrow.svg"))

@@ -6,15 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import RichLog
 
 from rummy500.tui.app import RummyApp
-from tests.tui.helpers import HANDS, cards, pick, scripted_session, settle, table_app
-
-
-def log_text(app: RummyApp) -> str:
-    log = app.screen.query_one("#log", RichLog)
-    return " ".join(" ".join(strip.text for strip in log.lines).split())
+from tests.tui.helpers import HANDS, cards, log_text, pick, scripted_session, settle, table_app
 
 
 @pytest.mark.asyncio

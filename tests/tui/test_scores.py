@@ -34,7 +34,7 @@ async def test_the_players_panel_keeps_the_score_of_the_hand(data_dir: Path) -> 
         lines = players_lines(app)
         assert lines[1].split()[-3:] == ["11", "15", "0"]
         assert lines[2].split()[-3:] == ["13", "0", "0"]
-        app.save_screenshot("/tmp/tui-hand-score.svg")
+        app.save_screenshot(str(data_dir / "tui-hand-score.svg"))
 
 
 @pytest.mark.asyncio
@@ -52,4 +52,4 @@ async def test_the_end_of_the_hand_names_the_winner_of_the_game(data_dir: Path) 
         text = str(app.screen.query_one("#summary-next", Static).content)
         total = session.game.totals[1]
         assert text == f"The game is over: Ada wins with {total} points. Press Enter."
-        app.save_screenshot("/tmp/tui-summary.svg")
+        app.save_screenshot(str(data_dir / "tui-summary.svg"))

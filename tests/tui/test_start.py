@@ -34,11 +34,11 @@ async def test_a_saved_game_is_offered_first_and_kept_when_a_new_one_starts(
         assert app.focused is app.screen.query_one("#resume", Button)
         waiting = str(app.screen.query_one("#start-waiting", Static).content)
         assert waiting == "A game is waiting: hand 1, totals Zoe 0, Ada 0."
-        app.save_screenshot("/tmp/tui-start-waiting.svg")
+        app.save_screenshot(str(data_dir / "tui-start-waiting.svg"))
         await pilot.press("ctrl+n")  # a new game: asked first
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
-        app.save_screenshot("/tmp/tui-start-confirm.svg")
+        app.save_screenshot(str(data_dir / "tui-start-confirm.svg"))
         await pilot.press("enter")  # the safe answer has the focus: keep it
         await pilot.pause()
         assert isinstance(app.screen, StartScreen)
@@ -102,7 +102,7 @@ async def test_the_target_can_be_cleared_and_typed(data_dir: Path) -> None:
         await pilot.press("1", "5", "0")
         await pilot.pause()
         assert target.value == "150"
-        app.save_screenshot("/tmp/tui-target.svg")
+        app.save_screenshot(str(data_dir / "tui-target.svg"))
         await pilot.press("ctrl+n")
         await settle(pilot, app)
         assert app.session is not None and app.session.game.rules.target == 150
@@ -135,4 +135,4 @@ async def test_the_start_screen_remembers_the_last_choices(data_dir: Path) -> No
         assert screen.query_one("#level-1", Select).value == "easy"
         assert screen.query_one("#rule-target", Input).value == "300"
         assert screen.query_one("#pace", Select).value == "fast"
-        app.save_screenshot("/tmp/tui-start-again.svg")
+        app.save_screenshot(str(data_dir / "tui-start-again.svg"))

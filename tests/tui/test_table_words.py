@@ -6,12 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import RichLog
 
-from rummy500.tui.app import RummyApp
 from tests.tui.helpers import (
     HANDS,
     cards,
+    log_text,
     pick,
     scripted_session,
     settle,
@@ -19,11 +18,6 @@ from tests.tui.helpers import (
     table_app,
     wait_for,
 )
-
-
-def log_text(app: RummyApp) -> str:
-    log = app.screen.query_one("#log", RichLog)
-    return " ".join(" ".join(strip.text for strip in log.lines).split())  # wrapped lines joined
 
 
 @pytest.mark.asyncio
@@ -49,7 +43,7 @@ async def test_log_hints_and_refusals_are_in_words_and_notation_comes_with_n(
         await pilot.press("l")
         refusal = status_text(app)
         assert refusal == "✗ 2♥ does not fit at either end of meld 1"
-        app.save_screenshot("/tmp/tui-words.svg")
+        app.save_screenshot(str(data_dir / "tui-words.svg"))
 
         await pilot.press("n")  # the notation, on request
         log = log_text(app)
@@ -60,7 +54,7 @@ async def test_log_hints_and_refusals_are_in_words_and_notation_comes_with_n(
         await pilot.press("escape", "h")
         await wait_for(pilot, lambda: status_text(app).startswith("Hint:"))
         assert "(P1 " in status_text(app)
-        app.save_screenshot("/tmp/tui-notation.svg")
+        app.save_screenshot(str(data_dir / "tui-notation.svg"))
 
         await pilot.press("n")  # and off again
         assert "P1 meld" not in log_text(app)
@@ -87,7 +81,7 @@ async def test_refusals_say_why(data_dir: Path) -> None:
         assert status_text(app) == "✗ You picked 2 cards: pick exactly one card to lay off"
         await pilot.press("m")  # the engine's reason, cards with symbols
         assert status_text(app) == "✗ A meld needs at least 3 cards"
-        app.save_screenshot("/tmp/tui-refusal.svg")
+        app.save_screenshot(str(data_dir / "tui-refusal.svg"))
 
 
 @pytest.mark.asyncio
@@ -109,7 +103,7 @@ async def test_lay_off_with_nothing_picked_asks_which_card(data_dir: Path) -> No
         options = app.screen.query_one(OptionList)
         labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
         assert labels == ["3♥ on meld #1: 4♥ 5♥ 6♥"]
-        app.save_screenshot("/tmp/tui-layoff-ask.svg")
+        app.save_screenshot(str(data_dir / "tui-layoff-ask.svg"))
         await pilot.press("enter")
         await pilot.pause()
         assert str(session.game.moves[-1]) == "P1 layoff 3H 1"
