@@ -125,6 +125,14 @@ messages: $(TEST_STAMP)
 		--project=rummy500 --version=0.1.0 \
 		--copyright-holder="The rummy500 authors" \
 		-o $(POT) src/rummy500
+	@# Every shipped language's catalog follows the template, then is compiled (the .mo files
+	@# are committed; tests/test_i18n.py checks that they are current and complete).
+	for po in $(LOCALE)/*/LC_MESSAGES/rummy500.po; do \
+		lang=$$(basename $$(dirname $$(dirname $$po))); \
+		$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -D rummy500 -i $(POT) \
+			-d $(LOCALE) -l $$lang || exit 1; \
+	done
+	$(BIN)/pybabel compile --statistics -D rummy500 -d $(LOCALE)
 
 clean:
 	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage htmlcov
