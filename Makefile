@@ -12,21 +12,26 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 TEST_STAMP := $(VENV)/.installed-test
+# The browser game's dev tools from npm (package.json: ESLint, axe-core), redone when the lock changes
+NODE_STAMP := node_modules/.installed
 
 LOCALE := src/rummy500/locale
 POT    := $(LOCALE)/rummy500.pot
 
 .DEFAULT_GOAL := help
 
-.PHONY: help venv venv-test play test lint format docs schemas messages clean distclean
+.PHONY: help venv venv-test play test lint lint-js test-js format docs schemas messages clean distclean
 
 help:
 	@echo "make play      install the base into .venv if needed and start the browser game's server"
 	@echo "               (http://127.0.0.1:8500/; the terminal game: .venv/bin/rummy500 play)"
-	@echo "make test      install everything into .venv if needed; lint, format check, type check"
-	@echo "               and run all tests"
+	@echo "make test      install everything into .venv (and npm's dev tools into node_modules) if"
+	@echo "               needed; lint, format check, type check, ESLint, the scripts' unit tests"
+	@echo "               (node --test tests/js/) and all the Python and browser tests"
 	@echo "make venv      only install what make play needs (make venv-test: what make test needs)"
 	@echo "make lint      ruff check and ruff format --check"
+	@echo "make lint-js   ESLint over the browser game's scripts (src/rummy500/web/js, tests/js)"
+	@echo "make test-js   the unit tests of the browser game's pure modules (node --test tests/js/)"
 	@echo "make format    ruff format and ruff check --fix"
 	@echo "make docs      build the documentation site and API reference into site/ (open site/index.html)"
 	@echo "make schemas   write the JSON Schemas of docs/schemas/ from the code's models"
@@ -56,9 +61,11 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 play: $(PLAY_STAMP)
 	$(BIN)/rummy500 serve $(ARGS)
 
-test: $(TEST_STAMP) test-deps
+test: $(TEST_STAMP) test-deps $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	npx --no-install eslint src/rummy500/web/js tests/js eslint.config.js
+	node --test tests/js/
 	$(BIN)/mypy src/rummy500/engine
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir site
 	$(BIN)/pytest -n auto
@@ -88,17 +95,31 @@ test-deps:
 	else \
 		echo "chromium is missing and apt-get is not available: the browser tests are skipped"; \
 	fi
-	@# Node.js for the JavaScript example bot (examples/bots/bot.js, run against bot-match)
-	@if command -v node >/dev/null 2>&1; then \
+	@# Node.js for the JavaScript example bot (examples/bots/bot.js, run against bot-match), and
+	@# npm for the browser game's dev tools (ESLint, axe-core: package.json)
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
 		:; \
 	elif command -v apt-get >/dev/null 2>&1; then \
-		echo "Installing Node.js (for the JavaScript example bot's test)"; \
+		if command -v node >/dev/null 2>&1; then PKGS=npm; else PKGS="nodejs npm"; fi; \
+		echo "Installing $$PKGS (for the JavaScript example bot's test and the browser game's lint)"; \
 		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 		$$SUDO apt-get update -qq && \
-		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$PKGS >/dev/null; \
 	else \
 		echo "node is missing and apt-get is not available: the JavaScript bot's test is skipped"; \
 	fi
+
+# npm ci: exactly the versions of package-lock.json (ESLint; axe-core, read by the accessibility
+# tests from node_modules/axe-core), never anything the game itself loads.
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+lint-js: $(NODE_STAMP)
+	npx --no-install eslint src/rummy500/web/js tests/js eslint.config.js
+
+test-js:
+	node --test tests/js/
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
@@ -140,4 +161,4 @@ clean:
 		| xargs rm -rf
 
 distclean: clean
-	rm -rf $(VENV)
+	rm -rf $(VENV) node_modules

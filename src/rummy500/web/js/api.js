@@ -35,7 +35,7 @@ async function request(method, path, { body, token } = {}) {
     throw new ApiError(0, e.message || String(e));
   }
   const text = await response.text();
-  let data = null;
+  let data;
   try {
     data = text ? JSON.parse(text) : null;
   } catch {

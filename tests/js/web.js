@@ -1,0 +1,41 @@
+// What every test of the browser game's scripts needs: the import hooks (resolve-web.js), the
+// few browser globals that some functions touch (navigator, document, localStorage), and
+// `load`, which imports a script of src/rummy500/web/js after they are in place.
+import { register } from 'node:module';
+
+register('./resolve-web.js', import.meta.url);
+
+function stub(name, value) {
+  Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
+}
+
+/** The browser's preferred languages, as `navigator` tells them; `[]` for none. */
+export function setBrowserLanguages(languages) {
+  stub('navigator', { languages, language: languages[0] });
+}
+
+/** localStorage over a Map (store.js keeps the player's name, seats and settings there). */
+export function freshStorage() {
+  const items = new Map();
+  const storage = {
+    getItem: (key) => (items.has(key) ? items.get(key) : null),
+    setItem: (key, value) => items.set(key, String(value)),
+    removeItem: (key) => items.delete(key),
+    clear: () => items.clear(),
+    key: (i) => [...items.keys()][i] ?? null,
+    get length() {
+      return items.size;
+    },
+  };
+  stub('localStorage', storage);
+  return storage;
+}
+
+setBrowserLanguages(['en-GB', 'en']);
+stub('document', { documentElement: { lang: 'en' } });
+freshStorage();
+
+/** Import src/rummy500/web/js/<name> (after the hooks and stubs above are in place). */
+export function load(name) {
+  return import(new URL(`../../src/rummy500/web/js/${name}`, import.meta.url).href);
+}
