@@ -8,22 +8,73 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
+import click
 import typer
 from rich.console import Console
 from rich.table import Table
+from typer.core import TyperGroup
 
 from rummy500.engine import PRESETS, Game, InvalidRules, Rules, seat_str
 from rummy500.engine.rules import OPTION_HELP, PRESET_HELP, option_choices
 from rummy500.extras import MissingExtra
-from rummy500.i18n import N_, _
+from rummy500.i18n import (
+    N_,
+    _,
+    available_languages,
+    language_from_environment,
+    match_language,
+    set_language,
+)
+
+
+def _language_argument(args: list[str]) -> str | None:
+    """The value of ``--lang CODE`` or ``--lang=CODE`` among the command line's arguments."""
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--lang="):
+            return arg.removeprefix("--lang=")
+    return None
+
+
+def _translate_help(command: click.Command) -> None:
+    """Say a command's help, its options' and its subcommands' in the current language (the
+    texts are marked with ``N_`` where they are written; Typer's own headings stay English)."""
+    if command.help:
+        command.help = _(command.help)
+    if command.short_help:
+        command.short_help = _(command.short_help)
+    for param in command.params:
+        text = getattr(param, "help", None)
+        if text:
+            param.help = _(text)  # type: ignore[attr-defined]
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _translate_help(sub)
+
+
+class _Group(TyperGroup):
+    """The ``rummy500`` command: chooses the language before anything is parsed or shown —
+    ``--lang``, else ``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG`` as gettext reads them."""
+
+    def main(self, args: Any = None, *rest: Any, **kwargs: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        wanted = _language_argument(argv)
+        set_language(wanted if wanted is not None else language_from_environment())
+        _translate_help(self)
+        return super().main(args, *rest, **kwargs)
+
 
 app = typer.Typer(
-    help="Rummy 500 (500 Rum, Pinochle Rummy, Joker Rummy): play, replay, simulate, measure.",
+    cls=_Group,
+    help=N_("Rummy 500 (500 Rum, Pinochle Rummy, Joker Rummy): play, replay, simulate, measure."),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-bench_app = typer.Typer(help="Benchmarks (figures, not tests).", no_args_is_help=True)
+bench_app = typer.Typer(help=N_("Benchmarks (figures, not tests)."), no_args_is_help=True)
 app.add_typer(bench_app, name="bench")
 
 console = Console()
@@ -42,6 +93,20 @@ def version() -> str:
         return __version__
 
 
+def _check_language(code: str | None) -> str | None:
+    """``--lang``: a shipped language, else a clear error (status 2)."""
+    if code is None:
+        return None
+    matched = match_language(code)
+    if matched == "en" and not code.lower().startswith("en"):
+        raise typer.BadParameter(
+            _("unknown language {code!r} (choose from {choices})").format(
+                code=code, choices=", ".join(available_languages())
+            )
+        )
+    return matched
+
+
 def _print_version(show: bool) -> None:
     if show:
         print(f"rummy500 {version()}")
@@ -53,9 +118,24 @@ def options(
     show_version: Annotated[
         bool,
         typer.Option(
-            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help=N_("Print the version and exit."),
         ),
     ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="CODE",
+            callback=_check_language,
+            help=N_(
+                "The language of every text, e.g. hu (default: from LANGUAGE, LC_ALL, "
+                "LC_MESSAGES or LANG)."
+            ),
+        ),
+    ] = None,
 ) -> None:
     """The options of ``rummy500`` itself, before a command (the help is the app's)."""
 
@@ -69,16 +149,18 @@ def rules_from_options(preset: str | None, options: list[str] | None) -> Rules:
         raise typer.Exit(2) from None
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "Check every move of a record against the rules; print scores, totals and the "
+        "winner.\n\nExit status 2 and FILE:LINE: reason on the first illegal move, malformed "
+        "line or impossible deal."
+    )
+)
 def replay(
-    file: Annotated[Path, typer.Argument(help="A .r500 game record.")],
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    file: Annotated[Path, typer.Argument(help=N_("A .r500 game record."))],
+    json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
 ) -> None:
-    """Check every move of a record against the rules; print scores, totals and the winner.
-
-    Exit status 2 and FILE:LINE: reason on the first illegal move, malformed line or
-    impossible deal.
-    """
+    """Check a record move by move (the help says it to the player)."""
     from rummy500.notation import RecordError, read_record, replay_json
 
     try:
@@ -143,9 +225,12 @@ def _print_summary(summary: dict[str, object], names: dict[str, str] | None = No
         print(_("the game is in progress"))
 
 
-@app.command("rules")
+@app.command(
+    "rules",
+    help=N_("How a turn goes, then every rule option and preset, each explained in a sentence."),
+)
 def rules_command(
-    preset: Annotated[str | None, typer.Option(help="Show the options of this preset.")] = None,
+    preset: Annotated[str | None, typer.Option(help=N_("Show the options of this preset."))] = None,
 ) -> None:
     """How a turn goes, then every rule option and preset, each explained in a sentence."""
     from rich.padding import Padding
@@ -205,16 +290,18 @@ _SCORING = N_(
 
 @bench_app.command("engine")
 def bench_engine(
-    players: Annotated[int, typer.Option(min=2, max=8, help="Players per game.")] = 2,
-    seconds: Annotated[float, typer.Option(min=0.1, help="How long to play.")] = 10.0,
-    seed: Annotated[int, typer.Option(help="Seed of deals and choices.")] = 0,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    players: Annotated[int, typer.Option(min=2, max=8, help=N_("Players per game."))] = 2,
+    seconds: Annotated[float, typer.Option(min=0.1, help=N_("How long to play."))] = 10.0,
+    seed: Annotated[int, typer.Option(help=N_("Seed of deals and choices."))] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
     compare: Annotated[
         bool,
         typer.Option(
             "--compare",
-            help="Also play OpenSpiel's gin rummy for as long, in the same run, and report the "
-            "ratio of hands per second (needs the research extra).",
+            help=N_(
+                "Also play OpenSpiel's gin rummy for as long, in the same run, and report the "
+                "ratio of hands per second (needs the research extra)."
+            ),
         ),
     ] = False,
 ) -> None:
@@ -244,24 +331,28 @@ def bench_engine(
     console.print(table)
 
 
-@app.command()
+@app.command(
+    help=N_("Watch computer players play a game: every move in words, then the score table.")
+)
 def demo(
-    players: Annotated[int, typer.Option(min=2, max=8, help="Players.")] = 2,
-    seed: Annotated[int | None, typer.Option(help="Seed of the deals.")] = None,
-    preset: Annotated[str | None, typer.Option(help="Rules preset.")] = None,
-    rule: Annotated[list[str] | None, typer.Option(help="A rule option name=value.")] = None,
+    players: Annotated[int, typer.Option(min=2, max=8, help=N_("Players."))] = 2,
+    seed: Annotated[int | None, typer.Option(help=N_("Seed of the deals."))] = None,
+    preset: Annotated[str | None, typer.Option(help=N_("Rules preset."))] = None,
+    rule: Annotated[list[str] | None, typer.Option(help=N_("A rule option name=value."))] = None,
     hands: Annotated[
-        int, typer.Option(help="Stop after this many hands (0: play to the end).")
+        int, typer.Option(help=N_("Stop after this many hands (0: play to the end)."))
     ] = 0,
     pace: Annotated[
         str | None,
         typer.Option(
-            help="How long each move stays before the next: instant, fast, normal, slow "
-            "(default: normal in a terminal, instant when the output is piped)."
+            help=N_(
+                "How long each move stays before the next: instant, fast, normal, slow "
+                "(default: normal in a terminal, instant when the output is piped)."
+            )
         ),
     ] = None,
     notation: Annotated[
-        bool, typer.Option("--notation", help="Show every move in notation too.")
+        bool, typer.Option("--notation", help=N_("Show every move in notation too."))
     ] = False,
 ) -> None:
     """Watch computer players play a game: every move in words, then the score table."""

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from rummy500.engine import InvalidRules, Rules
-from rummy500.i18n import _
+from rummy500.i18n import N_, _
 
 __all__ = ["register"]
 
@@ -35,37 +35,41 @@ def _rules(preset: str | None, options: list[str] | None) -> Rules:
 def play(
     players: Annotated[
         int | None,
-        typer.Option(min=2, max=8, help="Players at the table, you included (2-8)."),
+        typer.Option(min=2, max=8, help=N_("Players at the table, you included (2-8).")),
     ] = None,
     opponents: Annotated[
         str | None,
         typer.Option(
-            help="Levels of the computer players, comma-separated: easy, medium, hard, "
-            "expert (e.g. hard,medium,medium)."
+            help=N_(
+                "Levels of the computer players, comma-separated: easy, medium, hard, "
+                "expert (e.g. hard,medium,medium)."
+            )
         ),
     ] = None,
     preset: Annotated[
         str | None,
-        typer.Option(help="Rules preset: standard, hoyle, 5-10-15, quick, no-jokers."),
+        typer.Option(help=N_("Rules preset: standard, hoyle, 5-10-15, quick, no-jokers.")),
     ] = None,
     rule: Annotated[
         list[str] | None,
-        typer.Option(help="A rule option name=value (repeatable), e.g. --rule target=300."),
+        typer.Option(help=N_("A rule option name=value (repeatable), e.g. --rule target=300.")),
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the deals.")] = None,
+    seed: Annotated[int | None, typer.Option(help=N_("Seed of the deals."))] = None,
     resume: Annotated[
-        bool, typer.Option("--resume", help="Continue the last unfinished game.")
+        bool, typer.Option("--resume", help=N_("Continue the last unfinished game."))
     ] = False,
-    name: Annotated[str | None, typer.Option(help="Your name at the table.")] = None,
+    name: Annotated[str | None, typer.Option(help=N_("Your name at the table."))] = None,
     pace: Annotated[
         str | None,
-        typer.Option(help="How fast the computer players move: instant, fast, normal, slow."),
+        typer.Option(help=N_("How fast the computer players move: instant, fast, normal, slow.")),
     ] = None,
     data_dir: Annotated[
         Path | None,
         typer.Option(
-            help="Where games and statistics are kept (default: your user data directory, "
-            "or $RUMMY500_DATA_DIR)."
+            help=N_(
+                "Where games and statistics are kept (default: your user data directory, "
+                "or $RUMMY500_DATA_DIR)."
+            )
         ),
     ] = None,
 ) -> None:
@@ -129,6 +133,14 @@ def play(
         typer.echo(message)
 
 
+#: ``rummy500 play --help``, in the player's language.
+PLAY_HELP = N_(
+    "Play Rummy 500 against computer opponents in the terminal.\n\nWithout options a start "
+    "screen lets you choose the opponents, their levels and the rules. The game is saved after "
+    "every move; --resume continues it."
+)
+
+
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     """Add ``rummy500 play`` to the command line."""
-    app.command("play")(play)
+    app.command("play", help=PLAY_HELP)(play)
