@@ -10,6 +10,7 @@ from textual.app import App
 from rummy500.engine import GAME_OVER
 from rummy500.i18n import _
 from rummy500.notation import RecordError
+from rummy500.tui.language import say_key_descriptions
 from rummy500.tui.screens import ConfirmScreen, StartScreen
 from rummy500.tui.session import PACES, GameSetup, Session
 from rummy500.tui.stats import Statistics
@@ -53,6 +54,7 @@ class RummyApp(App[str | None]):
         hint_options: dict[str, Any] | None = None,
         name: str | None = None,
     ) -> None:
+        say_key_descriptions()  # in the language chosen (rummy500 --lang, LANGUAGE, LANG)
         super().__init__()
         self.store = GameStore(data_dir)
         self.stats = Statistics(self.store.directory / "stats.sqlite3")

@@ -117,9 +117,9 @@ class StartScreen(Screen[None]):
     """Choose the opponents, their levels and the rules; see your statistics."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+n", "start", _("Start")),
-        Binding("ctrl+r", "resume", _("Resume")),
-        Binding("escape", "quit", _("Quit")),
+        Binding("ctrl+n", "start", N_("Start")),
+        Binding("ctrl+r", "resume", N_("Resume")),
+        Binding("escape", "quit", N_("Quit")),
     ]
 
     def __init__(
@@ -430,7 +430,7 @@ class HelpScreen(ModalScreen[None]):
     """The rules of the current table and every key (``?``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,q", "close", _("Close")),
+        Binding("escape,question_mark,q", "close", N_("Close")),
     ]
 
     def __init__(self, rules: Rules) -> None:
@@ -453,7 +453,7 @@ class ConfirmScreen(ModalScreen[bool]):
     """A yes-or-no question before something that cannot be taken back; the safe answer has
     the focus, and Esc is no."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "no", _("Cancel"))]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "no", N_("Cancel"))]
 
     def __init__(self, question: str, *, yes: str, no: str, detail: str = "") -> None:
         super().__init__()
@@ -490,7 +490,7 @@ class ConfirmScreen(ModalScreen[bool]):
 class ChoiceScreen(ModalScreen[int | None]):
     """Pick one of a few options (what a joker stands for, which meld…); Esc cancels."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", _("Cancel"))]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, title: str, options: Sequence[str]) -> None:
         super().__init__()
@@ -521,8 +521,8 @@ class HandSummaryScreen(ModalScreen[None]):
     """Each player's melded points, points left in hand, hand score and new total."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,n,space", "next", _("Continue")),
-        Binding("q", "quit", _("Quit")),
+        Binding("enter,n,space", "next", N_("Continue")),
+        Binding("q", "quit", N_("Quit")),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -637,8 +637,8 @@ class GameOverScreen(Screen[None]):
     """The winner and a chart of the totals hand by hand."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "new_game", _("New game")),
-        Binding("q", "quit", _("Quit")),
+        Binding("n", "new_game", N_("New game")),
+        Binding("q", "quit", N_("Quit")),
     ]
 
     def __init__(self, session: Session) -> None:

@@ -36,7 +36,7 @@ from rummy500.engine import (
 )
 from rummy500.engine.cards import JOKER_AS, JOKER_RANK
 from rummy500.engine.melds import analyze_meld
-from rummy500.i18n import _, ngettext
+from rummy500.i18n import N_, _, ngettext
 from rummy500.tui.screens import (
     ChoiceScreen,
     GameOverScreen,
@@ -124,23 +124,23 @@ class TableScreen(Screen[None]):
     """The table of one game; the person sits at ``session.you``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("d", "draw", _("Draw")),
-        Binding("t", "take", _("Take")),
-        Binding("m", "meld", _("Meld")),
-        Binding("l", "lay_off", _("Lay off")),
-        Binding("x", "discard", _("Discard")),
-        Binding("r", "rummy", _("Rummy!")),
-        Binding("p", "pass_call", _("Pass")),
-        Binding("e", "end_hand", _("End hand")),
-        Binding("u", "undo", _("Undo")),
-        Binding("h", "hint", _("Hint")),
-        Binding("s", "sort", _("Sort")),
-        Binding("n", "notation", _("Notation"), show=False),
-        Binding("plus", "pace(-1)", _("Pace"), key_display="+/-"),
-        Binding("minus", "pace(1)", _("Slower"), show=False),
-        Binding("question_mark", "help", _("Help")),
-        Binding("q", "quit_game", _("Quit")),
-        Binding("escape", "unpick", _("Unpick"), show=False),
+        Binding("d", "draw", N_("Draw")),
+        Binding("t", "take", N_("Take")),
+        Binding("m", "meld", N_("Meld")),
+        Binding("l", "lay_off", N_("Lay off")),
+        Binding("x", "discard", N_("Discard")),
+        Binding("r", "rummy", N_("Rummy!")),
+        Binding("p", "pass_call", N_("Pass")),
+        Binding("e", "end_hand", N_("End hand")),
+        Binding("u", "undo", N_("Undo")),
+        Binding("h", "hint", N_("Hint")),
+        Binding("s", "sort", N_("Sort")),
+        Binding("n", "notation", N_("Notation"), show=False),
+        Binding("plus", "pace(-1)", N_("Pace"), key_display="+/-"),
+        Binding("minus", "pace(1)", N_("Slower"), show=False),
+        Binding("question_mark", "help", N_("Help")),
+        Binding("q", "quit_game", N_("Quit")),
+        Binding("escape", "unpick", N_("Unpick"), show=False),
     ]
 
     def __init__(self, session: Session) -> None:

@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from rummy500.engine import JOKER, MeldView
-from rummy500.i18n import _
+from rummy500.i18n import N_, _
 from rummy500.tui.words import card_label, is_red, played_label
 
 __all__ = [
@@ -173,11 +173,11 @@ class HandView(CardRow, can_focus=True):
 
     LINES = 3
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1)", _("Left"), show=False),
-        Binding("right", "move(1)", _("Right"), show=False),
+        Binding("left", "move(-1)", N_("Left"), show=False),
+        Binding("right", "move(1)", N_("Right"), show=False),
         Binding("home", "move(-100)", show=False),
         Binding("end", "move(100)", show=False),
-        Binding("space", "pick", _("Pick"), key_display="␣"),
+        Binding("space", "pick", N_("Pick"), key_display="␣"),
     ]
 
     class Picked(Message):
@@ -291,7 +291,7 @@ class PileView(CardRow, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(1)", show=False),
         Binding("right", "move(-1)", show=False),
-        Binding("enter", "take", _("Take")),
+        Binding("enter", "take", N_("Take")),
     ]
 
     class TakeRequested(Message):
@@ -391,7 +391,7 @@ class MeldsView(Widget, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "move(-1)", show=False),
         Binding("down", "move(1)", show=False),
-        Binding("enter", "lay_off", _("Lay off here")),
+        Binding("enter", "lay_off", N_("Lay off here")),
     ]
 
     class Chosen(Message):
