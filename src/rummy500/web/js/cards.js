@@ -171,3 +171,8 @@ export function CardFace({ text, back = false }) {
         />`}
   </svg>`;
 }
+
+/** A card on the table: its face (or back) in the box the table's layout sizes. */
+export function Card({ text, back, className, ...rest }) {
+  return html`<span class=${cls('card', className)} ...${rest}><${CardFace} text=${text} back=${back} /></span>`;
+}

@@ -8,10 +8,8 @@ import { api } from './api.js';
 import * as store from './store.js';
 import { navigate } from './app-shell.js';
 import { totalsByHand } from './table-state.js';
+import { seatColorClass } from './seat-colors.js';
 
-function seatColorClass(seat) {
-  return `seat-color-${(Number(String(seat).slice(1)) - 1) % 8}`;
-}
 
 function signed(n) {
   return n > 0 ? `+${n}` : String(n);

@@ -1,0 +1,27 @@
+// The one line under the table that says what happens now: whose turn, what this player may do,
+// who may still call Rummy!.
+import { t } from './i18n.js';
+import { cardShort } from './cards.js';
+
+/** The status line for this state; `name(seat)` says who a seat is ("you" for the player). */
+export function describeStatus(state, { me, myTurn, phase, name, mustUse }) {
+  const view = state.view;
+  if (!view) return t('status.waiting');
+  if (phase === 'game_over') return view.winner ? t('status.game.over', { who: name(view.winner) }) : t('status.hand.over');
+  if (phase === 'hand_over') return t('status.hand.over');
+  if (phase === 'call') {
+    if (state.call) return t('status.call.you');
+    const waiting = view.window.map(name).join(', ');
+    if (state.queued) return t('status.call.queued', { who: waiting });
+    return t('status.call', { who: waiting });
+  }
+  if (!me) return t('status.turn', { who: name(view.turn) });
+  if (!myTurn) {
+    const info = state.seats.find((s) => s.seat === view.turn);
+    const bot = info && info.kind === 'human' && info.bot_playing;
+    return t(bot ? 'status.turn.bot' : 'status.turn', { who: name(view.turn) });
+  }
+  if (phase === 'draw') return view.hand.length === 0 ? t('status.float') : t('status.draw');
+  if (mustUse) return t('status.must.use', { card: cardShort(mustUse) });
+  return t('status.play');
+}

@@ -1,0 +1,64 @@
+// The table's live connection as a hook: the state the server's messages build (table-state.js),
+// the connection's status, and the refusals and notes said as toasts.
+import { useState, useEffect, useRef, useReducer } from './lib.js';
+import { t } from './i18n.js';
+import { refusalText } from './moves.js';
+import { TableConnection } from './connection.js';
+import { EMPTY, reduce, closeSummary, seatName } from './table-state.js';
+import * as store from './store.js';
+
+function tableReducer(state, action) {
+  return action.type === '_close' ? closeSummary(state) : reduce(state, action);
+}
+
+/**
+ * Connect (and reconnect) to the table for the life of the screen, as the seat of `token` or as
+ * a spectator. Returns { state, dispatch, status, conn, stateRef }: `conn.current` sends,
+ * `stateRef.current` is the newest state (for callbacks made before it), dispatching
+ * { type: '_close' } closes the hand summary.
+ */
+export function useTableConnection(tableId, token, toasts) {
+  const [state, dispatch] = useReducer(tableReducer, EMPTY);
+  const [status, setStatus] = useState({ status: 'connecting' });
+  const conn = useRef(null);
+  const stateRef = useRef(state);
+  stateRef.current = state;
+
+  useEffect(() => {
+    const c = new TableConnection({
+      path: `/ws/tables/${encodeURIComponent(tableId)}`,
+      token,
+      onMessage: (message) => {
+        dispatch(message);
+        if (message.type === 'error') {
+          if (message.code === 'seat_left') store.forgetSeat(tableId);
+          const text = message.code === 'illegal_move' ? refusalText(message, (seat) => seatName(stateRef.current, seat)) : message.message;
+          toasts.show(text, message.code === 'queued' ? 'info' : 'error', message.code);
+        } else if (message.type === 'queued' && /^P\d+ (draw|take|end)/.test(message.move || '')) {
+          toasts.show(t('info.queued'), 'info');
+        }
+      },
+      onStatus: (s, detail) => setStatus({ status: s, detail }),
+    });
+    conn.current = c;
+    c.connect();
+    return () => c.close();
+  }, [tableId, token]);
+
+  // a hook for tests and for curious people: what this page knows
+  useEffect(() => {
+    window.rummy500 = {
+      snapshot: () => ({
+        version: stateRef.current.version,
+        seat: stateRef.current.you && stateRef.current.you.seat,
+        view: stateRef.current.view,
+        legal: stateRef.current.legal,
+        call: stateRef.current.call,
+        connection: conn.current ? conn.current.status : null,
+      }),
+      drop: (ms) => conn.current && conn.current.drop(ms),
+    };
+  });
+
+  return { state, dispatch, status, conn, stateRef };
+}
