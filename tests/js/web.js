@@ -39,3 +39,29 @@ freshStorage();
 export function load(name) {
   return import(new URL(`../../src/rummy500/web/js/${name}`, import.meta.url).href);
 }
+
+/** The HTML of a Preact element, rendered with the page's own Preact (web/vendor). */
+export async function renderToString(element) {
+  const { renderToString: render } = await import('preact-render-to-string');
+  return render(element);
+}
+
+/** The text of some HTML, tags taken out and spaces collapsed (what a reader of the page reads). */
+export function textOf(markup) {
+  return markup
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The text of each <tr> of some HTML's first table body ('' when there is none). */
+export function rowsOf(markup, part = 'tbody') {
+  const body = new RegExp(`<${part}>([\\s\\S]*?)</${part}>`).exec(markup);
+  if (!body) return [];
+  return [...body[1].matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((m) => textOf(m[1]));
+}

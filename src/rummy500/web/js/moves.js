@@ -258,5 +258,5 @@ export function refusalText(message, nameOf) {
     const seat = `P${params[key] + 1}`;
     text = text.replace(new RegExp(`\\b${seat}\\b`, 'g'), () => nameOf(seat));
   }
-  return text.replace(NOTATION_CARD, (code) => cardShort(code));
+  return text.replace(NOTATION_CARD, (code) => cardShort(code.replace('10', 'T')));
 }
