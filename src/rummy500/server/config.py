@@ -67,6 +67,10 @@ class ServerConfig:
     auth_seconds: float = 10.0
     #: Ownership lease of a table in the database, renewed while the process holds it.
     lease_seconds: float = 30.0
+    #: PostgreSQL: a process a client reached for a table another process holds asks that one
+    #: to hand it over and waits this long for it (0: never asks; the client is told to
+    #: reconnect, ``4409``).
+    handover_seconds: float = 3.0
     #: A table nobody is connected to is released after this long.
     idle_seconds: float = 300.0
     #: Worker processes for the slow computer players (hard, expert); 0 runs them in threads.

@@ -393,7 +393,7 @@ class TablePlay:
     async def store(self, texts: list[str], status: str | None) -> None:
         """Write events at the current version; on failure the table is rebuilt from the
         database (the in-memory change is thrown away with it)."""
-        item = Append(self.id, self.version, texts, self.config.node, status)
+        item = Append(self.id, self.version, texts, self.hub.owner, status)
         try:
             ok = await self.hub.writer.append(item)
         except Exception:

@@ -1,9 +1,12 @@
 """The live tables of this process: the :class:`TableHub` that loads, owns and releases them.
 
-A table is owned by one server process at a time, under a lease in the database that the hub
-renews; a table nobody uses is released. The hub also holds what the tables share: the database
-and its worker threads, the :class:`~rummy500.server.events.EventWriter` that stores their moves
-in batches, the computer players' workers, and the count of connections.
+A table is owned by one server process at a time (:mod:`~rummy500.server.ownership`: a lease
+the hub renews with SQLite, a session advisory lock with PostgreSQL); a table nobody uses is
+released. With PostgreSQL the hub also hears the news of the other processes sharing the
+database (a seat taken through another process's lobby, a rematch, a table's hand-over). The
+hub also holds what the tables share: the database and its worker threads, the
+:class:`~rummy500.server.events.EventWriter` that stores their moves in batches, the computer
+players' workers, and the count of connections.
 
 One table in play is a :class:`~rummy500.server.live.LiveTable` (see that module for the parts
 of a table, and :mod:`~rummy500.server.play` for the order of things in a change). The names
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +40,7 @@ from rummy500.server.clients import (
 from rummy500.server.config import ServerConfig
 from rummy500.server.events import UNDO_EVENT, EventWriter, effective_events, rebuild_game
 from rummy500.server.live import LiveTable
+from rummy500.server.ownership import Notice, make_ownership
 from rummy500.server.storage import Storage, TableRecord
 
 __all__ = [
@@ -82,7 +87,14 @@ class TableHub:
         self.writer = EventWriter(storage, self.db_executor)
         self.bots = BotRunner(processes=config.bot_processes)
         self.connections = Connections(config)
+        self.ownership = make_ownership(
+            storage, config.db_url, config.node, config.lease_seconds, self.db
+        )
+        #: what this process writes as a table's owner, and its writes are fenced with
+        self.owner = self.ownership.owner
         self.live: dict[str, LiveTable] = {}
+        #: tables this process asked their owner to hand over: set once it has
+        self._released: dict[str, asyncio.Event] = {}
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
         self._unloading: dict[str, asyncio.Task[None]] = {}
         self._lease_task: asyncio.Task[None] | None = None
@@ -97,7 +109,9 @@ class TableHub:
 
     async def start(self) -> None:
         self.writer.start()
-        self._lease_task = asyncio.get_running_loop().create_task(self._renew_leases())
+        await self.ownership.start(self._heard, self._lost_ownership)
+        if self.ownership.leased:
+            self._lease_task = asyncio.get_running_loop().create_task(self._renew_leases())
         if self.storage.is_sqlite:
             self.spawn(self._checkpoints())
         self.spawn(self._drop_stalled())
@@ -137,19 +151,24 @@ class TableHub:
         self.live.clear()
         await self.writer.stop()
         with contextlib.suppress(Exception):
-            await self.db(self.storage.release, self.config.node, ids)
+            await self.ownership.release(ids)
+        with contextlib.suppress(Exception):
+            await self.ownership.stop()
         self.bots.close()
         self.db_executor.shutdown(wait=True)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a storage call in a worker thread."""
-        return await asyncio.get_running_loop().run_in_executor(self.db_executor, fn, *args)
+        """Run a storage call in a worker thread (in this task's context: its texts are said
+        in the client's language)."""
+        run = contextvars.copy_context().run
+        return await asyncio.get_running_loop().run_in_executor(self.db_executor, run, fn, *args)
 
-    async def table(self, table_id: str) -> LiveTable:
+    async def table(self, table_id: str, *, ask_owner: bool = True) -> LiveTable:
         """The live table, loaded from the database (and claimed) if this process lacks it.
 
         Raises :class:`KeyError` for an unknown table and :class:`TableMoved` when another
-        process owns it.
+        process owns it (and, with ``ask_owner``, did not hand it over: a client came here for
+        it).
         """
         live = self.live.get(table_id)
         if live is not None:
@@ -161,7 +180,7 @@ class TableHub:
         future.add_done_callback(lambda f: f.cancelled() or f.exception())
         self._loading[table_id] = future
         try:
-            live = await self._load(table_id)
+            live = await self._load(table_id, ask_owner)
         except BaseException as e:
             future.set_exception(e)
             raise
@@ -170,15 +189,15 @@ class TableHub:
         future.set_result(live)
         return live
 
-    async def _load(self, table_id: str) -> LiveTable:
+    async def _load(self, table_id: str, ask_owner: bool) -> LiveTable:
         unloading = self._unloading.get(table_id)
         if unloading is not None:
             await asyncio.shield(unloading)  # its release must not undo our claim
         record = await self.db(self.storage.table, table_id)
         if record is None:
             raise KeyError(table_id)
-        if not await self.db(
-            self.storage.claim, table_id, self.config.node, self.config.lease_seconds
+        if not await self.ownership.claim(table_id) and not (
+            ask_owner and await self._ask_owner(table_id)
         ):
             raise TableMoved(table_id)
         record = await self.db(self.storage.table, table_id)
@@ -215,20 +234,22 @@ class TableHub:
 
     async def _release(self, table_id: str) -> None:
         with contextlib.suppress(Exception):
-            await self.db(self.storage.release, self.config.node, [table_id])
+            await self.ownership.release([table_id])
         log.info("table %s released", table_id)
 
     async def seats_changed(self, table_id: str, vacated: int | None = None) -> None:
         """A seat was taken or given up through the lobby: tell the table, start it if full."""
         live = self.live.get(table_id)
         if live is None:
+            # its owner may be another process (PostgreSQL): tell it
+            await self.ownership.notify(Notice("seats", table_id, vacated=vacated))
             record = await self.db(self.storage.table, table_id)
             if record is None or record.status != "waiting":
                 return
             if any(s.kind == "human" and not s.taken for s in record.seats):
                 return
             try:
-                live = await self.table(table_id)
+                live = await self.table(table_id, ask_owner=False)
             except (KeyError, TableMoved):
                 return
         await live.refresh_seats(vacated)
@@ -237,6 +258,63 @@ class TableHub:
         live = self.live.get(table_id)
         if live is not None:
             await live.announce_rematch(rematch)
+        else:
+            await self.ownership.notify(Notice("rematch", table_id, rematch=rematch.id))
+
+    # --- several processes ---------------------------------------------------------------------
+
+    async def _ask_owner(self, table_id: str) -> bool:
+        """Ask the process holding a table to hand it over, wait for it (``handover_seconds``)
+        and claim it. A client reached this process for the table (the load balancer sends
+        every client of a table to one process), so the table should be here."""
+        wait = self.config.handover_seconds
+        if self.ownership.leased or wait <= 0:
+            return False
+        released = self._released.setdefault(table_id, asyncio.Event())
+        try:
+            await self.ownership.notify(Notice("release", table_id))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(released.wait(), wait)
+        finally:
+            if self._released.get(table_id) is released:
+                del self._released[table_id]
+        return await self.ownership.claim(table_id)
+
+    def _heard(self, notice: Notice) -> None:
+        """A notice from another process (called on the event loop)."""
+        if notice.kind == "released":
+            released = self._released.get(notice.table)
+            if released is not None:
+                released.set()
+            return
+        live = self.live.get(notice.table)
+        if live is None:
+            return
+        if notice.kind == "seats":
+            self.spawn(live.refresh_seats(notice.vacated))
+        elif notice.kind == "rematch" and notice.rematch is not None:
+            self.spawn(self._announce_rematch(live, notice.rematch))
+        elif notice.kind == "release":
+            self.spawn(self._hand_over(live))
+
+    async def _announce_rematch(self, live: LiveTable, rematch_id: str) -> None:
+        rematch = await self.db(self.storage.table, rematch_id)
+        if rematch is not None and rematch.rematch_of == live.id:
+            await live.announce_rematch(rematch)
+
+    async def _hand_over(self, live: LiveTable) -> None:
+        """Another process has the table's clients: let it go (ours reconnect, through the load
+        balancer, to that process) and say so."""
+        log.info("table %s: handed over to another process", live.id)
+        await self.unload(live)
+        await self.ownership.notify(Notice("released", live.id))
+
+    def _lost_ownership(self) -> None:
+        """The database connection that held this process's tables is gone, and every table
+        with it: their clients reconnect, and whichever process they reach takes them."""
+        for table in list(self.live.values()):
+            log.warning("table %s: lost with the database connection", table.id)
+            self.drop(table)
 
     async def _renew_leases(self) -> None:
         interval = max(self.config.lease_seconds / 3, 0.5)
@@ -246,9 +324,7 @@ class TableHub:
             if not ids:
                 continue
             try:
-                owned = await self.db(
-                    self.storage.renew, self.config.node, ids, self.config.lease_seconds
-                )
+                owned = await self.ownership.renew(ids)
             except Exception:
                 log.exception("renewing table leases failed")
                 continue
