@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from rummy500.notation import read_record
+from rummy500.server.seating import COMPUTER_NAMES
 
 from .helpers import RunningServer, play_to_the_end
 
@@ -107,12 +108,13 @@ async def test_joining_takes_free_seats_and_starts_the_game_when_full(
     made = await server.create(["human", "random", "human"], name="Ann")
     table_id = made["table"]["table_id"]
     assert made["seat"] == "P1" and len(made["token"]) >= 40
-    # a computer seat is taken by its computer player, and named by the client (no name)
+    # a computer seat is taken by its computer player, and has the name the server gave it
     assert [(s["taken"], s["name"]) for s in made["table"]["seats"]] == [
         (True, "Ann"),
-        (True, None),
+        (True, made["table"]["seats"][1]["name"]),
         (False, None),
     ]
+    assert made["table"]["seats"][1]["name"] in COMPUTER_NAMES
     for seat, status, words in [
         ("P1", 409, "taken"),
         ("P2", 409, "computer player"),
@@ -125,7 +127,8 @@ async def test_joining_takes_free_seats_and_starts_the_game_when_full(
     joined = await server.join(table_id, "  Bob 👩\u200d👩\u200d👧 <b>  ")
     assert joined["seat"] == "P3" and joined["token"] != made["token"]
     table = joined["table"]
-    assert [s["name"] for s in table["seats"]] == ["Ann", None, "Bob 👩\u200d👩\u200d👧 <b>"]
+    computer = made["table"]["seats"][1]["name"]
+    assert [s["name"] for s in table["seats"]] == ["Ann", computer, "Bob 👩\u200d👩\u200d👧 <b>"]
     # every seat is taken, but the deal waits for its people to be connected
     assert table["status"] == "waiting" and table["version"] == 0
     ann = await server.connect(table_id, made["token"])

@@ -62,6 +62,16 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
+def computer_name(seed: int, kinds: list[str], seat: int, creator: str) -> str:
+    """The name the server gives the computer player in ``seat`` (0-based) of a table made
+    from the start page by ``creator`` (the live server deals every table from one seed)."""
+    from rummy500.server.seating import computer_names
+
+    name = computer_names(kinds, seed, taken=[creator])[seat]
+    assert name is not None, f"seat {seat} is a person's"
+    return name
+
+
 class LiveServer:
     """The rummy500 server (with the browser game) in a thread, on a loopback port."""
 

@@ -20,7 +20,7 @@ import pytest
 
 from rummy500.engine import Move
 
-from .conftest import LiveServer
+from .conftest import LiveServer, computer_name
 
 pytestmark = pytest.mark.usefixtures("_needs_chromium")
 
@@ -312,7 +312,8 @@ def test_two_people_and_a_bot_play_a_game_by_clicks(
     summary = page.locator("[data-summary]")
     winner = scenario.winner
     assert winner is not None
-    winner_name = {"P1": "Alice", "P2": "Bob", "P3": "Computer P3"}[winner]
+    ben = computer_name(scenario.seed, ["human", "human", "bot"], 2, "Alice")
+    winner_name = {"P1": "Alice", "P2": "Bob", "P3": ben}[winner]
     assert f"{winner_name} won the game" in page.locator("#dialog-title").inner_text()
     for heading in ("Melded", "Left in hand", "Hand score", "Total"):
         assert heading in summary.inner_text()

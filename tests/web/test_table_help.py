@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer
+from .conftest import LiveServer, computer_name
 from .test_browser_game import Player
 
 pytestmark = pytest.mark.usefixtures("_needs_chromium")
@@ -154,7 +154,7 @@ def test_rules_in_words(chromium: Any, live_server: LiveServer) -> None:
 
 
 def test_a_rummy_call_lost_to_another_says_who_got_it(
-    chromium: Any, live_server: LiveServer, artifacts: Path
+    chromium: Any, live_server: LiveServer, scenario: Any, artifacts: Path
 ) -> None:
     """Two call Rummy! at once: the update shows the call applied and who made it; the other
     caller's page says so. The server's messages are passed through, and the two of the
@@ -194,7 +194,8 @@ def test_a_rummy_call_lost_to_another_says_who_got_it(
     )
     toast = page.locator(".toast.info", has_text="called Rummy! too")
     toast.wait_for()
-    assert "Computer P2 called Rummy! too and got the card" in toast.inner_text()
+    ben = computer_name(scenario.seed, ["human", "bot"], 1, "Alice")
+    assert f"{ben} called Rummy! too and got the card" in toast.inner_text()
     page.screenshot(path=str(artifacts / "rummy-call-lost.png"))
     assert not alice.errors, alice.errors
     ctx.close()
@@ -234,7 +235,7 @@ def test_the_discard_pile_spreads_over_the_room_it_has(
 
 
 def test_refusals_are_said_with_names_and_suit_symbols(
-    chromium: Any, live_server: LiveServer, artifacts: Path
+    chromium: Any, live_server: LiveServer, scenario: Any, artifacts: Path
 ) -> None:
     ctx = chromium.new_context(**DESKTOP)
     routes: list[Any] = []
@@ -288,7 +289,8 @@ def test_refusals_are_said_with_names_and_suit_symbols(
     )
     errors.first.wait_for()
     said = errors.first.inner_text()
-    assert "it is Computer P2's turn, not Alice's; 5♥ 9♥ 2♠ is neither" in said, said
+    ben = computer_name(scenario.seed, ["human", "bot"], 1, "Alice")
+    assert f"it is {ben}'s turn, not Alice's; 5♥ 9♥ 2♠ is neither" in said, said
     page.screenshot(path=str(artifacts / "refusal.png"))
     assert not alice.errors, alice.errors
     ctx.close()

@@ -45,6 +45,7 @@ from rummy500.server.views import (
     error_message,
     game_part,
     illegal_move_message,
+    record_comment,
     state_message,
     table_info,
 )
@@ -233,7 +234,9 @@ class LiveTable:
                 )
                 return
             if self.record_cache is None:
-                self.record_cache = format_record(g, comment=f"rummy500 table {self.id}")
+                self.record_cache = format_record(
+                    g, comment=record_comment(self.id, self.seating.seats)
+                )
             client.send({"type": "record", "version": self.version, "text": self.record_cache})
 
     async def chat_line(self, client: Client, text: str) -> None:
@@ -410,8 +413,12 @@ class LiveTable:
             now = self.loop.time()
             self.seating.reseat(list(seats), now)
             if vacated is not None:
-                for client in self.clients.of_seat(vacated):
-                    self.error(client, "seat_left", _("you have left this seat"))
+                for client in self.clients.of_seat(vacated):  # said in each one's language
+                    client.send_said(
+                        lambda: error_message(
+                            self.version, "seat_left", _("you have left this seat")
+                        )
+                    )
                     client.close(CLOSE_SEAT_LEFT, "left")
                     self.clients.discard(client)
                 self.seating.vacated(vacated, now)

@@ -29,6 +29,7 @@ from rummy500.server.messages import (
     TableList,
     Unprocessable,
 )
+from rummy500.server.seating import computer_names
 from rummy500.server.storage import (
     SeatError,
     TableRecord,
@@ -38,6 +39,7 @@ from rummy500.server.storage import (
     new_token,
 )
 from rummy500.server.tables import TableHub, rebuild_game
+from rummy500.server.views import record_comment
 
 __all__ = ["router", "table_info"]
 
@@ -147,11 +149,13 @@ async def create_table(spec: CreateTable, public_url: PublicUrl, hub: Hub) -> Cr
             422, _("this server does not take seeds (rummy500 serve --allow-seeds)")
         )
     turn = spec.turn_seconds if spec.turn_seconds is not None else config.turn_seconds
+    seed = spec.seed if spec.seed is not None else secrets.randbits(62)
     create = functools.partial(
         hub.storage.create_table,
         seats_spec=[(s.kind, s.level if s.kind == "bot" else None) for s in spec.seats],
+        names=computer_names([s.kind for s in spec.seats], seed, taken=[spec.name]),
         rules=str(rules),
-        seed=spec.seed if spec.seed is not None else secrets.randbits(62),
+        seed=seed,
         private=spec.private,
         call_seconds=spec.call_seconds if spec.call_seconds is not None else config.call_seconds,
         turn_seconds=turn or None,
@@ -279,6 +283,7 @@ async def rematch(table_id: str, token: Token, public_url: PublicUrl, hub: Hub) 
     create = functools.partial(
         hub.storage.create_table,
         seats_spec=[(s.kind, s.level) for s in record.seats],
+        names=[s.name if s.kind == "bot" else None for s in record.seats],  # the same players
         rules=record.rules,
         seed=secrets.randbits(62),
         private=record.private,
@@ -334,7 +339,7 @@ async def _build_record(hub: TableHub, record: TableRecord) -> str:
         events = await hub.db(hub.storage.events, record.id)
         game = await hub.db(rebuild_game, record, events)
         assert game is not None
-        text = format_record(game, comment=f"rummy500 table {record.id}")
+        text = format_record(game, comment=record_comment(record.id, record.seats))
         await hub.db(hub.storage.save_record, record.id, text)
         text = await hub.db(hub.storage.record_text, record.id) or text
     except BaseException as e:

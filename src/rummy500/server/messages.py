@@ -220,8 +220,9 @@ class SeatInfo(BaseModel):
     kind: Literal["human", "bot"]
     level: str | None = Field(description="A computer player's level (null for a person's seat).")
     name: str | None = Field(
-        description="The person's name; null for a free seat and for a computer seat (a client "
-        "names it in its own language from kind and level)."
+        description="The person's name, or the name the server gave a computer player (the "
+        "same in every language); null for a free seat (and a computer seat of a table made "
+        "before computer players had names)."
     )
     taken: bool = Field(
         description="Whether someone sits there: a person, or (always) the computer player."
@@ -291,17 +292,28 @@ class Unprocessable(BaseModel):
 # --- the table's WebSocket: what a client sends ----------------------------------------------
 
 
+#: The ``lang`` field of ``auth`` and ``watch``.
+LANG_DESCRIPTION = (
+    "The language the server's texts (errors, reasons, hints) are said in for this connection: "
+    "a language code such as hu or hu-HU; one the server does not ship means English. "
+    "Without it, the WebSocket request's Accept-Language. The record and the notation are "
+    "the same in every language."
+)
+
+
 class AuthMessage(_Strict):
     """First message of a player: the seat token from joining."""
 
     type: Literal["auth"]
     token: str = Field(min_length=1, max_length=200)
+    lang: str | None = Field(None, max_length=35, description=LANG_DESCRIPTION)
 
 
 class WatchMessage(_Strict):
     """First message of a spectator."""
 
     type: Literal["watch"]
+    lang: str | None = Field(None, max_length=35, description=LANG_DESCRIPTION)
 
 
 class MoveMessage(_Strict):

@@ -9,11 +9,52 @@ allowed by ``serve --allow-bot-tables``, anyone watching does).
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterable, Sequence
+
 from rummy500.server.clients import Audience
 from rummy500.server.config import ServerConfig
-from rummy500.server.storage import SeatRecord
+from rummy500.server.storage import SeatRecord, seat_name_key
 
-__all__ = ["Seating"]
+__all__ = ["COMPUTER_NAMES", "Seating", "computer_names"]
+
+#: The names computer players are given, one each at a table (player-facing data, the same in
+#: every language: they are names, not words to translate).
+COMPUTER_NAMES = (
+    "Ben",
+    "Ada",
+    "Cleo",
+    "Dev",
+    "Edith",
+    "Felix",
+    "Gus",
+    "Hana",
+    "Iris",
+    "Jonas",
+    "Kit",
+    "Luz",
+    "Milo",
+    "Nell",
+    "Omar",
+    "Pia",
+    "Ravi",
+    "Sol",
+    "Tess",
+    "Uma",
+)
+
+
+def computer_names(
+    kinds: Sequence[str], seed: int, taken: Iterable[str | None] = ()
+) -> list[str | None]:
+    """The name of each computer seat of a new table (``None`` for a person's seat): drawn
+    from :data:`COMPUTER_NAMES` with the table's ``seed`` (the same table gets the same names),
+    none twice, none of the ``taken`` names (the creator's, ignoring case)."""
+    used = {seat_name_key(n) for n in taken if n}
+    pool = [n for n in COMPUTER_NAMES if seat_name_key(n) not in used]
+    random.Random(seed).shuffle(pool)
+    bots = iter(pool)
+    return [next(bots) if kind == "bot" else None for kind in kinds]
 
 
 class Seating:

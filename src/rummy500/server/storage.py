@@ -358,9 +358,16 @@ class Storage:
         max_moves: int,
         rematch_of: str | None = None,
         reserved_until: float | None = None,
+        names: Sequence[str | None] | None = None,
     ) -> TableRecord:
-        """A new table waiting for its players; ``seats_spec`` is ``(kind, level)`` per seat.
-        Until ``reserved_until`` only :meth:`take_seat` with ``reserved=True`` seats anyone."""
+        """A new table waiting for its players; ``seats_spec`` is ``(kind, level)`` per seat,
+        ``names`` the computer seats' names (:func:`~rummy500.server.seating.computer_names`;
+        a person may not take a name a computer player has). Until ``reserved_until`` only
+        :meth:`take_seat` with ``reserved=True`` seats anyone."""
+        bot_names = list(names) if names is not None else [None] * len(seats_spec)
+        if len(bot_names) != len(seats_spec):
+            raise ValueError("one name (or None) per seat")
+        bot_keys = [seat_name_key(n) if n else None for n in bot_names]
         now = time.time()
         for _attempt in range(10):
             table_id = secrets.token_urlsafe(12)
@@ -397,7 +404,8 @@ class Storage:
                                 "number": n,
                                 "kind": kind,
                                 "level": level if kind == "bot" else None,
-                                "name": None,
+                                "name": bot_names[n] if kind == "bot" else None,
+                                "name_key": bot_keys[n] if kind == "bot" else None,
                                 "token_hash": None,
                                 "joined_at": None,
                             }

@@ -13,6 +13,7 @@ time, so that every seat's message of one change is built from the same facts.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +46,7 @@ __all__ = [
     "legal_strings",
     "own_part",
     "public_view",
+    "record_comment",
     "seat_rows",
     "seat_view",
     "state_message",
@@ -249,8 +251,9 @@ def seat_rows(
     seats: Sequence[SeatRecord], connected: Container[int], computer_seats: Container[int]
 ) -> list[dict[str, Any]]:
     """Who sits where, who is connected and which seats a computer player plays now. A
-    computer seat is always taken (by its computer player) and has no name: ``kind`` and
-    ``level`` say what it is, and a client names it in its player's language."""
+    computer seat is always taken (by its computer player) and has the name the server gave
+    it when the table was made (:func:`~rummy500.server.seating.computer_names`); ``level``
+    says how it plays."""
     return [
         {
             "seat": s.label,
@@ -263,6 +266,19 @@ def seat_rows(
         }
         for s in seats
     ]
+
+
+def record_comment(table_id: str, seats: Sequence[SeatRecord]) -> str:
+    """The header of a table's ``.r500`` record: the table, and who played each seat (the
+    ``names:`` line, which ``rummy500 replay`` reads; a computer seat's level on its own line)."""
+    names = [s.name or s.label for s in seats]
+    lines = [f"rummy500 table {table_id}", "names: " + json.dumps(names, ensure_ascii=False)]
+    lines.extend(
+        f"{s.label} {s.name or s.label}: computer player, {s.level or 'easy'}"
+        for s in seats
+        if s.kind == "bot"
+    )
+    return "\n".join(lines)
 
 
 def chat_payload(line: ChatLine) -> dict[str, Any]:

@@ -183,7 +183,10 @@ class SeatRow(_Sent):
     seat: Seat
     kind: Literal["human", "bot"]
     level: str | None = Field(description="A computer seat's level.")
-    name: str | None = Field(description="The person's name (null: free, or a computer seat).")
+    name: str | None = Field(
+        description="The person's name, or the computer player's (the server gives each one "
+        "a name); null: a free seat."
+    )
     taken: bool = Field(description="Someone sits there (a computer seat always is).")
     connected: bool
     bot_playing: bool = Field(description="A computer player plays the seat now.")

@@ -24,6 +24,8 @@ __all__ = ["DATA_DIR_ENV", "GameStore", "SavedGame", "data_dir", "names_in_recor
 
 DATA_DIR_ENV = "RUMMY500_DATA_DIR"
 _META_PREFIX = "# tui: "
+#: The seats' names in a record the server wrote (rummy500.server.views.record_comment).
+_NAMES_PREFIX = "# names: "
 #: The first line of a saved game's header, and what it becomes when the game is put away.
 _CONTINUE = "rummy500 play: continue this game with `rummy500 play --resume`"
 _FINISHED = "rummy500 play: a finished game (`rummy500 replay FILE` shows it)"
@@ -123,11 +125,15 @@ class GameStore:
 
 
 def names_in_record(text: str) -> list[str] | None:
-    """The seats' names a record written by :meth:`GameStore.save` carries, or ``None``."""
+    """The seats' names a record written by :meth:`GameStore.save` (or by the server: its
+    ``# names: [...]`` line) carries, or ``None``."""
     for line in text.splitlines():
-        if line.startswith(_META_PREFIX):
+        if line.startswith(_META_PREFIX) or line.startswith(_NAMES_PREFIX):
             try:
-                names = json.loads(line[len(_META_PREFIX) :]).get("names")
+                if line.startswith(_NAMES_PREFIX):
+                    names = json.loads(line[len(_NAMES_PREFIX) :])
+                else:
+                    names = json.loads(line[len(_META_PREFIX) :]).get("names")
             except (ValueError, AttributeError):
                 return None
             if isinstance(names, list) and all(isinstance(n, str) for n in names):
