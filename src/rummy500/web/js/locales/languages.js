@@ -2,4 +2,5 @@
 // To add one, copy en.js to CODE.js, translate its messages and list it here.
 export const LANGUAGES = {
   en: 'English',
+  hu: 'Magyar',
 };
