@@ -125,7 +125,7 @@ export default {
   'meld.label.run': '{n}. kirakás, sor: {cards}. Rakd ide hozzá a kijelölt lapot',
   'meld.label.group': '{n}. kirakás, csoport: {cards}. Rakd ide hozzá a kijelölt lapot',
   'meld.card': '{card} ({who} rakta)',
-  'meld.by': 'kirakta: {who}',
+  'meld.by': '{who} rakta',
   'me.label': 'Te',
   'hand.label': {
     one: 'A kezed, {n} lap. Jelölj ki lapokat, húzással átrendezheted őket',
@@ -142,7 +142,7 @@ export default {
   'chat.label': 'Csetüzenet',
   'chat.placeholder': 'Írj valamit…',
   'chat.send': 'Küldés',
-  'timer.label': 'Hátralevő idő – {who}:',
+  'timer.label': '{who} ideje:',
 
   // seats
   'seat.label': {
@@ -162,7 +162,7 @@ export default {
   'seat.away': 'nincs itt',
   'seat.away.bot': 'nincs itt – a gép játszik helyette',
   'seat.free': 'szabad hely',
-  'seat.known': 'Tudjuk, hogy nála van: {cards}',
+  'seat.known': 'Biztosan nála van: {cards}',
   'seat.known.short': 'Nála:',
 
   // status line
@@ -173,8 +173,8 @@ export default {
   'status.must.use': 'Előbb rakd ki vagy rakd hozzá a felvett lapot: {card}.',
   'status.turn': '{who} lép.',
   'status.turn.bot': '{who} nincs itt: a gép játszik helyette.',
-  'status.call': 'Römi!-bemondás: várakozás rá: {who}.',
-  'status.call.queued': 'A húzásod megvárja a Römi!-bemondás végét ({who}).',
+  'status.call': 'Römi!-bemondás: {who} döntésére várunk.',
+  'status.call.queued': 'A húzásod megvárja, amíg lezárul a Römi!-bemondás ({who}).',
   'status.call.you': 'Römi! A dobópakli egyik lapja kirakható: mondd be, vagy mondj le róla.',
   'status.hand.over': 'Véget ért a leosztás.',
   'status.game.over': 'Vége a játszmának: {who} nyert.',
@@ -195,7 +195,7 @@ export default {
     other: '{who} felvett {n} lapot a dobópakliból.',
   },
   'event.meld': '{who} kirakta: {cards}.',
-  'event.layoff': '{who} hozzárakta ezt: {card} a(z) {meld}. kirakáshoz.',
+  'event.layoff': '{who} hozzárakta a(z) {meld}. kirakáshoz: {card}.',
   'event.discard': '{who} eldobta: {card}.',
   'event.rummy': {
     one: '{who} römit mondott, és felvette a legfelső lapot.',
@@ -203,7 +203,7 @@ export default {
   },
   'event.end': '{who} lezárta a leosztást.',
   'event.pass': '{who} nem mondott römit.',
-  'event.timeout': '{who} nem mondta be időben.',
+  'event.timeout': '{who} nem mondott időben römit.',
   'event.by.takeover': '(a gép, a távol lévő játékos helyett)',
   'event.undo': 'Visszavonva: {move}',
 
@@ -242,7 +242,7 @@ export default {
   'hint.take.top': 'vedd fel a dobópakliból ezt: {card}; illik a kezedhez.',
   'hint.draw': 'húzz a talonból.',
   'hint.meld': 'rakd ki: {cards}.',
-  'hint.layoff': 'rakd hozzá ezt: {card} a(z) {meld}. kirakáshoz.',
+  'hint.layoff': 'rakd hozzá a(z) {meld}. kirakáshoz ezt: {card}.',
   'hint.discard': 'dobd el ezt: {card}.',
   'hint.end': 'zárd le a leosztást: kiürült a talon.',
   'hint.pass': 'ne mondj römit.',
@@ -276,7 +276,7 @@ export default {
   'summary.game.over': 'Vége a játszmának',
   'summary.winner': 'A játszmát {who} nyerte!',
   'summary.you.won': 'Gratulálunk, nyertél!',
-  'summary.hand.of': 'A(z) {n}. leosztás után.',
+  'summary.hand.of': '{n} leosztás után.',
   'summary.out': '{who} kiment.',
   'summary.stock': 'Elfogyott a talon.',
   'summary.capped': 'A leosztás túl sokáig tartott, ezért úgy számoltuk, mintha elfogyott volna a talon.',
@@ -456,7 +456,7 @@ export default {
   'rules.value.going-out.any.short': 'bárhogyan',
   'rules.value.going-out.discard.short': 'dobással',
   'rules.value.going-out.float.short': 'lebegéssel',
-  'rules.value.going-out.unplayable.short': 'kijátszhatatlan dobással',
+  'rules.value.going-out.unplayable.short': 'nem kirakható dobással',
   'rules.option.win': 'Győzelem',
   'rules.option.win.help': 'Ki nyer, amikor valaki eléri a célpontszámot.',
   'rules.value.win.highest': 'A célpontszámot elérő vagy meghaladó legmagasabb összpontszám nyer.',
