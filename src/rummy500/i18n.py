@@ -24,6 +24,7 @@ __all__ = [
     "LOCALE_DIR",
     "N_",
     "_",
+    "adopt_language",
     "available_languages",
     "current_language",
     "language_from_accept",
@@ -135,6 +136,14 @@ def use_language(language: str | None) -> Iterator[str]:
         yield current_language()
     finally:
         _language.reset(token)
+
+
+def adopt_language(language: str | None) -> str:
+    """Produce texts in ``language`` from now on in this task or thread (a connection that has
+    said which it reads); an enclosing :func:`use_language` still restores its own at its end.
+    Returns the language matched."""
+    _language.set(match_language(language))
+    return current_language()
 
 
 def _translation() -> gettext.NullTranslations:

@@ -21,9 +21,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from rummy500.i18n import _
+from rummy500.i18n import _, adopt_language
 from rummy500.server import lobby
 from rummy500.server.config import ServerConfig
+from rummy500.server.language import SpokenLanguage
 from rummy500.server.limits import (
     BrowserProtections,
     LobbyLimits,
@@ -195,6 +196,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(LobbyLimits, config=config)  # before the body is read
     app.add_middleware(BrowserProtections, config=config)  # outermost: on every answer
+    app.add_middleware(SpokenLanguage)  # every text in the client's language, errors included
     app.include_router(lobby.router)
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
     if config.web_dir.is_dir():
@@ -311,6 +313,8 @@ async def _greet(ws: WebSocket, hub: TableHub, table_id: str) -> tuple[LiveTable
     except ValueError as e:
         await _send_error(ws, "invalid", str(e), CLOSE_NOT_AUTHENTICATED)
         return None
+    if isinstance(first, AuthMessage | WatchMessage) and first.lang:
+        adopt_language(first.lang)  # this connection's language from now on
     if not isinstance(first, AuthMessage | WatchMessage):
         await _send_error(
             ws,

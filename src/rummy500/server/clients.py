@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from rummy500.i18n import _
+from rummy500.i18n import _, current_language, use_language
 from rummy500.server.config import ServerConfig
 
 if TYPE_CHECKING:
@@ -61,9 +61,17 @@ class Client:
     at a time: a ``resync`` asked while one is waiting is answered by that one.
     """
 
-    def __init__(self, ws: WebSocket, seat: int | None, config: ServerConfig) -> None:
+    def __init__(
+        self,
+        ws: WebSocket,
+        seat: int | None,
+        config: ServerConfig,
+        language: str | None = None,
+    ) -> None:
         self.ws = ws
         self.seat = seat
+        #: The language this client reads (said at auth or watch, else its Accept-Language).
+        self.language = current_language() if language is None else language
         self.max_bytes = config.max_outbox_bytes
         self.send_timeout = config.send_timeout
         #: (text, whether it is a full state), oldest first
@@ -82,6 +90,13 @@ class Client:
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(dumps(message))
+
+    def send_said(self, build: Callable[[], dict[str, Any]]) -> None:
+        """Send the message ``build`` makes, its texts said in this client's language (for
+        texts made outside the client's own task: a bot's turn, a timer, the lobby)."""
+        with use_language(self.language):
+            message = build()
+        self.send(message)
 
     def send_state(self, message: dict[str, Any]) -> None:
         """Queue a full ``state`` unless one is waiting already (it will say the same)."""

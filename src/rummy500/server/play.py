@@ -15,6 +15,10 @@ that cannot call pass at once, and a seat that has not answered by the deadline 
 next player's draw sent during the window, the computer players' decisions, the next deal, and
 the table's one alarm for the next moment something becomes due. Nothing is played while the
 table waits for its people (:mod:`~rummy500.server.seating`).
+
+Between hands the next deal waits (:class:`BetweenHands`) until every connected person whose
+client shows a hand summary has closed it (``ready``), at least the table's ``hand_pause`` and
+at most the server's ``summary_wait``: a client cannot hold a table forever.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from rummy500.engine import (
 from rummy500.i18n import _
 from rummy500.server.autoplay import decision_seed
 from rummy500.server.calls import CallAnswers
-from rummy500.server.clients import Audience
+from rummy500.server.clients import Audience, Client
 from rummy500.server.clock import Alarm, TurnClock
 from rummy500.server.events import UNDO_EVENT
 from rummy500.server.seating import Seating
@@ -54,6 +58,7 @@ from rummy500.server.views import (
     game_part,
     hand_summary,
     illegal_move_message,
+    left_cards,
     public_view,
     seat_rows,
 )
@@ -61,13 +66,39 @@ from rummy500.server.views import (
 if TYPE_CHECKING:
     from rummy500.server.tables import TableHub
 
-__all__ = ["TableLost", "TablePlay"]
+__all__ = ["BetweenHands", "TableLost", "TablePlay"]
 
 log = logging.getLogger("rummy500.server")
 
 
 class TableLost(Exception):
     """A change could not be stored: the table has been dropped (clients reconnect)."""
+
+
+class BetweenHands:
+    """Between two hands: the connections that show their player a summary, who has closed
+    this hand's, and when the hand ended."""
+
+    def __init__(self) -> None:
+        #: the connections whose client shows a hand summary (``auth`` with ``summary``)
+        self.readers: set[Client] = set()
+        #: the seats whose player has closed this hand's summary
+        self.ready: set[int] = set()
+        #: when the hand ended (the table's clock), once the table saw it
+        self.ended_at: float | None = None
+        #: the waiting list last told to the table
+        self.told: tuple[int, ...] | None = None
+
+    def waiting(self) -> list[int]:
+        """The seats the next deal waits for: a connected person reads the summary."""
+        seats = {c.seat for c in self.readers if c.seat is not None and not c.closed}
+        return sorted(seats - self.ready)
+
+    def next_hand(self) -> None:
+        """A new hand is dealt: nobody is ready for the one after it yet."""
+        self.ready.clear()
+        self.ended_at = None
+        self.told = None
 
 
 class TablePlay:
@@ -104,6 +135,7 @@ class TablePlay:
         self.takebacks = TakeBacks(version, self.config.max_undos_per_turn)
         pace = self.config.bot_table_pace if seating.bot_table else None
         self.bots = TableBots(hub.bots, record.id, pace)
+        self.between = BetweenHands()
         #: the table is shut: nothing more is played or sent
         self.stopped = False
 
@@ -180,9 +212,25 @@ class TablePlay:
             return g, list(g.legal_moves())
         return None
 
-    def _tell_seat(self, seat: int, message: dict[str, Any]) -> None:
+    def _tell_seat(self, seat: int, build: Callable[[], dict[str, Any]]) -> None:
+        """Send ``seat``'s connections the message ``build`` makes, each in its own language
+        (this runs in whichever task advanced the table: a bot's, a timer's, another
+        player's)."""
         for client in self.clients.of_seat(seat):
-            client.send(message)
+            client.send_said(build)
+
+    def _tell_refused(self, seat: int, error: IllegalMove, ref: Any) -> None:
+        names, version = self.seating.names(), self.version
+        self._tell_seat(seat, lambda: illegal_move_message(version, error, names, ref))
+
+    def _tell_draw_cancelled(self, seat: int, verb: str, ref: Any) -> None:
+        version = self.version
+
+        def cancelled() -> dict[str, Any]:
+            text = _("your {move} was not played: a Rummy call was made").format(move=verb)
+            return error_message(version, "draw_cancelled", text, ref)
+
+        self._tell_seat(seat, cancelled)
 
     # --- advancing the table -------------------------------------------------------------------
 
@@ -204,10 +252,13 @@ class TablePlay:
                 break
             if g.phase == HAND_OVER:
                 if self.clock.deal_at is None:
-                    self.clock.deal_at = now + self.record.hand_pause
-                if now >= self.clock.deal_at:
+                    self.between.ended_at = now
+                    wait = max(self.record.hand_pause, self.config.summary_wait)
+                    self.clock.deal_at = now + wait
+                if now >= self._deal_due():
                     await self._deal()
                     continue
+                self._tell_next_hand(now)
                 break
             if g.phase == CALL:
                 if await self._resolve_window(now):
@@ -222,14 +273,9 @@ class TablePlay:
                         await self.commit(move, "player", ref)
                         continue
                     except IllegalMove as e:
-                        names = self.seating.names()
-                        refused = illegal_move_message(self.version, e, names, ref)
-                        self._tell_seat(move.seat, refused)
+                        self._tell_refused(move.seat, e, ref)
                 else:
-                    text = _("your {move} was not played: a Rummy call was made")
-                    cancelled = text.format(move=move.verb)
-                    message = error_message(self.version, "draw_cancelled", cancelled, ref)
-                    self._tell_seat(move.seat, message)
+                    self._tell_draw_cancelled(move.seat, move.verb, ref)
             self._track_turn(now)
             seat = g.to_act
             assert seat is not None
@@ -242,6 +288,48 @@ class TablePlay:
             break
         self.clients.send_seats(self.version, self.seats_payload())
         self._set_timer()
+
+    def _deal_due(self) -> float:
+        """When the next hand is dealt: once nobody reads the summary any more (at least
+        ``hand_pause`` after the end), or at ``deal_at`` whoever still does."""
+        assert self.clock.deal_at is not None and self.between.ended_at is not None
+        if self.between.waiting():
+            return self.clock.deal_at
+        return min(self.clock.deal_at, self.between.ended_at + self.record.hand_pause)
+
+    def next_hand_part(self, now: float) -> dict[str, Any] | None:
+        """Between hands: who the next deal waits for and when it comes anyway (``None`` at
+        any other time)."""
+        g = self.game
+        if g is None or g.phase != HAND_OVER or self.clock.deal_at is None:
+            return None
+        return {
+            "waiting": [seat_str(s) for s in self.between.waiting()],
+            "deal_ms": int(max(0.0, self._deal_due() - now) * 1000),
+        }
+
+    def _tell_next_hand(self, now: float) -> None:
+        """Tell the table who the next deal waits for, when that changed (only at a table where
+        someone's client shows a summary: other clients have nothing to wait for)."""
+        waiting = tuple(self.between.waiting())
+        if not self.between.readers or waiting == self.between.told:
+            return
+        self.between.told = waiting
+        part = self.next_hand_part(now)
+        assert part is not None
+        self.clients.send_all({"type": "next_hand", "version": self.version, **part})
+
+    def summary_closed(self, seat: int, hand: int) -> str | None:
+        """``seat``'s player has closed the summary of hand ``hand``: why that is not now, or
+        ``None`` (the next deal no longer waits for them)."""
+        g = self.game
+        if g is None or g.phase != HAND_OVER or g.hand_number != hand:
+            number = 0 if g is None else g.hand_number
+            return _("hand {hand} is not the hand just over (hand {n} is on)").format(
+                hand=hand, n=number
+            )
+        self.between.ready.add(seat)
+        return None
 
     def _track_turn(self, now: float) -> None:
         g = self.game
@@ -321,7 +409,7 @@ class TablePlay:
         due: list[float] = []
         if g is not None and not self.stopped and self.seating.people_here():
             if g.phase == HAND_OVER and self.clock.deal_at is not None:
-                due.append(self.clock.deal_at)
+                due.append(self._deal_due())
             elif g.phase == CALL and self.calls.is_open:
                 due.append(self.calls.deadline)
             if g.phase in (DRAW, PLAY, CALL):
@@ -357,6 +445,7 @@ class TablePlay:
         assert g is not None
         g.deal()
         self.clock.deal_at = None
+        self.between.next_hand()
         await self.store(["deal"], None)
         self.takebacks.dealt(self.version)
         self.after_change(
@@ -433,7 +522,8 @@ class TablePlay:
         g = self.game
         assert g is not None
         obs = g.observation(0)
-        self.clients.send_all({"type": "hand_over", "version": self.version, **hand_summary(obs)})
+        summary = hand_summary(obs, left_cards(g) or {})
+        self.clients.send_all({"type": "hand_over", "version": self.version, **summary})
         if g.phase == GAME_OVER:
             log.info("table %s: game over, %s wins", self.id, seat_str(g.winner or 0))
             summary = game_over_summary(obs)
