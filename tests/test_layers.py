@@ -22,6 +22,7 @@ ALLOWED: dict[str, set[str]] = {
     "notation": {"engine"},
     "bots": {"engine", "notation"},
     "sim": {"engine", "notation", "bots"},
+    "review": {"engine", "notation", "bots"},
     "words": {"engine"},
     "benchmarks": {"engine"},
     "tui": {"engine", "notation", "bots", "sim", "words"},

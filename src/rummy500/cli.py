@@ -450,6 +450,7 @@ def _register_layer_commands() -> None:
 
     for module in (
         "rummy500.sim.commands",
+        "rummy500.review.commands",
         "rummy500.tui.commands",
         "rummy500.server.commands",
         "rummy500.envs.commands",

@@ -24,8 +24,9 @@ import time as _time
 from collections.abc import Sequence
 
 from rummy500.bots.base import Bot
+from rummy500.bots.evaluate import net_score, playout_scores
 from rummy500.bots.intermediate import IntermediatePolicy
-from rummy500.engine import Game, Move, Observation, card_values, sample_state
+from rummy500.engine import Game, Move, Observation, sample_state
 from rummy500.i18n import _
 
 __all__ = ["ExpertBot"]
@@ -121,22 +122,4 @@ class ExpertBot(Bot):
     def playout(self, game: Game, seat: int) -> float:
         """Play ``game`` to the end of the hand with the intermediate policy; return ``seat``'s
         hand score minus the mean of the others' (as if the stock ran out at the cap)."""
-        policy = self.policy
-        for _step in range(self.playout_moves):
-            if game.is_hand_over():
-                break
-            actor = game.to_act
-            assert actor is not None
-            legal = game.legal_moves()
-            move = policy.choose(game.observation(actor), legal)
-            game.play(move)
-        if game.is_hand_over():
-            scores = list(game.hand_results[-1].scores)
-        else:
-            table = card_values(game.rules)
-            scores = [
-                game.points[s] - sum(table[c] for c in game.hand(s)) for s in range(game.players)
-            ]
-        mine = scores[seat]
-        others = (sum(scores) - mine) / (len(scores) - 1)
-        return mine - others
+        return net_score(playout_scores(game, self.policy, self.playout_moves), seat)

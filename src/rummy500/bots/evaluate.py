@@ -1,0 +1,157 @@
+"""What each move of a decision is worth, in points, with a margin of error: the expert's search
+made to report its numbers (for game review and hints).
+
+:func:`evaluate` compares a few candidate moves (the intermediate player's ranking, plus any
+move asked for, such as the move a player made) on the same deals sampled from the seat's
+observation (common random numbers): every candidate is played in each sample and the hand is
+played out by the intermediate policy, which is deterministic, so two candidates differ only by
+what they do. A candidate's value is the seat's hand score minus the mean hand score of the
+others (the hand's *net*, as the expert bot scores it); the difference between two candidates is
+measured sample by sample, and its standard error over the samples is its margin of error.
+
+Everything the evaluator knows comes from the :class:`~rummy500.engine.Observation` it is given:
+it never sees the game the observation came from.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rummy500.bots.intermediate import IntermediatePolicy
+from rummy500.engine import Game, Move, Observation, card_values, sample_state
+from rummy500.i18n import _
+
+__all__ = [
+    "DEFAULT_CANDIDATES",
+    "DEFAULT_SAMPLES",
+    "Evaluation",
+    "MoveValue",
+    "evaluate",
+    "net_score",
+    "playout_scores",
+]
+
+#: Sampled deals per decision (each candidate is played out in every one).
+DEFAULT_SAMPLES = 24
+#: Candidate moves compared per decision, besides the moves asked for.
+DEFAULT_CANDIDATES = 5
+
+
+@dataclass(frozen=True, slots=True)
+class MoveValue:
+    """One candidate's expected result over the sampled deals, and how far it falls short of the
+    best candidate (paired on the same deals)."""
+
+    #: the move
+    move: Move
+    #: the seat's mean hand score after it
+    score: float
+    #: the mean of the seat's hand score minus the others' mean hand score
+    net: float
+    #: how many points of net the best candidate gains over this one, on average
+    loss: float
+    #: the standard error of ``loss`` over the samples (0 for the best move itself)
+    loss_se: float
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """The candidates of one decision, best (highest mean net) first."""
+
+    #: the seat deciding
+    seat: int
+    #: how many deals were sampled
+    samples: int
+    #: every candidate, best first
+    values: tuple[MoveValue, ...]
+
+    @property
+    def best(self) -> MoveValue:
+        """The candidate with the highest mean net."""
+        return self.values[0]
+
+    def value(self, move: Move) -> MoveValue | None:
+        """The value of ``move``, if it was a candidate."""
+        return next((v for v in self.values if v.move == move), None)
+
+
+def playout_scores(
+    game: Game, policy: IntermediatePolicy, playout_moves: int = 400
+) -> tuple[int, ...]:
+    """Play ``game`` to the end of the hand with ``policy`` for every seat; return each seat's
+    hand score (a hand still going after ``playout_moves`` moves is scored as if the stock had
+    run out)."""
+    for _step in range(playout_moves):
+        if game.is_hand_over():
+            break
+        actor = game.to_act
+        assert actor is not None
+        game.play(policy.choose(game.observation(actor), game.legal_moves()))
+    if game.is_hand_over():
+        return tuple(game.hand_results[-1].scores)
+    table = card_values(game.rules)
+    return tuple(game.points[s] - sum(table[c] for c in game.hand(s)) for s in range(game.players))
+
+
+def net_score(scores: Sequence[int], seat: int) -> float:
+    """``seat``'s hand score minus the mean hand score of the others."""
+    mine = scores[seat]
+    return mine - (sum(scores) - mine) / (len(scores) - 1)
+
+
+def evaluate(
+    obs: Observation,
+    legal: Sequence[Move],
+    *,
+    include: Iterable[Move] = (),
+    samples: int = DEFAULT_SAMPLES,
+    candidates: int = DEFAULT_CANDIDATES,
+    seed: int | None = 0,
+    policy: IntermediatePolicy | None = None,
+    playout_moves: int = 400,
+) -> Evaluation:
+    """Evaluate the best ``candidates`` moves of ``legal`` by the intermediate ranking, and every
+    move of ``include`` (which must be legal), on ``samples`` deals consistent with ``obs``.
+
+    The same ``seed`` and observation give the same evaluation. Raises :class:`ValueError` for
+    an empty ``legal``, a move of ``include`` that is not in it, or fewer than two samples.
+    """
+    if not legal:
+        raise ValueError(_("there are no legal moves to evaluate"))
+    if samples < 2:
+        raise ValueError(
+            _("a margin of error needs at least two samples, not {n}").format(n=samples)
+        )
+    policy = policy or IntermediatePolicy()
+    asked = list(include)
+    for move in asked:
+        if move not in legal:
+            raise ValueError(_("{move} is not one of the legal moves").format(move=move))
+    ranked = policy.rank(obs, legal) if len(legal) > 1 else list(legal)
+    moves = list(dict.fromkeys([*ranked[: max(1, candidates)], *asked]))
+    rng = random.Random(seed)
+    nets = [[0.0] * samples for _ in moves]
+    score_sums = [0.0] * len(moves)
+    for k in range(samples):
+        state = sample_state(obs, rng)
+        for i, move in enumerate(moves):
+            game = state.clone()
+            game.play(move)
+            scores = playout_scores(game, policy, playout_moves)
+            nets[i][k] = net_score(scores, obs.seat)
+            score_sums[i] += scores[obs.seat]
+    means = [sum(row) / samples for row in nets]
+    best = max(range(len(moves)), key=lambda i: means[i])
+    values = []
+    for i, move in enumerate(moves):
+        diffs = [b - x for b, x in zip(nets[best], nets[i], strict=True)]
+        loss = sum(diffs) / samples
+        var = sum((d - loss) ** 2 for d in diffs) / (samples - 1)
+        values.append(
+            MoveValue(move, score_sums[i] / samples, means[i], loss, math.sqrt(var / samples))
+        )
+    values.sort(key=lambda v: v.loss)
+    return Evaluation(obs.seat, samples, tuple(values))

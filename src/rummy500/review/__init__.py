@@ -1,0 +1,335 @@
+"""Game review: where a seat lost points, move by move, in a player's words.
+
+:func:`review_game` replays a game record (:mod:`rummy500.notation`) and, at every decision of
+the seat that had more than one legal move, asks the evaluator (:func:`rummy500.bots.evaluate
+.evaluate`) what the move played and the best move found are expected to score, on the same
+sampled deals. The difference, with its margin of error, is tagged by :data:`THRESHOLDS`, and
+the better move comes with a sentence of why (:func:`rummy500.bots.why.why`). The evaluator is
+given the seat's observation only: what the seat could know then, never the other hands.
+
+The result is a :class:`GameReview` (a pydantic model: ``review.model_dump()`` is the
+``rummy500 review --json`` output, documented in docs/review.md).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from rummy500.bots.evaluate import (
+    DEFAULT_CANDIDATES,
+    DEFAULT_SAMPLES,
+    Evaluation,
+    MoveValue,
+    evaluate,
+)
+from rummy500.bots.why import move_label, why
+from rummy500.engine import CALL, Game, Move, Observation, seat_str
+from rummy500.i18n import _
+from rummy500.notation import read_record
+
+__all__ = [
+    "TAGS",
+    "THRESHOLDS",
+    "Z95",
+    "CandidateValue",
+    "DecisionReview",
+    "GameReview",
+    "HandReview",
+    "Thresholds",
+    "count_decisions",
+    "review_decision",
+    "review_game",
+    "review_record",
+    "tag_for",
+]
+
+#: The tags, best first.
+TAGS = ("good", "inaccuracy", "mistake", "blunder")
+#: How many standard errors a loss must exceed to be tagged (the 95% margin of error).
+Z95 = 1.959963984540054
+
+Tag = Literal["good", "inaccuracy", "mistake", "blunder"]
+
+
+class Thresholds(BaseModel):
+    """The expected points (of net hand score) a move must lose to earn each tag; a loss is
+    tagged only when it also exceeds its margin of error (``z`` standard errors)."""
+
+    inaccuracy: float = Field(4.0, description="Points lost from which a move is an inaccuracy.")
+    mistake: float = Field(10.0, description="Points lost from which a move is a mistake.")
+    blunder: float = Field(25.0, description="Points lost from which a move is a blunder.")
+    z: float = Field(
+        Z95, description="Standard errors a loss must exceed to be tagged (1.96: 95%)."
+    )
+
+
+#: The thresholds of the review (docs/review.md explains them).
+THRESHOLDS = Thresholds()
+
+
+def tag_for(loss: float, se: float, thresholds: Thresholds = THRESHOLDS) -> Tag:
+    """The tag of a move that loses ``loss`` points (standard error ``se``) to the best."""
+    if loss <= thresholds.z * se:
+        return "good"
+    if loss >= thresholds.blunder:
+        return "blunder"
+    if loss >= thresholds.mistake:
+        return "mistake"
+    if loss >= thresholds.inaccuracy:
+        return "inaccuracy"
+    return "good"
+
+
+class CandidateValue(BaseModel):
+    """One move the evaluator compared."""
+
+    move: str = Field(description="The move in notation ('P1 discard 7H').")
+    words: str = Field(description="The move as a player reads it ('Discard 7♥').")
+    score: float = Field(description="The seat's expected hand score after it.")
+    net: float = Field(
+        description="The expected hand score minus the others' mean expected hand score."
+    )
+    loss: float = Field(description="Expected points of net the best move gains over this one.")
+    se: float = Field(description="The standard error of loss over the sampled deals.")
+
+
+class DecisionReview(BaseModel):
+    """One decision of the seat: the move played against the best move found."""
+
+    hand: int = Field(description="The hand's number (1, 2, …).")
+    index: int = Field(
+        description="The move's place among the hand's moves in the record (0 is the first)."
+    )
+    phase: str = Field(description="draw, play or call.")
+    played: CandidateValue = Field(description="The move played.")
+    best: CandidateValue = Field(description="The best move found (the played one if none is).")
+    loss: float = Field(description="Expected points the move played loses to the best.")
+    margin: float = Field(description="The margin of error of loss (z standard errors).")
+    tag: Tag = Field(description="good, inaccuracy, mistake or blunder.")
+    why: str = Field(description="Why the best move is better, in words; empty when good.")
+    candidates: list[CandidateValue] = Field(description="Every move compared, best first.")
+
+
+class HandReview(BaseModel):
+    """The seat's decisions in one hand."""
+
+    hand: int = Field(description="The hand's number.")
+    score: int | None = Field(description="The seat's score for the hand (null if unfinished).")
+    decisions: list[DecisionReview] = Field(description="The seat's decisions, in order.")
+    accuracy: float = Field(description="Percent of the decisions tagged good (100 with none).")
+    points_lost: float = Field(description="Sum of the loss of the decisions not tagged good.")
+
+
+class GameReview(BaseModel):
+    """A seat's game, reviewed."""
+
+    version: Literal[1] = Field(1, description="The format's version.")
+    seat: str = Field(description="The seat reviewed (P1 … P8).")
+    players: int = Field(description="The number of seats.")
+    rules: str = Field(description="The rules, as in a record's rules: line.")
+    samples: int = Field(description="Sampled deals per decision.")
+    thresholds: Thresholds = Field(description="The thresholds of the tags.")
+    hands: list[HandReview] = Field(description="Every hand, in order.")
+    decisions: int = Field(description="Decisions reviewed (moves with a choice).")
+    forced: int = Field(description="The seat's moves without a choice (not reviewed).")
+    counts: dict[str, int] = Field(description="How many decisions got each tag.")
+    accuracy: float = Field(description="Percent of all decisions tagged good.")
+    points_lost: float = Field(description="Sum of points_lost over the hands.")
+    seconds: float = Field(description="How long the review took.")
+
+
+def _initial_totals(record: Game) -> list[int]:
+    totals = list(record.totals)
+    for r in record.hand_results:
+        for seat, s in enumerate(r.scores):
+            totals[seat] -= s
+    return totals
+
+
+def _moves(record: Game) -> Iterator[tuple[Game, int, int, Move]]:
+    """``(game before the move, hand number, index, move)`` for every move of the record (the
+    game is replayed from the deals; it is played on after each yield)."""
+    game = Game(record.players, record.rules, totals=_initial_totals(record))
+    for hand in record.record:
+        if hand.deal is None:
+            raise ValueError(
+                _("this game does not know the deal of hand {n}").format(n=hand.number)
+            )
+        game.deal(hand.deal, dealer=hand.dealer, number=hand.number)
+        for index, move in enumerate(list(hand.moves)):
+            yield game, hand.number, index, move
+            game.play(move)
+
+
+def _position(game: Game, seat: int) -> Game:
+    """The position ``seat`` decided in: the game itself, or the call window come to it, or
+    (a draw that closed a call window) every call let go."""
+    if game.to_act == seat or game.phase != CALL:
+        return game
+    if seat in game.window:
+        return game.asked(seat)
+    probe = game.clone()
+    while probe.phase == CALL and probe.to_act is not None and probe.to_act != seat:
+        probe.play(Move(probe.to_act, "pass"))
+    return probe
+
+
+def _decisions(record: Game, seat: int) -> Iterator[tuple[int, int, Game, Move, bool]]:
+    """``(hand, index, position, move, forced)`` for every move of ``seat``."""
+    for game, hand, index, move in _moves(record):
+        if move.seat != seat:
+            continue
+        position = _position(game, seat)
+        legal = position.legal_moves()
+        played = move if move in legal else position.legal_form(move)
+        yield hand, index, position, played, len(legal) < 2
+
+
+def count_decisions(record: Game, seat: int) -> int:
+    """How many decisions :func:`review_game` will evaluate (for a progress bar)."""
+    return sum(1 for *_x, forced in _decisions(record, seat) if not forced)
+
+
+def _candidate(value: MoveValue, obs: Observation) -> CandidateValue:
+    return CandidateValue(
+        move=str(value.move),
+        words=move_label(value.move, obs),
+        score=round(value.score, 2),
+        net=round(value.net, 2),
+        loss=round(value.loss, 2),
+        se=round(value.loss_se, 2),
+    )
+
+
+def review_decision(
+    obs: Observation,
+    legal: Sequence[Move],
+    played: Move,
+    *,
+    hand: int = 0,
+    index: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+    candidates: int = DEFAULT_CANDIDATES,
+    seed: int = 0,
+    names: Sequence[str] | None = None,
+    thresholds: Thresholds = THRESHOLDS,
+) -> DecisionReview:
+    """Review one decision: ``played`` (one of ``legal``) in the position ``obs`` shows."""
+    evaluation: Evaluation = evaluate(
+        obs, legal, include=[played], samples=samples, candidates=candidates, seed=seed
+    )
+    mine = evaluation.value(played)
+    assert mine is not None
+    best = evaluation.best
+    tag = tag_for(mine.loss, mine.loss_se, thresholds)
+    text = ""
+    if tag != "good":
+        text = why(obs, best.move, played, names=names, gain=mine.loss)
+    return DecisionReview(
+        hand=hand,
+        index=index,
+        phase=str(obs.phase),
+        played=_candidate(mine, obs),
+        best=_candidate(best if tag != "good" else mine, obs),
+        loss=round(mine.loss, 2),
+        margin=round(thresholds.z * mine.loss_se, 2),
+        tag=tag,
+        why=text,
+        candidates=[_candidate(v, obs) for v in evaluation.values],
+    )
+
+
+def _decision_seed(seed: int, hand: int, index: int) -> int:
+    return random.Random(f"rummy500-review:{seed}:{hand}:{index}").getrandbits(63)
+
+
+def _accuracy(decisions: Sequence[DecisionReview]) -> float:
+    if not decisions:
+        return 100.0
+    return round(100 * sum(d.tag == "good" for d in decisions) / len(decisions), 1)
+
+
+def _lost(decisions: Sequence[DecisionReview]) -> float:
+    return round(sum(d.loss for d in decisions if d.tag != "good"), 2)
+
+
+def review_game(
+    record: Game,
+    seat: int = 0,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    candidates: int = DEFAULT_CANDIDATES,
+    seed: int = 0,
+    names: Sequence[str] | None = None,
+    thresholds: Thresholds = THRESHOLDS,
+    on_decision: Callable[[DecisionReview], None] | None = None,
+) -> GameReview:
+    """Review every decision of ``seat`` in ``record`` (a game read from a record, or played:
+    its deals and moves are replayed). ``on_decision`` is called after each decision (a
+    progress bar). The same record, seat, samples and seed give the same review."""
+    if not 0 <= seat < record.players:
+        raise ValueError(
+            _("there is no seat {seat} in a game of {n} players").format(
+                seat=seat_str(seat), n=record.players
+            )
+        )
+    start = time.perf_counter()
+    by_hand: dict[int, list[DecisionReview]] = {h.number: [] for h in record.record}
+    forced = 0
+    for hand, index, position, played, is_forced in _decisions(record, seat):
+        if is_forced:
+            forced += 1
+            continue
+        decision = review_decision(
+            position.observation(seat),
+            position.legal_moves(),
+            played,
+            hand=hand,
+            index=index,
+            samples=samples,
+            candidates=candidates,
+            seed=_decision_seed(seed, hand, index),
+            names=names,
+            thresholds=thresholds,
+        )
+        by_hand[hand].append(decision)
+        if on_decision is not None:
+            on_decision(decision)
+    hands = []
+    for i, (number, decisions) in enumerate(by_hand.items()):
+        result = record.hand_results[i] if i < len(record.hand_results) else None
+        hands.append(
+            HandReview(
+                hand=number,
+                score=None if result is None else result.scores[seat],
+                decisions=decisions,
+                accuracy=_accuracy(decisions),
+                points_lost=_lost(decisions),
+            )
+        )
+    everything = [d for h in hands for d in h.decisions]
+    return GameReview(
+        seat=seat_str(seat),
+        players=record.players,
+        rules=str(record.rules),
+        samples=samples,
+        thresholds=thresholds,
+        hands=hands,
+        decisions=len(everything),
+        forced=forced,
+        counts={tag: sum(d.tag == tag for d in everything) for tag in TAGS},
+        accuracy=_accuracy(everything),
+        points_lost=_lost(everything),
+        seconds=round(time.perf_counter() - start, 2),
+    )
+
+
+def review_record(text: str, seat: int = 0, **options: object) -> GameReview:
+    """:func:`review_game` of a record's text (raises
+    :class:`~rummy500.notation.RecordError` for a bad record)."""
+    return review_game(read_record(text), seat, **options)  # type: ignore[arg-type]
