@@ -54,6 +54,13 @@ def serve(
     bot_processes: Annotated[
         int, typer.Option(help="Worker processes for the hard and expert bots (0: threads).")
     ] = 1,
+    handover_seconds: Annotated[
+        float,
+        typer.Option(
+            help="PostgreSQL: how long to wait for another process to hand over a table a "
+            "client came here for (0: tell the client to reconnect at once)."
+        ),
+    ] = 3.0,
     allow_seeds: Annotated[
         bool, typer.Option(help="Let a new table ask for its seed (tests, demonstrations).")
     ] = False,
@@ -159,6 +166,7 @@ def serve(
         away_seconds=away_seconds,
         hand_pause=hand_pause,
         bot_processes=bot_processes,
+        handover_seconds=handover_seconds,
         rate_per_second=rate_limit,
         rate_burst=max(1, int(rate_limit * 2)),
         allow_seeds=allow_seeds,

@@ -1,0 +1,416 @@
+"""``rummy500 cluster``: a whole site on loopback — PostgreSQL, server processes and HAProxy.
+
+For a try-out, the tests and the benchmarks. :class:`Cluster` starts a throw-away PostgreSQL
+(``initdb`` and ``pg_ctl`` of Debian's ``postgresql`` package, in a temporary folder), N
+``rummy500 serve`` processes sharing it (each with its own ``--node`` name and port) and HAProxy
+(Debian's ``haproxy``) in front of them, and stops them all. HAProxy sends every connection of a
+table (``/ws/tables/ID``) to one process by consistent hashing on the path, and spreads the
+lobby's requests over all of them (see ``docs/server.md``). The same layout on several machines
+is in ``docs/deploy.md``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+from rummy500.i18n import _
+
+__all__ = ["Cluster", "ClusterError", "ServerNode", "haproxy_config", "pg_bin"]
+
+#: Names of the server processes, in order (then ``node-7``, ``node-8``, …).
+NODE_NAMES = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")
+#: HAProxy's health checks: every half second; a server is down after 2 failures (or at once
+#: when a connection to it is refused), up again after 2 successes.
+CHECK_INTERVAL_MS = 500
+
+
+class ClusterError(Exception):
+    """Something the cluster needs is missing or did not start; the message says what."""
+
+
+def pg_bin() -> Path | None:
+    """The folder of PostgreSQL's ``pg_ctl`` and ``initdb`` (the newest installed version)."""
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda p: int(p.split("/")[4])
+    )
+    if found:
+        return Path(found[-1]).parent
+    which = shutil.which("pg_ctl")
+    return Path(which).parent if which else None
+
+
+def haproxy_bin() -> str | None:
+    return shutil.which("haproxy") or (
+        "/usr/sbin/haproxy" if os.path.exists("/usr/sbin/haproxy") else None
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def haproxy_config(
+    servers: Sequence[tuple[str, str, int]],
+    host: str,
+    port: int,
+    maxconn: int = 0,
+    stats_socket: Path | None = None,
+) -> str:
+    """HAProxy's configuration for ``servers`` (name, address, port) behind ``host:port``.
+
+    A table's WebSockets (``/ws/tables/ID``) go by consistent hashing of the path, so every
+    client of a table reaches the same process while it is up, and only the tables of a process
+    that went down (or came back) move. A refused connection marks a server down at once
+    (``observe layer4``), and the request is sent to the next one (``redispatch``); health
+    checks on ``/api/health`` bring it back. Lobby requests go to any process (round robin).
+    ``maxconn`` 0: as many connections as the open-file limit allows (two files each)."""
+    if maxconn <= 0:
+        import resource
+
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        maxconn = max(256, min(50_000, (soft - 100) // 2))
+    lines = [
+        "global",
+        f"    maxconn {maxconn}",
+        *([f"    stats socket {stats_socket} mode 600 level admin"] if stats_socket else []),
+        "",
+        "defaults",
+        "    mode http",
+        "    timeout connect 2s",
+        "    timeout client 60s",
+        "    timeout server 60s",
+        "    timeout tunnel 1h",
+        "    timeout http-keep-alive 5s",
+        "    retries 2",
+        "    option redispatch 1",
+        "    option forwardfor",
+        f"    default-server check inter {CHECK_INTERVAL_MS}ms fall 2 rise 2"
+        " observe layer4 error-limit 1 on-error mark-down",
+        "",
+        "frontend site",
+        f"    bind {host}:{port}",
+        "    use_backend tables if { path_beg /ws/tables/ }",
+        "    default_backend lobby",
+        "",
+        "backend tables",
+        "    balance uri path-only",
+        "    hash-type consistent",
+        "    option httpchk GET /api/health",
+        "    http-check expect status 200",
+    ]
+    lines += [f"    server {name} {address}:{p}" for name, address, p in servers]
+    lines += [
+        "",
+        "backend lobby",
+        "    balance roundrobin",
+        "    option httpchk GET /api/health",
+        "    http-check expect status 200",
+    ]
+    lines += [f"    server {name} {address}:{p}" for name, address, p in servers]
+    return "\n".join(lines) + "\n"
+
+
+def _wait_http(url: str, process: subprocess.Popen[bytes], what: str, timeout: float) -> None:
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise ClusterError(_("{what} exited at start").format(what=what))
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(url, timeout=1.0).status_code == 200:
+                return
+        time.sleep(0.05)
+    raise ClusterError(_("{what} did not answer within {n} s").format(what=what, n=timeout))
+
+
+@dataclass
+class ServerNode:
+    """One ``rummy500 serve`` process of the cluster."""
+
+    name: str
+    port: int
+    args: list[str]
+    log_path: Path
+    env: dict[str, str]
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60.0) -> None:
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "rummy500", "serve", *self.args],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=self.env,
+                start_new_session=True,  # Ctrl-C reaches the cluster, which stops each in turn
+            )
+        _wait_http(f"{self.base}/api/health", self.process, self.name, timeout)
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would."""
+        if self.process is not None and self.alive():
+            self.process.kill()
+            self.process.wait(10)
+
+    def stop(self, timeout: float = 15.0) -> None:
+        if self.process is None or not self.alive():
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+
+
+@dataclass
+class Cluster:
+    """PostgreSQL, ``processes`` server processes and HAProxy on loopback; a context manager.
+
+    ``serve_args`` are given to every server process; the site is at :attr:`url`.
+    """
+
+    processes: int = 2
+    port: int = 0
+    host: str = "127.0.0.1"
+    serve_args: Sequence[str] = ()
+    folder: Path | None = None
+    quiet: bool = True
+    nodes: list[ServerNode] = field(default_factory=list)
+    db_url: str = ""
+
+    def __post_init__(self) -> None:
+        if self.processes < 1:
+            raise ClusterError(_("a cluster needs at least one server process"))
+        self._own_folder = self.folder is None
+        if self.folder is None:
+            self.folder = Path(tempfile.mkdtemp(prefix="rummy500-cluster-"))
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.port = self.port or free_port()
+        self._pg_data: Path | None = None
+        self._pg_folder: Path | None = None
+        self._pg_as: list[str] = []
+        self._pg_bin: Path | None = None
+        self._haproxy: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        shown = "127.0.0.1" if self.host in ("0.0.0.0", "::") else self.host
+        return f"http://{shown}:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return self.url.replace("http://", "ws://", 1)
+
+    # --- starting and stopping -------------------------------------------------------------------
+
+    def start(self) -> Cluster:
+        try:
+            self._check_tools()
+            self._start_postgres()
+            for n in range(self.processes):
+                self._add_node(n)
+            self._start_haproxy()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _check_tools(self) -> None:
+        self._pg_bin = pg_bin()
+        if self._pg_bin is None:
+            raise ClusterError(
+                _("PostgreSQL is not installed (initdb and pg_ctl; Debian: apt install postgresql)")
+            )
+        if haproxy_bin() is None:
+            raise ClusterError(_("HAProxy is not installed (Debian: apt install haproxy)"))
+        try:
+            import psycopg  # noqa: F401
+        except ImportError as e:
+            raise ClusterError(
+                _("the postgres extra is missing: pip install 'rummy500[postgres]'")
+            ) from e
+
+    def _pg(self, *args: str) -> None:
+        assert self._pg_folder is not None
+        done = subprocess.run(
+            [*self._pg_as, *args], capture_output=True, timeout=120, cwd=self._pg_folder
+        )
+        if done.returncode != 0:
+            raise ClusterError(
+                _("{command} failed: {error}").format(
+                    command=Path(args[0]).name, error=done.stderr.decode(errors="replace").strip()
+                )
+            )
+
+    def _start_postgres(self) -> None:
+        assert self._pg_bin is not None
+        # a folder of its own, which the postgres user can reach (a test's folder may not be)
+        pg = self._pg_folder = Path(tempfile.mkdtemp(prefix="rummy500-pg-"))
+        if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+            user = pwd.getpwnam("postgres")
+            os.chown(pg, user.pw_uid, user.pw_gid)
+            self._pg_as = ["runuser", "-u", "postgres", "--"]
+        data = pg / "data"
+        port = free_port()
+        self._pg(
+            str(self._pg_bin / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
+            "-E", "UTF8", "--no-sync",
+        )  # fmt: skip
+        options = (
+            f"-p {port} -k {pg} -c listen_addresses=127.0.0.1 -c max_connections=200"
+            " -c synchronous_commit=off"
+        )
+        self._pg(
+            str(self._pg_bin / "pg_ctl"), "-D", str(data), "-l", str(pg / "log"), "-o", options,
+            "-w", "-t", "60", "start",
+        )  # fmt: skip
+        self._pg_data = data
+        self.db_url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+
+    def _add_node(self, n: int) -> ServerNode:
+        assert self.folder is not None
+        name = NODE_NAMES[n] if n < len(NODE_NAMES) else f"node-{n + 1}"
+        port = free_port()
+        args = [
+            "--host", "127.0.0.1", "--port", str(port), "--db", self.db_url, "--node", name,
+            "--forwarded-allow-ips", "127.0.0.1",
+            *self.serve_args,
+        ]  # fmt: skip
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        node = ServerNode(name, port, args, self.folder / f"{name}.log", env)
+        node.start()
+        self.nodes.append(node)
+        return node
+
+    def _start_haproxy(self) -> None:
+        assert self.folder is not None
+        config = self.folder / "haproxy.cfg"
+        servers = [(node.name, "127.0.0.1", node.port) for node in self.nodes]
+        config.write_text(
+            haproxy_config(servers, self.host, self.port, stats_socket=self.folder / "haproxy.sock")
+        )
+        binary = haproxy_bin()
+        assert binary is not None
+        with (self.folder / "haproxy.log").open("ab") as log:
+            self._haproxy = subprocess.Popen(
+                [binary, "-db", "-f", str(config)],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        _wait_http(f"{self.url}/api/health", self._haproxy, "HAProxy", 30.0)
+        self.wait_all_up()
+
+    def wait_all_up(self, timeout: float = 30.0) -> None:
+        """Wait until HAProxy's checks see every live server up (a restarted one included)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            states = self.server_states()
+            if all(states.get(node.name) == "UP" for node in self.nodes if node.alive()):
+                return
+            time.sleep(0.1)
+        raise ClusterError(_("HAProxy does not see every server up"))
+
+    def wait_down(self, name: str, timeout: float = 30.0) -> None:
+        """Wait until HAProxy sends no table to server ``name``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.server_states().get(name, "DOWN") != "UP":
+                return
+            time.sleep(0.05)
+        raise ClusterError(_("HAProxy still sends tables to {name}").format(name=name))
+
+    def server_states(self) -> dict[str, str]:
+        """HAProxy's view of the table servers (``UP``, ``DOWN``, …), from its stats socket."""
+        import csv
+        import io
+
+        assert self.folder is not None
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(5.0)
+            try:
+                sock.connect(str(self.folder / "haproxy.sock"))
+            except OSError:
+                return {}
+            sock.sendall(b"show stat\n")
+            chunks = []
+            while chunk := sock.recv(65536):
+                chunks.append(chunk)
+        text = b"".join(chunks).decode().lstrip("# ")
+        rows = csv.DictReader(io.StringIO(text))
+        return {
+            row["svname"]: row["status"].split()[0]
+            for row in rows
+            if row.get("pxname") == "tables" and row["svname"] not in ("FRONTEND", "BACKEND")
+        }
+
+    def kill(self, n: int) -> ServerNode:
+        """SIGKILL server process ``n``, as a crash would."""
+        node = self.nodes[n]
+        node.kill()
+        return node
+
+    def restart(self, n: int) -> ServerNode:
+        """Start server process ``n`` again under its name and port."""
+        node = self.nodes[n]
+        node.start()
+        return node
+
+    def stop(self) -> None:
+        """Stop HAProxy, every server process, then PostgreSQL; remove a temporary folder."""
+        if self._haproxy is not None and self._haproxy.poll() is None:
+            self._haproxy.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._haproxy.wait(10)
+            if self._haproxy.poll() is None:
+                self._haproxy.kill()
+        for node in self.nodes:
+            with contextlib.suppress(Exception):
+                node.stop()
+        if self._pg_data is not None and self._pg_bin is not None:
+            with contextlib.suppress(Exception):
+                self._pg(
+                    str(self._pg_bin / "pg_ctl"), "-D", str(self._pg_data), "-m", "fast", "-w",
+                    "stop",
+                )  # fmt: skip
+            self._pg_data = None
+        if self._pg_folder is not None:
+            shutil.rmtree(self._pg_folder, ignore_errors=True)
+            self._pg_folder = None
+        if self._own_folder and self.folder is not None and self.quiet:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def __enter__(self) -> Cluster:
+        return self.start()
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.stop()
