@@ -3,4 +3,5 @@
 export const LANGUAGES = {
   en: 'English',
   hu: 'Magyar',
+  lo: 'ລາວ',
 };
