@@ -62,6 +62,7 @@ async def test_a_hint_goes_only_to_the_seat_that_must_decide(server: RunningServ
     assert hint["ref"] == "h1" and hint["version"] == mover.version
     assert hint["move"] in mover.legal
     assert isinstance(hint["text"], str) and hint["text"]
+    assert ": " in hint["text"] and hint["text"].endswith(".")  # the move, then why
 
     await waiter.send({"type": "hint", "id": "h2"})
     refused = await waiter.expect("error", ref="h2")

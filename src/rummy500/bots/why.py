@@ -157,7 +157,7 @@ class _Facts:
                 live = [c for c in outs if self.live[c]]
                 if live:
                     said.append(
-                        _("{card} goes with {other} ({outs} can still come)").format(
+                        _("{card} goes with {other}, and {outs} can still come").format(
                             card=label, other=card_label(other), outs=cards_label(live)
                         )
                     )
@@ -237,9 +237,12 @@ class _Facts:
         """A meld or lay-off: the points it puts out of reach."""
         points = sum(15 if physical(c) == JOKER else self.val[physical(c)] for c in move.cards)
         return [
-            _(
+            ngettext(
+                "{cards} scores {points} points on the table now; in your hand it counts "
+                "against you if the hand ends",
                 "{cards} score {points} points on the table now; in your hand they count "
-                "against you if the hand ends"
+                "against you if the hand ends",
+                len(move.cards),
             ).format(cards=cards_label(move.cards), points=points)
         ]
 
@@ -256,6 +259,35 @@ class _Facts:
                 cards=cards_label(move.cards), spots=cards_label(live)
             )
         ]
+
+    def plain(self, move: Move) -> list[str]:
+        """What can be said for ``move`` when nothing sharper can (a hint's last resort)."""
+        obs = self.obs
+        verb = move.verb
+        if verb == "draw":
+            top = obs.discard_pile[-1] if obs.discard_pile else None
+            if top is None:
+                return []
+            if can_meld_with(top, card_counts([*obs.hand, top])):
+                return [
+                    _("the {card} is worth less to you than a card from the stock").format(
+                        card=card_label(top)
+                    )
+                ]
+            return [_("the {card} makes no meld with your cards").format(card=card_label(top))]
+        if verb == "pass":
+            return [_("the cards you could claim are worth less than they cost")]
+        if verb == "end":
+            return [_("nothing in the discard pile is worth taking")]
+        if verb in ("take", "rummy"):
+            return [
+                _("the {card} goes with your hand better than a card from the stock").format(
+                    card=card_label(obs.discard_pile[-move.number])
+                )
+            ]
+        if verb == "discard":
+            return [_("the rest of your hand is worth more together")]
+        return []
 
     def left_after(self, move: Move) -> int | None:
         """Points left in hand after a meld, lay-off or discard (``None`` for other moves)."""
@@ -328,10 +360,8 @@ def why(
             )
         elif better.verb == "draw" and played is not None and played.verb in ("take", "rummy"):
             reasons = facts.take_costs(played)
-        elif better.verb == "draw":
-            reasons.append(_("nothing in the discard pile makes a meld with your cards"))
-        elif better.verb == "pass":
-            reasons.append(_("the cards you could claim are worth less than they cost"))
+        elif played is None or gain is None:
+            reasons = facts.plain(better)
     if not reasons and gain is not None:
         reasons.append(
             _("over the sampled deals it scores about {points} points more").format(

@@ -24,6 +24,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
+from rummy500.bots.why import why
 from rummy500.engine import (
     CALL,
     GAME_OVER,
@@ -49,7 +50,6 @@ from rummy500.server.views import (
     state_message,
     table_info,
 )
-from rummy500.words import describe_move
 
 if TYPE_CHECKING:
     from rummy500.server.tables import TableHub
@@ -398,7 +398,8 @@ class LiveTable:
                 "type": "hint",
                 "version": version,
                 "move": str(move),
-                "text": describe_move(move, before, names=self.seating.names(), you=seat),
+                # the move and why, in words (the same sentence as the game review's)
+                "text": why(before.observation(seat), move, names=self.seating.names()),
                 "ref": ref,
             }
         )

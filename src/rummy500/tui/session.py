@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rummy500.bots import LEVELS
+from rummy500.bots.why import why
 from rummy500.engine import GAME_OVER, HAND_OVER, CallWindow, Game, Move, Rules
 from rummy500.i18n import _, ngettext
 from rummy500.tui.stats import Statistics
 from rummy500.tui.storage import GameStore
-from rummy500.tui.words import describe_move, explain_hint
+from rummy500.tui.words import describe_move
 
 if TYPE_CHECKING:
     from rummy500.bots.base import Bot
@@ -308,7 +309,7 @@ class Session:
         game = self.game
         obs = game.observation(self.you)
         move = bot.choose(obs, game.legal_moves())
-        return move, explain_hint(move, obs, game)
+        return move, why(obs, move, names=self.names)  # the game review's sentence
 
     # --- bookkeeping ----------------------------------------------------------------------------
 

@@ -1,0 +1,131 @@
+"""Why a move is better, in words (rummy500.bots.why): facts the seat can see, every card with
+its suit symbol, and the same sentence in hints (the terminal game's and the server's)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rummy500.bots.evaluate import evaluate
+from rummy500.bots.why import move_label, why
+from rummy500.engine import Move
+from rummy500.notation import read_record
+from tests.tui.helpers import ScriptedBot, scripted_session
+
+NOTATION = re.compile(r"\b(?:[2-9TJQKA][CDHS]|JK=\w+)\b")
+
+
+def position(p1: str, p2: str, discard: str, moves: str, stock: str = "") -> object:
+    """A two-player game (P2 deals, P1 starts) after ``moves``."""
+    text = f"players: 2\nhand 1\ndealer: P2\nP1: {p1}\nP2: {p2}\ndiscard: {discard}\n"
+    if stock:
+        text += f"stock: {stock}\n"
+    return read_record(text + moves.replace("; ", "\n") + "\n")
+
+
+def test_a_lone_card_goes_and_a_card_with_live_partners_stays() -> None:
+    game = position(
+        "7H 8H KC 3C TC 6C 2D 5D JD 4S QS AS 9D",
+        "2H 3H 4H 5H 6H 7C 8C 9C 4D 6D 7D 8D TH",
+        "JC",
+        "P1 draw",
+        stock="KD",
+    )
+    obs = game.observation(0)
+    text = why(obs, Move.parse("P1 discard 4S"), Move.parse("P1 discard 8H"))
+    assert text.startswith("Discard 4♠ rather than discard 8♥: ")
+    assert "8♥ goes with 7♥, and 6♥ 9♥ can still come" in text
+    assert not NOTATION.search(text)
+
+
+def test_partners_whose_outs_are_gone_are_said_to_be_gone() -> None:
+    # P1 holds 9♠ 9♦; the 9♣ lies in the discard pile and P2 melded the 9♥: no third nine
+    game = position(
+        "9S 9D KC 3C TC 6C 2D 5D QD 4S QS AS 7H",
+        "8H 9H TH 2H 3H 4H 5H 7C 8C 4D 6D 8D KH",
+        "9C",
+        "P1 draw; P1 discard KC; P2 draw; P2 meld 8H 9H TH; P2 discard KH; P1 draw",
+        stock="2S 3D 4C",
+    )
+    text = why(game.observation(0), Move.parse("P1 discard 9D"))
+    assert text.startswith("Discard 9♦: ")
+    assert "the 9♣ 9♥ that would go with 9♦ are already gone" in text
+
+
+def test_a_card_that_gives_an_opponent_a_meld_is_named_with_the_cards_they_took() -> None:
+    # P2 took the 7♠ and the 7♦ from the pile and still holds them; P1 then draws the 7♥
+    game = position(
+        "7S 7D KC 3C TC 6C 2D 5D JD 4S QS AS 9H",
+        "2H 3H 4H 5H 6H 7C 8C 9C 4D 6D 8D TH KH",
+        "JC",
+        "P1 draw; P1 discard 7S; P2 take 1; P2 discard TH; P1 draw; P1 discard 7D; P2 take 1; "
+        "P2 discard KH; P1 draw",
+        stock="2S 3D 7H",
+    )
+    obs = game.observation(0)
+    assert sorted(obs.known[1]) == sorted(Move.parse("P1 meld 7S 7D 7C").cards[:2])
+    text = why(obs, Move.parse("P1 discard KC"), Move.parse("P1 discard 7H"), names=["Ann", "Bo"])
+    assert text.startswith("Discard K♣ rather than discard 7♥: ")
+    assert "Bo took 7♦ 7♠ from the pile: 7♥ gives them a meld" in text
+    assert not NOTATION.search(text)
+
+
+def test_every_verb_has_a_label_and_a_reason_for_a_hint() -> None:
+    game = position(
+        "7H 8H 9H AC 2C 3C 4C 5C 6C 2S 3S 4S 5S",
+        "2H 3H 4H 5H 6H 7C 8C 9C 4D 6D 7D 8D TH",
+        "JC",
+        "",
+        stock="KC",
+    )
+    obs = game.observation(0)
+    for move in game.legal_moves():
+        text = why(obs, move)
+        assert text.startswith(move_label(move, obs) + ": "), text
+        assert not NOTATION.search(text), text
+    game.play("P1 draw")
+    obs = game.observation(0)
+    for move in game.legal_moves():
+        text = why(obs, move)
+        assert text.startswith(move_label(move, obs) + ": "), text
+    meld = why(obs, Move.parse("P1 meld 7H 8H 9H"))
+    assert "7♥ 8♥ 9♥ score 24 points on the table now" in meld
+
+
+def test_the_evaluator_refuses_bad_input() -> None:
+    game = position(
+        "7H 8H 9H AC 2C 3C 4C 5C 6C 2S 3S 4S 5S",
+        "2H 3H 4H 5H 6H 7C 8C 9C 4D 6D 7D 8D TH",
+        "JC",
+        "",
+    )
+    obs = game.observation(0)
+    legal = game.legal_moves()
+    with pytest.raises(ValueError, match="not one of the legal moves"):
+        evaluate(obs, legal, include=[Move.parse("P1 discard 9H")])
+    with pytest.raises(ValueError, match="at least two samples"):
+        evaluate(obs, legal, samples=1)
+    with pytest.raises(ValueError, match="no legal moves"):
+        evaluate(obs, [])
+
+
+def test_the_terminal_games_hint_says_why_with_the_reviews_sentence(tmp_path: Path) -> None:
+    session = scripted_session(
+        tmp_path,
+        ["4H 5H 6H 9S 9D KC 2D 3S 7C 8D JS QH AD", "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H"],
+        "KH",
+        "AS 2S",
+        [["P2 draw", "P2 discard KS"]],
+    )
+    game = session.game
+    game.play("P2 draw")
+    game.play("P2 discard KS")
+    assert game.to_act == session.you
+    obs = game.observation(session.you)
+    want = game.legal_moves()[0]
+    session._hint_bot = ScriptedBot([str(want)])
+    move, text = session.hint()
+    assert move == want
+    assert text == why(obs, want, names=session.names)
