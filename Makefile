@@ -25,6 +25,7 @@ POT    := $(LOCALE)/rummy500.pot
 help:
 	@echo "make play      install the base into .venv if needed and start the browser game's server"
 	@echo "               (http://127.0.0.1:8500/; the terminal game: .venv/bin/rummy500 play)"
+	@echo "make cluster   PostgreSQL, 2 server processes and HAProxy on http://127.0.0.1:8500/ (Ctrl-C stops)"
 	@echo "make test      install everything into .venv (and npm's dev tools into node_modules) if"
 	@echo "               needed; lint, format check, type check, ESLint, the scripts' unit tests"
 	@echo "               (node --test tests/js/) and all the Python and browser tests"
@@ -61,6 +62,12 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 play: $(PLAY_STAMP)
 	$(BIN)/rummy500 serve $(ARGS)
 
+# A site of several processes on loopback: PostgreSQL, 2 server processes and HAProxy on
+# http://127.0.0.1:8500/ (make cluster ARGS="--processes 3"); Ctrl-C stops them all.
+.PHONY: cluster
+cluster: $(TEST_STAMP) test-deps
+	$(BIN)/rummy500 cluster $(ARGS)
+
 test: $(TEST_STAMP) test-deps $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -83,6 +90,17 @@ test-deps:
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
 	else \
 		echo "PostgreSQL is missing and apt-get is not available: its storage tests are skipped"; \
+	fi
+	@# Debian's HAProxy for the cluster tests (PostgreSQL, server processes and HAProxy on loopback)
+	@if command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ]; then \
+		:; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing HAProxy (for the cluster tests)"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; \
+	else \
+		echo "haproxy is missing and apt-get is not available: the cluster tests are skipped"; \
 	fi
 	@# Debian's chromium for the browser game's tests (Playwright drives it; no browser download)
 	@if [ -x /usr/bin/chromium ]; then \

@@ -198,7 +198,8 @@ class Cluster:
     host: str = "127.0.0.1"
     serve_args: Sequence[str] = ()
     folder: Path | None = None
-    quiet: bool = True
+    #: Remove the folder at the end (a temporary one only: a folder given is kept).
+    remove_folder: bool = True
     nodes: list[ServerNode] = field(default_factory=list)
     db_url: str = ""
 
@@ -401,7 +402,7 @@ class Cluster:
         if self._pg_folder is not None:
             shutil.rmtree(self._pg_folder, ignore_errors=True)
             self._pg_folder = None
-        if self._own_folder and self.folder is not None and self.quiet:
+        if self._own_folder and self.folder is not None and self.remove_folder:
             shutil.rmtree(self.folder, ignore_errors=True)
 
     def __enter__(self) -> Cluster:

@@ -19,6 +19,7 @@ __all__ = ["register"]
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     """Add the server's commands to the ``rummy500`` command line."""
     app.command("serve")(serve)
+    app.command("cluster")(cluster)
     bench_app.command("server")(bench_server)
 
 
@@ -230,6 +231,60 @@ def serve(
         proxy_headers=bool(config.forwarded_allow_ips),
         forwarded_allow_ips=config.forwarded_allow_ips or None,
     )
+
+
+def cluster(
+    processes: Annotated[int, typer.Option(min=1, max=16, help="Server processes.")] = 2,
+    host: Annotated[str, typer.Option(help="Address HAProxy listens on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port HAProxy listens on.")] = 8500,
+    bot_processes: Annotated[
+        int, typer.Option(help="Worker processes for the hard and expert bots, per process.")
+    ] = 1,
+    folder: Annotated[
+        str | None,
+        typer.Option(help="Folder for the logs and HAProxy's configuration (default: temporary)."),
+    ] = None,
+) -> None:
+    """Try a site of several processes on this machine: a throw-away PostgreSQL, PROCESSES
+    server processes and HAProxy in front of them. Ctrl-C stops them all.
+
+    Needs Debian's postgresql and haproxy packages and the postgres extra. docs/deploy.md
+    shows the same on several machines.
+    """
+    import signal
+    import sys
+    import threading
+    from pathlib import Path
+
+    from rummy500.server.cluster import Cluster, ClusterError
+
+    site = Cluster(
+        processes=processes,
+        host=host,
+        port=port,
+        folder=Path(folder) if folder else None,
+        serve_args=["--bot-processes", str(bot_processes), "--log-level", "warning"],
+    )
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_args: stop.set())
+    try:
+        site.start()
+    except ClusterError as e:
+        print(_("rummy500 cluster: {error}").format(error=e), file=sys.stderr)
+        raise typer.Exit(1) from None
+    try:
+        names = ", ".join(f"{node.name} (:{node.port})" for node in site.nodes)
+        print(_("PostgreSQL: {url}").format(url=site.db_url))
+        print(_("server processes: {names}").format(names=names))
+        print(_("logs: {folder}").format(folder=site.folder))
+        print(_("rummy500 cluster: open {url}/ in your browser (Ctrl-C stops it)").format(
+            url=site.url
+        ), flush=True)  # fmt: skip
+        stop.wait()
+    finally:
+        site.stop()
+    print(_("rummy500 cluster: stopped"), flush=True)
 
 
 def bench_server(
