@@ -72,7 +72,11 @@ test('a face shows its rank in the corners; a joker on the table shows what it s
   assert.match(seven, /aria-hidden="true"/);
   assert.match(seven, /class="face red"/);
   assert.match(seven, /#suit-H/);
-  assert.equal((seven.match(/>7</g) || []).length, 2, 'two corners');
+  assert.equal((seven.match(/>7</g) || []).length, 1, 'the index is drawn once…');
+  assert.equal((seven.match(/<use href="#face-[^"]+-corner"/g) || []).length, 2, '…in both corners');
+  const queen = await renderToString(html`<${cards.CardFace} text="QS" />`);
+  assert.match(queen, /class="face black"/);
+  assert.match(queen, /<use href="#face-[^"]+-court" class="court-letter"/);
   const joker = await renderToString(html`<${cards.CardFace} text="JK=8H" />`);
   assert.match(joker, /class="face joker"/);
   assert.match(joker, /#suit-H/);

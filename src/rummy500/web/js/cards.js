@@ -1,6 +1,6 @@
 // Cards in notation (docs/notation.md: '8H', 'TD', 'JK', on the table 'JK=8H' or 'JK=9'), their
 // names in words, their order, and their faces (drawn here as SVG: no image files).
-import { html, cls } from './lib.js';
+import { html, cls, useId } from './lib.js';
 import { t } from './i18n.js';
 
 export const RANKS = 'A23456789TJQK';
@@ -107,8 +107,8 @@ function Suit({ suit, x, y, size }) {
   return html`<use href=${`#suit-${suit}`} x=${x} y=${y} width=${size} height=${size} />`;
 }
 
-function Corner({ rank, suit, color }) {
-  return html`<g>
+function Corner({ rank, suit, color, id }) {
+  return html`<g id=${id}>
     <text x="11" y="25" text-anchor="middle" class="rank" fill=${color}>${rankShort(rank)}</text>
     <${Suit} suit=${suit} x="3" y="30" size="16" />
   </g>`;
@@ -119,6 +119,10 @@ function Corner({ rank, suit, color }) {
  * a played joker ('JK=8H'): the face then shows what it stands for in a corner badge.
  */
 export function CardFace({ text, back = false }) {
+  // the glyphs of a face (its index, the court letter, the joker's marks) are drawn from <defs>
+  // with <use>: a picture, not text beside the button's name (axe: label-content-name-mismatch);
+  // each <use> carries the class, so its copy inherits the font of .face .rank and the others
+  const id = `face-${useId()}`;
   if (back) {
     return html`<svg class="face back" viewBox="0 0 100 140" aria-hidden="true" focusable="false">
       <rect x="1" y="1" width="98" height="138" rx="8" class="back-rim" />
@@ -132,13 +136,18 @@ export function CardFace({ text, back = false }) {
     const rank = as ? as[0] : null;
     const suit = as && as.length > 1 ? as[1] : null;
     return html`<svg class="face joker" viewBox="0 0 100 140" aria-hidden="true" focusable="false" style="color:#6a1b9a">
+      <defs>
+        <text id=${`${id}-mark`} x="11" y="25" text-anchor="middle">${rank ? rankShort(rank) : '★'}</text>
+        <text id=${`${id}-small`} x="11" y="44" text-anchor="middle">★</text>
+        <text id=${`${id}-word`} x="52" y="114" text-anchor="middle">${t('card.joker.face')}</text>
+      </defs>
       <rect x="1" y="1" width="98" height="138" rx="8" class="paper" />
-      <text x="11" y="25" text-anchor="middle" class="rank joker-mark">${rank ? rankShort(rank) : '★'}</text>
+      <use href=${`#${id}-mark`} class="rank joker-mark" />
       ${suit
         ? html`<${Suit} suit=${suit} x="3" y="30" size="16" />`
-        : rank && html`<text x="11" y="44" text-anchor="middle" class="joker-small">★</text>`}
+        : rank && html`<use href=${`#${id}-small`} class="joker-small" />`}
       <use href="#joker" x="22" y="34" width="60" height="60" />
-      <text x="52" y="114" text-anchor="middle" class="joker-word">${t('card.joker.face')}</text>
+      <use href=${`#${id}-word`} class="joker-word" />
     </svg>`;
   }
   const rank = rankOf(card);
@@ -152,15 +161,20 @@ export function CardFace({ text, back = false }) {
     focusable="false"
     style=${`color:${color}`}
   >
+    <defs>
+      <${Corner} rank=${rank} suit=${suit} color=${color} id=${`${id}-corner`} />
+      ${court &&
+      html`<text id=${`${id}-court`} x="50" y="82" text-anchor="middle" class="court-letter" fill=${color}>
+        ${rankShort(rank)}
+      </text>`}
+    </defs>
     <rect x="1" y="1" width="98" height="138" rx="8" class="paper" />
-    <${Corner} rank=${rank} suit=${suit} color=${color} />
-    <g transform="rotate(180 50 70)"><${Corner} rank=${rank} suit=${suit} color=${color} /></g>
+    <use href=${`#${id}-corner`} class="rank" />
+    <use href=${`#${id}-corner`} class="rank" transform="rotate(180 50 70)" />
     ${court
       ? html`<g>
           <rect x="26" y="30" width="48" height="80" rx="5" class="court" />
-          <text x="50" y="82" text-anchor="middle" class="court-letter" fill=${color}>
-            ${rankShort(rank)}
-          </text>
+          <use href=${`#${id}-court`} class="court-letter" />
           <${Suit} suit=${suit} x="40" y="88" size="20" />
         </g>`
       : html`<${Suit}

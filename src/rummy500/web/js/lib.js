@@ -11,6 +11,7 @@ export {
   useMemo,
   useCallback,
   useReducer,
+  useId,
 } from 'preact/hooks';
 
 export const html = htm.bind(h);

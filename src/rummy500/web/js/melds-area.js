@@ -34,7 +34,7 @@ export function MeldsArea({ melds, spectator, targets, hinted, dragging, name, b
           ${m.cards.map(
             (c, i) => html`<span key=${`${i}-${c}`} class=${cls('meld-card', seatColorClass(m.played_by[i]))} title=${t('meld.by', { who: name(m.played_by[i]) })}>
               <${Card} text=${c} />
-              <span class="played-by">${badge(m.played_by[i])}</span>
+              <span class="played-by" data-badge=${badge(m.played_by[i])}></span>
             </span>`,
           )}
         </span>

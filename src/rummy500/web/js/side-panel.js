@@ -20,11 +20,11 @@ export function SidePanel({ log, chat, panel, onPanel, name, canChat, onSay }) {
       </button>
     </div>
     ${panel === 'log'
-      ? html`<ol class="log" role="log" aria-label=${t('side.log')} ref=${logList.ref} onScroll=${logList.onScroll}>
+      ? html`<ol class="log" aria-live="polite" aria-label=${t('side.log')} ref=${logList.ref} onScroll=${logList.onScroll}>
           ${log.slice(-60).map((entry) => html`<li key=${entry.id}>${describeEvent(entry, name)}</li>`)}
         </ol>`
       : html`<div class="chat">
-          <ol class="chat-lines" role="log" aria-label=${t('side.chat')}>
+          <ol class="chat-lines" aria-live="polite" aria-label=${t('side.chat')}>
             ${chat.map(
               (line, i) => html`<li key=${i}><strong class=${line.seat ? seatColorClass(line.seat) : ''}>${line.name}:</strong> ${line.text}</li>`,
             )}
