@@ -154,7 +154,7 @@ export default {
     other: '{n} lap',
   },
   'seat.total': 'Összesen {total}',
-  'seat.points': 'most {points}',
+  'seat.points': 'leosztás: {points}',
   'seat.turn': 'ő jön',
   'seat.you': 'te',
   'seat.bot.name': 'Gép {seat}',
