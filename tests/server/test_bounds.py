@@ -176,3 +176,35 @@ async def test_a_hint_on_the_free_worker_makes_the_next_table_wait_its_turn(
     finally:
         slow_search.set()
         bots.close()
+
+
+async def test_a_burst_of_searching_turns_past_the_line_is_decided_at_once_by_a_quick_level(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    release = threading.Event()
+    levels: list[str] = []
+
+    def choose(level: str, seed: int, observation: Any, legal: Any) -> Move:
+        levels.append(level)
+        if level in autoplay.SLOW_LEVELS:
+            release.wait(10)  # the searches are held until the end
+        return legal[0]
+
+    monkeypatch.setattr(autoplay, "choose_move", choose)
+    bots = BotRunner(processes=0, threads=2, queue=2)  # two searching workers, two may wait
+    observation, legal = decision()
+    try:
+        busy = [asyncio.ensure_future(bots.choose("hard", n, observation, legal)) for n in range(4)]
+        await asyncio.sleep(0.05)  # two search, two wait: the line is full
+        assert not any(task.done() for task in busy) and bots.fallbacks == 0
+        burst = [bots.choose("expert", 10 + n, observation, legal) for n in range(3)]
+        moves = await asyncio.wait_for(asyncio.gather(*burst), 5)  # no wait for the searches
+        assert moves == [legal[0]] * 3 and bots.fallbacks == 3
+        assert levels.count(autoplay.FALLBACK_LEVEL) == 3
+        assert not any(task.done() for task in busy)
+        release.set()
+        assert await asyncio.wait_for(asyncio.gather(*busy), 5) == [legal[0]] * 4
+        assert bots.fallbacks == 3  # those that waited were searched, in turn
+    finally:
+        release.set()
+        bots.close()

@@ -14,6 +14,7 @@ import asyncio
 import collections
 import concurrent.futures
 import contextlib
+import logging
 import random
 from collections.abc import Sequence
 
@@ -21,10 +22,21 @@ from rummy500.bots import LEVELS
 from rummy500.engine import Move, Observation
 from rummy500.workers import WorkerPool
 
-__all__ = ["SLOW_LEVELS", "BotRunner", "BotsBusy", "choose_move", "decision_seed"]
+__all__ = [
+    "FALLBACK_LEVEL",
+    "SLOW_LEVELS",
+    "BotRunner",
+    "BotsBusy",
+    "choose_move",
+    "decision_seed",
+]
+
+log = logging.getLogger("rummy500.server")
 
 #: Levels that search (:attr:`rummy500.bots.Level.searches`), and so run in worker processes.
 SLOW_LEVELS = frozenset(name for name, level in LEVELS.items() if level.searches)
+#: The quick level that decides for a searching one when the line for the workers is full.
+FALLBACK_LEVEL = "medium"
 
 
 def decision_seed(table_seed: int, version: int, seat: int) -> int:
@@ -56,20 +68,39 @@ class BotRunner:
     served). A hint (:meth:`start_hint`) never waits in that line: it is refused with
     :class:`BotsBusy` unless a worker is free and nobody waits, so hints can only use the
     workers the tables leave idle.
+
+    The line is bounded (``queue``: decisions waiting at most): when a burst of searching
+    turns fills it, the next one is decided at once by :data:`FALLBACK_LEVEL` in a thread,
+    so a table's computer player never waits behind hundreds of others and nothing grows
+    without bound. People's moves never go through this line at all.
     """
 
-    def __init__(self, processes: int = 1, threads: int = 2) -> None:
+    def __init__(self, processes: int = 1, threads: int = 2, queue: int = 32) -> None:
         self._threads = concurrent.futures.ThreadPoolExecutor(
             max_workers=threads, thread_name_prefix="rummy500-bot"
         )
         self._process_count = processes
         self._processes: WorkerPool | None = None
+        # without processes the searches get threads of their own: the quick levels' threads
+        # (and the fallback's) are never all taken by searches
+        self._search_threads = (
+            concurrent.futures.ThreadPoolExecutor(
+                max_workers=threads, thread_name_prefix="rummy500-search"
+            )
+            if processes <= 0
+            else None
+        )
         # the searching levels: how many decisions they are working on, and who waits
         self._search_slots = processes if processes > 0 else threads
         self._searching = 0
         self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._queue = max(0, queue)
+        #: searching decisions the full line gave to the quick level (for logs and tests)
+        self.fallbacks = 0
 
     def _executor(self, level: str) -> concurrent.futures.Executor:
+        if level in SLOW_LEVELS and self._search_threads is not None:
+            return self._search_threads
         if level in SLOW_LEVELS and self._process_count > 0:
             if self._processes is None:
                 # Workers that end with the server, however it ends.
@@ -88,6 +119,19 @@ class BotRunner:
             )
         if self._searching < self._search_slots and not self._waiting:
             self._searching += 1
+        elif sum(1 for w in self._waiting if not w.done()) >= self._queue:
+            self.fallbacks += 1
+            if self.fallbacks in (1, 10, 100) or self.fallbacks % 1000 == 0:
+                log.warning(
+                    "the line for the searching computer players is full (%d): %d decisions "
+                    "given to the %s level so far",
+                    self._queue,
+                    self.fallbacks,
+                    FALLBACK_LEVEL,
+                )
+            return await loop.run_in_executor(
+                self._threads, choose_move, FALLBACK_LEVEL, seed, observation, tuple(legal)
+            )
         else:
             turn = loop.create_future()
             self._waiting.append(turn)
@@ -149,6 +193,8 @@ class BotRunner:
         SIGTERM again once it has stopped, so no ``atexit`` handler would do it, and the
         resource tracker would report the queues' semaphores as leaked."""
         self._threads.shutdown(wait=False, cancel_futures=True)
+        if self._search_threads is not None:
+            self._search_threads.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
             self._processes.close(timeout=2.0)
             self._processes = None

@@ -55,6 +55,13 @@ def serve(
     bot_processes: Annotated[
         int, typer.Option(help="Worker processes for the hard and expert bots (0: threads).")
     ] = 1,
+    bot_queue: Annotated[
+        int,
+        typer.Option(
+            help="Hard and expert decisions that may wait for a worker; past that a medium "
+            "bot decides at once."
+        ),
+    ] = 32,
     handover_seconds: Annotated[
         float,
         typer.Option(
@@ -167,6 +174,7 @@ def serve(
         away_seconds=away_seconds,
         hand_pause=hand_pause,
         bot_processes=bot_processes,
+        bot_queue=bot_queue,
         handover_seconds=handover_seconds,
         rate_per_second=rate_limit,
         rate_burst=max(1, int(rate_limit * 2)),

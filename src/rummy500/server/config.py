@@ -75,6 +75,8 @@ class ServerConfig:
     idle_seconds: float = 300.0
     #: Worker processes for the slow computer players (hard, expert); 0 runs them in threads.
     bot_processes: int = 1
+    #: Searching decisions that may wait for a worker; past that a quick level decides.
+    bot_queue: int = 32
     #: Move everything alive once the server has started out of the garbage collector's sight
     #: (``gc.freeze``): a full collection then visits only what tables create, not the hundreds
     #: of thousands of objects of the libraries, and stops pausing play for a tenth of a second.
