@@ -1,5 +1,6 @@
 """No hidden card is ever sent: every message to every player and spectator over whole games,
-checked against the true game at that message's version."""
+checked against the true game at that message's version. Once a hand is over, the cards left in
+each hand are shown to everyone (they are counted against their players); the stock never is."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from rummy500.engine import JOKER, Game, Rules, card_str
+from rummy500.engine import GAME_OVER, HAND_OVER, JOKER, Game, Rules, card_str
 from rummy500.server.tables import rebuild_game
 
 from .helpers import RunningServer, TableClient, play_to_the_end
@@ -43,6 +44,8 @@ def hidden_from(game: Game, seat: int | None) -> set[str]:
     if not game.hand_sizes:
         return set()  # not dealt yet
     hidden = {card_str(c) for c in game.stock if c != JOKER}
+    if game.phase in (HAND_OVER, GAME_OVER):
+        return hidden  # the hands left are shown at the end of the hand
     for other in range(game.players):
         if other == seat:
             continue
@@ -126,7 +129,8 @@ def check(clients: list[TableClient], states: list[Game]) -> int:
                 else:
                     assert view["hand"] == [card_str(c) for c in game.hand(seat)]
             if message["type"] == "hand_over":
-                assert named == []
+                left = [card_str(c) for s in range(game.players) for c in game.hand(s)]
+                assert sorted(named) == sorted(c for c in left if c != "JK")
             checked += 1
     return checked
 

@@ -38,6 +38,7 @@ from rummy500.server.messages import (
     HintMessage,
     MoveMessage,
     PingMessage,
+    ReadyMessage,
     RecordMessage,
     ResyncMessage,
     UndoMessage,
@@ -350,7 +351,7 @@ async def _greet(ws: WebSocket, hub: TableHub, table_id: str) -> tuple[LiveTable
         )
         return None
     client = Client(ws, seat, config)
-    await table.attach(client)
+    await table.attach(client, summary=isinstance(first, AuthMessage) and first.summary)
     return table, client
 
 
@@ -434,6 +435,8 @@ async def _dispatch(table: LiveTable, client: Client, message: Any, config: Serv
         await table.undo(client, message.id)
     elif isinstance(message, HintMessage):
         await table.hint(client, message.id)
+    elif isinstance(message, ReadyMessage):
+        await table.ready(client, message.hand)
     elif isinstance(message, ResyncMessage):
         await table.resync(client)
     elif isinstance(message, RecordMessage):

@@ -43,8 +43,14 @@ def serve(
         float, typer.Option(help="A disconnected player's seat is played by a bot after this.")
     ] = 30.0,
     hand_pause: Annotated[
-        float, typer.Option(help="Seconds between the end of a hand and the next deal.")
+        float, typer.Option(help="Least seconds between the end of a hand and the next deal.")
     ] = 3.0,
+    summary_wait: Annotated[
+        float,
+        typer.Option(
+            help="Most seconds the next deal waits for players to close the hand summary."
+        ),
+    ] = 60.0,
     node: Annotated[
         str | None,
         typer.Option(help="Name of this process among those sharing the database."),
@@ -173,6 +179,7 @@ def serve(
         turn_seconds=turn_seconds or None,
         away_seconds=away_seconds,
         hand_pause=hand_pause,
+        summary_wait=summary_wait,
         bot_processes=bot_processes,
         bot_queue=bot_queue,
         handover_seconds=handover_seconds,

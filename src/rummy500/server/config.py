@@ -49,8 +49,11 @@ class ServerConfig:
     turn_seconds: float | None = None
     #: A disconnected player's seat is played by a computer player after this long.
     away_seconds: float = 30.0
-    #: The pause between the end of a hand and the next deal (to read the summary).
+    #: The least pause between the end of a hand and the next deal.
     hand_pause: float = 3.0
+    #: The most the next deal waits for the people whose hand summary is still open (they
+    #: close it: ``ready``); then the hand is dealt anyway. At least ``hand_pause``.
+    summary_wait: float = 60.0
     #: The computer player that stands in for an away player.
     takeover_level: str = "easy"
     #: A hand is scored as if the stock ran out after this many moves (RULES.md §7).

@@ -124,8 +124,9 @@ class LiveTable:
 
     # --- clients -------------------------------------------------------------------------------
 
-    async def attach(self, client: Client) -> None:
-        """A client has authenticated: send it the whole state, then every change."""
+    async def attach(self, client: Client, *, summary: bool = False) -> None:
+        """A client has authenticated: send it the whole state, then every change. ``summary``:
+        it shows its player a summary between hands (the next deal waits for it: ``ready``)."""
         async with self.lock:
             if self.idle_handle is not None:
                 self.idle_handle.cancel()
@@ -140,6 +141,8 @@ class LiveTable:
                     return
             waited = not self.seating.people_here()
             self.clients.add(client)
+            if summary and client.seat is not None:
+                self.play.between.readers.add(client)
             client.start()
             if waited and self.seating.people_here():
                 self.play.resume()
@@ -157,6 +160,7 @@ class LiveTable:
         client.close()
         async with self.lock:
             self.clients.discard(client)
+            self.play.between.readers.discard(client)
             if client.seat is not None:
                 self.seating.left(client.seat, self.loop.time())
             self.arm_idle()
@@ -198,6 +202,7 @@ class LiveTable:
             chat=self.chat,
             rematch=self.rematch,
             game=game_part(self.game, seat, moment, history=True),
+            next_hand=self.play.next_hand_part(moment.now),
         )
 
     def error(self, client: Client, code: str, message: str, ref: Any = None) -> None:
@@ -338,6 +343,20 @@ class LiveTable:
                 await self.play.take_back(seat, ref)
                 await self.play.advance()
 
+    async def ready(self, client: Client, hand: int) -> None:
+        """The player has closed the summary of hand ``hand``: the next deal no longer waits
+        for their seat (it comes once nobody at the table reads the summary any more)."""
+        if client.seat is None:
+            self.error(client, "spectator", _("spectators have no summary to close"))
+            return
+        async with self.lock:
+            reason = self.play.summary_closed(client.seat, hand)
+            if reason is not None:
+                self.error(client, "not_between_hands", reason)
+                return
+            with contextlib.suppress(TableLost):
+                await self.play.advance()
+
     async def hint(self, client: Client, ref: Any = None) -> None:
         """The move a strong computer player would make for the seat now, from the seat's own
         observation; sent to that client only. One search per seat and position, shared by
@@ -422,6 +441,7 @@ class LiveTable:
                     )
                     client.close(CLOSE_SEAT_LEFT, "left")
                     self.clients.discard(client)
+                    self.play.between.readers.discard(client)
                 self.seating.vacated(vacated, now)
             try:
                 if self.game is None and self.seating.ready_to_deal():

@@ -29,6 +29,7 @@ __all__ = [
     "JoinRequest",
     "MoveMessage",
     "PingMessage",
+    "ReadyMessage",
     "RecordMessage",
     "ResyncMessage",
     "RulesSpec",
@@ -302,10 +303,15 @@ LANG_DESCRIPTION = (
 
 
 class AuthMessage(_Strict):
-    """First message of a player: the seat token from joining."""
+    """First message of a player: the seat token from joining. ``summary``: this client shows
+    its player a summary between hands and says ``ready`` when they close it (the next deal
+    waits for them, at most the server's ``--summary-wait``)."""
 
     type: Literal["auth"]
     token: str = Field(min_length=1, max_length=200)
+    summary: bool = Field(
+        False, description="This client shows a hand summary and sends ready when it is closed."
+    )
     lang: str | None = Field(None, max_length=35, description=LANG_DESCRIPTION)
 
 
@@ -348,6 +354,15 @@ class HintMessage(_Strict):
     id: Annotated[str, Field(max_length=64)] | int | None = None
 
 
+class ReadyMessage(_Strict):
+    """Between hands: the player has closed the summary of hand ``hand`` (the next hand is dealt
+    once every connected person whose client shows a summary is ready, or after the server's
+    ``--summary-wait``)."""
+
+    type: Literal["ready"]
+    hand: int = Field(ge=1, description="The number of the hand whose summary was closed.")
+
+
 class ResyncMessage(_Strict):
     type: Literal["resync"]
 
@@ -367,6 +382,7 @@ ClientMessage = Annotated[
     | ChatMessage
     | UndoMessage
     | HintMessage
+    | ReadyMessage
     | ResyncMessage
     | RecordMessage
     | PingMessage,

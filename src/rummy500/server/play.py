@@ -323,10 +323,11 @@ class TablePlay:
         """``seat``'s player has closed the summary of hand ``hand``: why that is not now, or
         ``None`` (the next deal no longer waits for them)."""
         g = self.game
-        if g is None or g.phase != HAND_OVER or g.hand_number != hand:
-            number = 0 if g is None else g.hand_number
-            return _("hand {hand} is not the hand just over (hand {n} is on)").format(
-                hand=hand, n=number
+        if g is None or g.phase != HAND_OVER:
+            return _("the table is not between hands")
+        if g.hand_number != hand:
+            return _("hand {hand} is not the hand just over: that is hand {n}").format(
+                hand=hand, n=g.hand_number
             )
         self.between.ready.add(seat)
         return None

@@ -2,8 +2,9 @@
 
 Every card a client ever receives goes through this module: :func:`seat_view` is one seat's
 observation (its own hand included), :func:`public_view` the same without any hand, for
-spectators. Hand-end summaries carry the scores and the points, never the cards left in a hand;
-the full record (every deal) is only sent once the game is over.
+spectators. Once a hand is over, the cards each player was left holding are shown to everyone
+(:func:`left_cards`), as at a card table when they are counted against them; the stock never is,
+and the full record (every deal) is only sent once the game is over.
 
 The rest of a seat's part of a ``state`` or ``update`` (:func:`game_part`: its legal moves, the
 call it may make, the turn timer, whether it may undo) is a pure function of the game and a
@@ -21,6 +22,8 @@ from typing import Any
 from rummy500.engine import (
     CALL,
     DRAW,
+    GAME_OVER,
+    HAND_OVER,
     PLAY,
     Game,
     IllegalMove,
@@ -43,6 +46,7 @@ __all__ = [
     "hand_result",
     "hand_summary",
     "illegal_move_message",
+    "left_cards",
     "legal_strings",
     "own_part",
     "public_view",
@@ -129,15 +133,24 @@ def hand_result(result: Any) -> dict[str, Any]:
     }
 
 
-def hand_summary(obs: Observation) -> dict[str, Any]:
-    """The ``hand_over`` message body: the hand's result and the totals (what is public then:
-    the table and the pile are in the last update; hands left are given as points only)."""
+def hand_summary(obs: Observation, left: dict[str, list[str]]) -> dict[str, Any]:
+    """The ``hand_over`` message body: the hand's result, the totals and the cards ``left`` in
+    each hand (:func:`left_cards`; the table and the pile are in the last update)."""
     result = obs.hand_results[-1]
     return {
         "hand_number": obs.hand_number,
         **hand_result(result),
         "totals": by_seat(obs.totals),
+        "left_cards": left,
     }
+
+
+def left_cards(game: Game) -> dict[str, list[str]] | None:
+    """Once the hand is over: the cards each player was left holding (the points counted
+    against them), by seat; ``None`` while the hand goes on (then they are hidden)."""
+    if game.phase not in (HAND_OVER, GAME_OVER):
+        return None
+    return by_seat([_cards(game.hand(s)) for s in range(game.players)])
 
 
 def game_over_summary(obs: Observation) -> dict[str, Any]:
@@ -193,6 +206,9 @@ def game_part(
         view = public_view(game.observation(0), history=history)
     else:
         view = seat_view(game.observation(seat), history=history)
+    left = left_cards(game)
+    if left is not None:
+        view = {**view, "left_cards": left}
     return {
         "view": view,
         "legal": legal_strings(_legal(game, seat, moment)),
@@ -300,9 +316,11 @@ def state_message(
     chat: Sequence[ChatLine],
     rematch: dict[str, Any] | None,
     game: dict[str, Any],
+    next_hand: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The whole state as ``seat`` (or a spectator) may see it; ``game`` is its
-    :func:`game_part` (with the history)."""
+    :func:`game_part` (with the history); ``next_hand`` between hands: who the next deal
+    waits for."""
     return {
         "type": "state",
         "version": version,
@@ -312,6 +330,7 @@ def state_message(
         "chat": [chat_payload(line) for line in chat],
         "rematch": rematch,
         **game,
+        "next_hand": next_hand,
     }
 
 

@@ -21,6 +21,7 @@ from rummy500.server.messages import (
     HintMessage,
     MoveMessage,
     PingMessage,
+    ReadyMessage,
     RecordMessage,
     ResyncMessage,
     UndoMessage,
@@ -60,6 +61,7 @@ ERROR_CODES = (
     "cannot_undo",
     "not_your_turn",
     "not_started",
+    "not_between_hands",
     "bot_playing",
     "draw_cancelled",
     "record_unavailable",
@@ -133,6 +135,11 @@ class View(_Sent):
     hand_results: list[HandResult] | None = Field(
         None, description="state only: every finished hand's result."
     )
+    left_cards: dict[Seat, list[Card]] | None = Field(
+        None,
+        description="hand_over and game_over only: the cards each player was left holding "
+        "(shown at the end of the hand, as they are counted against them).",
+    )
 
 
 class SeatView(View):
@@ -155,6 +162,16 @@ class Timer(_Sent):
 
     seat: Seat
     ms_left: int = Field(ge=0)
+
+
+class NextHand(_Sent):
+    """Between hands: whose summary is still open, and when the next hand is dealt anyway."""
+
+    waiting: list[Seat] = Field(
+        description="The connected people whose client shows the summary and who have not "
+        "closed it yet (ready)."
+    )
+    deal_ms: int = Field(ge=0, description="The next hand is dealt at the latest after this.")
 
 
 class TableSettings(_Sent):
@@ -255,6 +272,7 @@ class StateMessage(_Message):
     call: Call | None
     timer: Timer | None
     can_undo: bool
+    next_hand: NextHand | None = Field(None, description="Between hands only.")
 
 
 class UpdateMessage(_Message):
@@ -280,6 +298,18 @@ class HandOverMessage(_Message):
     out: Seat | None
     capped: bool
     totals: BySeat
+    left_cards: dict[Seat, list[Card]] = Field(
+        description="The cards each player was left holding (counted against them)."
+    )
+
+
+class NextHandMessage(_Message):
+    """Between hands, to everyone: who has not closed the summary yet (sent at the end of the
+    hand and whenever that changes)."""
+
+    type: Literal["next_hand"]
+    waiting: list[Seat]
+    deal_ms: int = Field(ge=0)
 
 
 class GameOverMessage(_Message):
@@ -350,6 +380,7 @@ ServerMessage = Annotated[
     StateMessage
     | UpdateMessage
     | HandOverMessage
+    | NextHandMessage
     | GameOverMessage
     | SeatsMessage
     | ChatLineMessage
@@ -375,6 +406,7 @@ SERVER_MODELS: dict[str, type[BaseModel]] = {
     "server/state": StateMessage,
     "server/update": UpdateMessage,
     "server/hand-over": HandOverMessage,
+    "server/next-hand": NextHandMessage,
     "server/game-over": GameOverMessage,
     "server/seats": SeatsMessage,
     "server/chat": ChatLineMessage,
@@ -394,6 +426,7 @@ CLIENT_MODELS: dict[str, type[BaseModel]] = {
     "client/chat": ChatMessage,
     "client/undo": UndoMessage,
     "client/hint": HintMessage,
+    "client/ready": ReadyMessage,
     "client/resync": ResyncMessage,
     "client/record": RecordMessage,
     "client/ping": PingMessage,
