@@ -14,10 +14,12 @@ export class TableConnection {
   /**
    * onMessage(message) gets each message in order; onStatus(status, detail) hears
    * 'connecting' | 'open' | 'reconnecting' | 'closed' (closed: the server refused us for good).
+   * language() is the page's language, said to the server at every (re)connection.
    */
-  constructor({ path, token, onMessage, onStatus }) {
+  constructor({ path, token, onMessage, onStatus, language = () => undefined }) {
     this.path = path;
     this.token = token;
+    this.language = language;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.version = -1;
@@ -56,7 +58,8 @@ export class TableConnection {
     this.ws = ws;
     ws.onopen = () => {
       this.lastHeard = Date.now();
-      ws.send(JSON.stringify(this.token ? { type: 'auth', token: this.token } : { type: 'watch' }));
+      const lang = this.language(); // the server's texts (errors, hints) in the page's language
+      ws.send(JSON.stringify(this.token ? { type: 'auth', token: this.token, lang } : { type: 'watch', lang }));
     };
     ws.onmessage = (event) => {
       if (ws !== this.ws) return;

@@ -5,6 +5,7 @@ import { t } from './i18n.js';
 import { api } from './api.js';
 import * as store from './store.js';
 import { navigate, Settings } from './app-shell.js';
+import { LanguagePicker } from './language-picker.js';
 
 export const LEVELS = ['easy', 'medium', 'hard', 'expert', 'random'];
 export const PRESETS = ['standard', 'hoyle', '5-10-15', 'quick', 'no-jokers'];
@@ -453,6 +454,7 @@ export function Lobby({ invite, settings, onSettings }) {
     <header class="topbar">
       <span class="brand">${t('app.name')}</span>
       <span class="spacer"></span>
+      <${LanguagePicker} settings=${settings} onSettings=${onSettings} />
       <${Settings} settings=${settings} onSettings=${onSettings} compact=${true} />
     </header>
     <main id="main" class="lobby-main">

@@ -5,6 +5,7 @@ import { t } from './i18n.js';
 import { api } from './api.js';
 import * as store from './store.js';
 import { navigate, Settings } from './app-shell.js';
+import { LanguagePicker } from './language-picker.js';
 
 function ConnectionBadge({ status }) {
   const label = {
@@ -48,6 +49,7 @@ export function TopBar({ state, status, me, token, tableId, settings, onSettings
     <span class="spacer"></span>
     ${state.handResults.length > 0 && html`<button class="ghost" onClick=${onResults}>${t('action.results')}</button>`}
     <button class="ghost" aria-label=${t('action.help')} onClick=${onHelp}>?</button>
+    <${LanguagePicker} settings=${settings} onSettings=${onSettings} />
     <${Settings} settings=${settings} onSettings=${onSettings} compact=${true} />
     ${me && html`<button class="ghost" onClick=${leave}>${t('action.leave')}</button>`}
   </header>`;

@@ -1,7 +1,7 @@
 // The table's live connection as a hook: the state the server's messages build (table-state.js),
 // the connection's status, and the refusals and notes said as toasts.
 import { useState, useEffect, useRef, useReducer } from './lib.js';
-import { t } from './i18n.js';
+import { t, currentLanguage } from './i18n.js';
 import { refusalText } from './moves.js';
 import { TableConnection } from './connection.js';
 import { EMPTY, reduce, closeSummary, seatName } from './table-state.js';
@@ -28,6 +28,7 @@ export function useTableConnection(tableId, token, toasts) {
     const c = new TableConnection({
       path: `/ws/tables/${encodeURIComponent(tableId)}`,
       token,
+      language: currentLanguage,
       onMessage: (message) => {
         dispatch(message);
         if (message.type === 'error') {
