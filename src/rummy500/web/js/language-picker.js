@@ -25,7 +25,7 @@ export function LanguagePicker({ settings, onSettings }) {
       value=${code}
       onChange=${(e) => onSettings({ ...settings, language: e.target.value })}
     >
-      ${languages.map(([code, name]) => html`<option key=${code} value=${code} lang=${code}>${name}</option>`)}
+      ${languages.map(([value, name]) => html`<option key=${value} value=${value} lang=${value}>${name}</option>`)}
     </select>
   </label>`;
 }
