@@ -58,6 +58,13 @@ def test_wheel_holds_the_web_game_catalogs_migrations_and_styles(wheel: Path) ->
         assert not missing, f"{folder} files missing from {wheel.name}: {sorted(missing)}"
     assert "rummy500/web/index.html" in names
     assert "rummy500/locale/rummy500.pot" in names
+    # every shipped language's compiled catalog, and the browser game's Lao font with its licence
+    compiled = sorted(PACKAGE.glob("locale/*/LC_MESSAGES/rummy500.mo"))
+    assert compiled, "no compiled catalog (make messages)"
+    for mo in compiled:
+        assert "rummy500/" + mo.relative_to(PACKAGE).as_posix() in names
+    assert "rummy500/web/vendor/fonts/noto-sans-lao-wght.woff2" in names
+    assert "rummy500/web/vendor/fonts/LICENSE.noto-sans-lao" in names
     assert "rummy500/server/migrations/versions/0001_initial.py" in names
     assert "rummy500/tui/rummy500.tcss" in names
     assert "rummy500/py.typed" in names
