@@ -1,6 +1,6 @@
 // The player's hand: cards to select (click, Space or Enter), move (drag, Shift + arrows) and
 // drop on the pile, a meld or the melds area. The order is the player's own and survives a reload.
-import { html, cls, useState, useRef } from './lib.js';
+import { html, cls, useState, useRef, useLayoutEffect } from './lib.js';
 import { t } from './i18n.js';
 import { Card, cardName } from './cards.js';
 import { useSortable } from './dnd.js';
@@ -70,6 +70,16 @@ export function Hand({ entries, selected, arrived, mustUse, floating, onToggle, 
     const el = handRef.current && handRef.current.querySelectorAll('[data-card-id]')[n];
     if (el) el.focus();
   };
+  // the card that had the focus left the hand (melded, laid off, discarded): the focus goes to
+  // the card now in its place instead of being lost to the page
+  const focusedId = useRef(null);
+  useLayoutEffect(() => {
+    const active = document.activeElement;
+    if (focusedId.current === null || (active && active !== document.body)) return;
+    if (entries.some((e) => e.id === focusedId.current)) return;
+    focusedId.current = null;
+    if (entries.length) focusCard(focusIndex);
+  }, [entries]);
   const onKey = (event, index) => {
     const key = event.key;
     if (key === 'ArrowRight' || key === 'ArrowLeft') {
@@ -92,6 +102,9 @@ export function Hand({ entries, selected, arrived, mustUse, floating, onToggle, 
     role="group"
     data-hand
     aria-label=${t('hand.label', { n: entries.length })}
+    onFocusIn=${(e) => {
+      focusedId.current = (e.target.dataset && e.target.dataset.cardId) || null;
+    }}
   >
     ${entries.length === 0 && html`<span class="muted">${floating ? t('hand.floating') : t('hand.empty')}</span>`}
     ${entries.map(
