@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
-import click
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -39,7 +38,7 @@ def _language_argument(args: list[str]) -> str | None:
     return None
 
 
-def _translate_help(command: click.Command) -> None:
+def _translate_help(command: Any) -> None:
     """Say a command's help, its options' and its subcommands' in the current language (the
     texts are marked with ``N_`` where they are written; Typer's own headings stay English)."""
     if command.help:
@@ -50,9 +49,8 @@ def _translate_help(command: click.Command) -> None:
         text = getattr(param, "help", None)
         if text:
             param.help = _(text)  # type: ignore[attr-defined]
-    if isinstance(command, click.Group):
-        for sub in command.commands.values():
-            _translate_help(sub)
+    for sub in getattr(command, "commands", {}).values():  # a group's (Typer has its own click)
+        _translate_help(sub)
 
 
 class _Group(TyperGroup):
@@ -451,6 +449,7 @@ def _register_layer_commands() -> None:
     for module in (
         "rummy500.sim.commands",
         "rummy500.review.commands",
+        "rummy500.sim.ladder_commands",
         "rummy500.tui.commands",
         "rummy500.server.commands",
         "rummy500.envs.commands",
