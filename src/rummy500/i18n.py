@@ -103,12 +103,12 @@ def language_from_accept(header: str | None) -> str:
         if not tag or tag == "*":
             continue
         weight = 1.0
-        found = re.search(r"q\s*=\s*([0-9.]+)", params)
+        found = re.search(r"q\s*=\s*([^;,\s]*)", params)
         if found:
             try:
                 weight = float(found.group(1))
             except ValueError:
-                continue
+                continue  # an unreadable weight: not a wish
         if weight > 0:
             wanted.append((-weight, index, tag))
     return _first_available([tag for _w, _i, tag in sorted(wanted)]) or ENGLISH
