@@ -3,8 +3,15 @@ offers exactly the engine's rule options, presets and bot levels (no browser nee
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from rummy500.engine.rules import PRESETS, option_choices
 from rummy500.server.config import BOT_LEVELS
@@ -83,3 +90,99 @@ def test_the_vendored_libraries_come_with_their_licences() -> None:
     index = (WEB / "index.html").read_text(encoding="utf-8")
     for module in re.findall(r'"\./(vendor/[^"]+)"', index):
         assert (WEB / module).is_file(), module
+
+
+# --- every browser catalog is complete (docs/translating.md) ---------------------------------
+
+LOCALES = JS / "locales"
+
+#: Node reads the catalogs as the browser does (ES modules) and says which plural categories
+#: Intl.PluralRules gives each language.
+READ_CATALOGS = """
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+const dir = process.env.LOCALES;
+const load = async (name) => import(pathToFileURL(join(dir, name)).href);
+const { LANGUAGES } = await load('languages.js');
+const catalogs = {};
+const plurals = {};
+for (const name of readdirSync(dir)) {
+  if (!name.endsWith('.js') || name === 'languages.js') continue;
+  const code = name.slice(0, -3);
+  catalogs[code] = (await load(name)).default;
+  plurals[code] = new Intl.PluralRules(code).resolvedOptions().pluralCategories;
+}
+console.log(JSON.stringify({ LANGUAGES, catalogs, plurals }));
+"""
+
+
+@pytest.fixture(scope="module")
+def browser_catalogs() -> dict[str, Any]:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is missing (make test-deps installs it)")
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", READ_CATALOGS],
+        env={**os.environ, "LOCALES": str(LOCALES)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+def _fields(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def test_the_language_list_is_the_catalogs_there_are(browser_catalogs: dict[str, Any]) -> None:
+    assert set(browser_catalogs["LANGUAGES"]) == set(browser_catalogs["catalogs"])
+    assert "en" in browser_catalogs["LANGUAGES"]
+    assert all(name.strip() for name in browser_catalogs["LANGUAGES"].values())
+
+
+def test_every_catalog_has_every_key_of_english_with_its_placeholders_and_plurals(
+    browser_catalogs: dict[str, Any],
+) -> None:
+    english = browser_catalogs["catalogs"]["en"]
+    problems: dict[str, list[str]] = {}
+    for code, catalog in browser_catalogs["catalogs"].items():
+        found = problems.setdefault(code, [])
+        found += [f"missing {key}" for key in english if key not in catalog]
+        found += [f"extra {key}" for key in catalog if key not in english]
+        categories = set(browser_catalogs["plurals"][code])
+        for key, source in english.items():
+            text = catalog.get(key)
+            if text is None:
+                continue
+            if isinstance(source, str):
+                if not isinstance(text, str) or not text.strip():
+                    found.append(f"{key}: not a text")
+                elif _fields(text) != _fields(source):
+                    found.append(f"{key}: placeholders {_fields(text)} for {_fields(source)}")
+                continue
+            if not isinstance(text, dict):
+                found.append(f"{key}: not a plural object")
+                continue
+            lacking = categories - set(text)
+            if lacking:
+                found.append(f"{key}: lacks the plural categories {sorted(lacking)}")
+            allowed = set().union(*(_fields(v) for v in source.values()))
+            for category, form in text.items():
+                if not _fields(form) <= allowed:
+                    found.append(f"{key}.{category}: placeholders {_fields(form)}")
+            if "other" in text and _fields(text["other"]) != _fields(source["other"]):
+                found.append(f"{key}.other: placeholders {_fields(text['other'])}")
+    problems = {code: found for code, found in problems.items() if found}
+    assert not problems, {code: found[:8] for code, found in problems.items()}
+
+
+def test_the_vendored_lao_font_comes_with_its_licence() -> None:
+    fonts = WEB / "vendor" / "fonts"
+    assert "SIL OPEN FONT LICENSE" in (fonts / "LICENSE.noto-sans-lao").read_text().upper()
+    style = (WEB / "style.css").read_text(encoding="utf-8")
+    for url in re.findall(r"url\('(vendor/fonts/[^']+)'\)", style):
+        assert (WEB / url).is_file(), url
+    assert "vendor/fonts/noto-sans-lao-wght.woff2" in style
