@@ -28,6 +28,15 @@ def test_the_server_benchmark_prints_its_figures() -> None:
     )
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output.strip().splitlines()[-1])
-    assert list(figures) == ["tables", "moves", "moves_per_s", "p50_ms", "p99_ms", "errors"]
+    assert list(figures) == [
+        "tables",
+        "moves",
+        "moves_per_s",
+        "p50_ms",
+        "p99_ms",
+        "errors",
+        "processes",
+    ]
     assert figures["tables"] == 3 and figures["moves"] > 20 and figures["errors"] == 0
+    assert figures["processes"] == 1
     assert 0 < figures["p50_ms"] <= figures["p99_ms"]

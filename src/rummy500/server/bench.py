@@ -9,6 +9,12 @@ sent during one). When a game ends the players ask for a rematch and play on at 
 
 ``errors`` counts error replies other than ``stale`` ones (a move that raced a change of the
 table: another player's Rummy call closing a window), closed connections and failed requests.
+
+With ``processes`` (``--processes P``) the benchmark starts a whole site instead
+(:class:`~rummy500.server.cluster.Cluster`: PostgreSQL, P server processes and HAProxy) and
+plays through the balancer. ``rummy500 bench failover`` (:func:`run_failover`) kills the
+process that serves a game, again and again, and reports the moves lost and the time until the
+game goes on.
 """
 
 from __future__ import annotations
@@ -27,10 +33,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["JSON_KEYS", "run_benchmark"]
+__all__ = ["FAILOVER_KEYS", "JSON_KEYS", "run_benchmark", "run_failover"]
 
 #: The keys of ``rummy500 bench server --json``.
-JSON_KEYS = ("tables", "moves", "moves_per_s", "p50_ms", "p99_ms", "errors")
+JSON_KEYS = ("tables", "moves", "moves_per_s", "p50_ms", "p99_ms", "errors", "processes")
+#: The keys of ``rummy500 bench failover --json``.
+FAILOVER_KEYS = ("moves_lost", "seconds_to_resume", "kills", "median_seconds", "moves")
 
 #: Error codes that are not the server's fault: a move that raced another player's.
 RACE_CODES = frozenset({"stale", "draw_cancelled"})
@@ -222,10 +230,13 @@ async def run_benchmark(
     db_url: str | None = None,
     seed: int = 0,
     warmup: float = 3.0,
+    processes: int = 0,
 ) -> dict[str, Any]:
     """Start a server, play ``tables`` tables for ``warmup`` + ``seconds`` seconds, measure the
-    last ``seconds``. Returns the figures (the first six keys are the ``--json`` output)."""
-    import httpx
+    last ``seconds``. Returns the figures (the first keys are the ``--json`` output). With
+    ``processes``, a site of that many processes behind HAProxy, on PostgreSQL."""
+    if processes > 0:
+        return await _run_on_cluster(tables, seconds, think_ms, level, seed, warmup, processes)
 
     rng = random.Random(seed)
     stats = _Stats()
@@ -241,20 +252,9 @@ async def run_benchmark(
             str(port),
             "--db",
             db_url or f"sqlite:///{tmp}/bench.sqlite3",
-            "--hand-pause",
-            "1",
-            "--call-seconds",
-            "5",
-            "--log-level",
-            "warning",
             "--node",
             f"bench-{port}",
-            # every simulated player comes from loopback: no per-address lobby limit
-            *("--tables-per-minute", "0", "--joins-per-minute", "0"),
-            *("--rematches-per-minute", "0", "--api-per-minute", "0"),
-            # nor a per-address cap on WebSocket connections (every table has a person's seat:
-            # the simulated players are people, so the tables play)
-            *("--connections-per-address", str(2 * tables + 10)),
+            *_serve_args(tables),
         ]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         log_path = os.environ.get("RUMMY500_BENCH_LOG") or os.path.join(tmp, "server.log")
@@ -262,23 +262,10 @@ async def run_benchmark(
         proc = subprocess.Popen(
             command, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
         )
-        limits = httpx.Limits(max_connections=50)
         try:
-            async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+            async with _client(base) as http:
                 await _wait_ready(http, proc)
-                players = await _open_tables(http, tables, level, think_ms / 1000, rng, stats)
-                gc.collect()
-                gc.freeze()  # the simulated players' own pauses must not count as the server's
-                stop = asyncio.Event()
-                runs = [asyncio.ensure_future(p.run(http, stop)) for p in players]
-                await asyncio.sleep(warmup)
-                stats.measuring = True
-                start = time.perf_counter()
-                await asyncio.sleep(seconds)
-                stats.measuring = False
-                elapsed = time.perf_counter() - start
-                stop.set()
-                await asyncio.wait(runs, timeout=30)
+                elapsed = await _play(http, tables, level, think_ms, rng, stats, warmup, seconds)
         except RuntimeError as e:
             with open(log_path, encoding="utf-8", errors="replace") as f:
                 raise RuntimeError(f"{e}:\n{f.read()[-3000:]}") from None
@@ -290,6 +277,82 @@ async def run_benchmark(
                 proc.kill()
                 proc.wait()
             log.close()
+    return _figures(stats, tables, elapsed, think_ms, seconds, 1)
+
+
+def _client(base: str) -> Any:
+    import httpx
+
+    return httpx.AsyncClient(base_url=base, timeout=60, limits=httpx.Limits(max_connections=50))
+
+
+def _serve_args(tables: int) -> list[str]:
+    """The settings of every benchmarked server process."""
+    return [
+            "--hand-pause",
+            "1",
+            "--call-seconds",
+            "5",
+            "--log-level",
+            "warning",
+            # every simulated player comes from loopback: no per-address lobby limit
+            *("--tables-per-minute", "0", "--joins-per-minute", "0"),
+            *("--rematches-per-minute", "0", "--api-per-minute", "0"),
+            # nor a per-address cap on WebSocket connections (every table has a person's seat:
+            # the simulated players are people, so the tables play)
+            *("--connections-per-address", str(2 * tables + 10)),
+            *("--limit-concurrency", str(max(1000, 2 * tables + 100))),
+    ]  # fmt: skip
+
+
+async def _play(
+    http: Any,
+    tables: int,
+    level: str,
+    think_ms: int,
+    rng: random.Random,
+    stats: _Stats,
+    warmup: float,
+    seconds: float,
+) -> float:
+    """Open the tables, play, measure the last ``seconds``; the seconds measured."""
+    players = await _open_tables(http, tables, level, think_ms / 1000, rng, stats)
+    gc.collect()
+    gc.freeze()  # the simulated players' own pauses must not count as the server's
+    stop = asyncio.Event()
+    runs = [asyncio.ensure_future(p.run(http, stop)) for p in players]
+    await asyncio.sleep(warmup)
+    stats.measuring = True
+    start = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stats.measuring = False
+    elapsed = time.perf_counter() - start
+    stop.set()
+    await asyncio.wait(runs, timeout=30)
+    return elapsed
+
+
+async def _run_on_cluster(
+    tables: int, seconds: float, think_ms: int, level: str, seed: int, warmup: float, P: int
+) -> dict[str, Any]:
+    from rummy500.server.cluster import Cluster
+
+    rng = random.Random(seed)
+    stats = _Stats()
+    site = Cluster(processes=P, serve_args=_serve_args(tables))
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, site.start)
+    try:
+        async with _client(site.url) as http:
+            elapsed = await _play(http, tables, level, think_ms, rng, stats, warmup, seconds)
+    finally:
+        await loop.run_in_executor(None, site.stop)
+    return _figures(stats, tables, elapsed, think_ms, seconds, P)
+
+
+def _figures(
+    stats: _Stats, tables: int, elapsed: float, think_ms: int, seconds: float, processes: int
+) -> dict[str, Any]:
     lat = sorted(stats.latencies)
 
     def pct(p: float) -> float:
@@ -304,6 +367,7 @@ async def run_benchmark(
         "p50_ms": pct(0.50),
         "p99_ms": pct(0.99),
         "errors": stats.errors,
+        "processes": processes,
         "max_ms": round(lat[-1] * 1000, 2) if lat else 0.0,
         "think_ms": think_ms,
         "seconds": seconds,
@@ -345,3 +409,165 @@ async def _open_tables(
 
     await asyncio.gather(*(one(i) for i in range(tables)))
     return players
+
+
+# --- failover: the process serving a game killed again and again ------------------------------
+
+
+class _Steady:
+    """A simulated player who reconnects (and resyncs) by itself whenever its connection
+    drops, as the browser does, and keeps what each update showed it."""
+
+    def __init__(self, ws_base: str, table_id: str, token: str, think: float, seed: int) -> None:
+        self.url = f"{ws_base}/ws/tables/{table_id}"
+        self.token = token
+        self.think = think
+        self.rng = random.Random(seed)
+        self.seen: dict[int, str] = {}  # version -> the event the update showed
+        self.version = -1
+        self.legal: list[str] = []
+        self.session = 0
+        #: (session, when) of every update received
+        self.updates: list[tuple[int, float]] = []
+
+    async def run(self, stop: asyncio.Event) -> None:
+        from websockets.asyncio.client import connect
+
+        while not stop.is_set():
+            try:
+                async with connect(self.url, open_timeout=10) as ws:
+                    self.session += 1
+                    await ws.send(json.dumps({"type": "auth", "token": self.token}))
+                    await self._session(ws, stop)
+            except Exception:
+                await asyncio.sleep(0.05)
+
+    async def _session(self, ws: Any, stop: asyncio.Event) -> None:
+        sent_for = -1
+        stopper = asyncio.ensure_future(stop.wait())
+        try:
+            while not stop.is_set():
+                receiver = asyncio.ensure_future(ws.recv())
+                done, _pending = await asyncio.wait(
+                    {receiver, stopper}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if receiver not in done:
+                    receiver.cancel()
+                    return
+                m = json.loads(receiver.result())
+                if m["type"] == "state":
+                    self.version, self.legal, sent_for = m["version"], m["legal"], -1
+                elif m["type"] == "update":
+                    event = m["event"]
+                    self.seen[m["version"]] = event["move"] if event["kind"] == "move" else "deal"
+                    self.updates.append((self.session, time.monotonic()))
+                    if m["version"] != self.version + 1:
+                        await ws.send(json.dumps({"type": "resync"}))
+                    self.version, self.legal = m["version"], m["legal"]
+                if self.legal and sent_for != self.version:
+                    sent_for = self.version
+                    await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+                    move = _choose(self.legal, self.rng)
+                    await ws.send(json.dumps({"type": "move", "move": move, "version": sent_for}))
+        finally:
+            stopper.cancel()
+
+
+async def run_failover(kills: int = 20, think_ms: int = 20, seed: int = 0) -> dict[str, Any]:
+    """Two processes behind HAProxy on PostgreSQL, one game of two simulated players and a
+    bot; ``kills`` times, the process serving the game is killed (SIGKILL) mid-hand, and
+    started again once the game goes on. Returns the moves lost (shown to a player but not
+    stored at their version) and the seconds from each kill to the next move shown."""
+    import psycopg
+
+    from rummy500.server.cluster import Cluster
+    from rummy500.server.storage import Storage
+
+    args = [*_serve_args(2), "--hand-pause", "0", "--call-seconds", "0.3"]
+    site = Cluster(processes=2, serve_args=args)
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, site.start)
+    stop = asyncio.Event()
+    resumes: list[float] = []
+    runs: list[asyncio.Future[None]] = []
+
+    def owner(table_id: str) -> str:
+        with psycopg.connect(site.db_url) as conn:
+            row = conn.execute("SELECT owner FROM tables WHERE id = %s", (table_id,)).fetchone()
+        return str(row[0] if row else "").split("#")[0]
+
+    try:
+        async with _client(site.url) as http:
+            made = await http.post(
+                "/api/tables",
+                json={
+                    "seats": [
+                        {"kind": "human"},
+                        {"kind": "human"},
+                        {"kind": "bot", "level": "easy"},
+                    ],
+                    "name": "Ann",
+                    "target": 100_000,
+                },
+            )
+            made.raise_for_status()
+            table_id = made.json()["table"]["table_id"]
+            joined = await http.post(f"/api/tables/{table_id}/join", json={"name": "Bob"})
+            joined.raise_for_status()
+        tokens = [made.json()["token"], joined.json()["token"]]
+        players = [
+            _Steady(site.ws_url, table_id, token, think_ms / 1000, seed + n)
+            for n, token in enumerate(tokens)
+        ]
+        runs = [asyncio.ensure_future(p.run(stop)) for p in players]
+        for _kill in range(kills):
+            start = max(p.version for p in players)
+            while max(p.version for p in players) < start + 6:  # a few moves, mid-hand
+                await asyncio.sleep(0.02)
+            name = await loop.run_in_executor(None, owner, table_id)
+            index = [node.name for node in site.nodes].index(name)
+            sessions = [p.session for p in players]
+            killed_at = time.monotonic()
+            await loop.run_in_executor(None, site.kill, index)
+            while True:  # the first move shown on a connection made after the kill
+                later = [
+                    at
+                    for p, before in zip(players, sessions, strict=True)
+                    for session, at in p.updates
+                    if session > before and at > killed_at
+                ]
+                if later:
+                    resumes.append(min(later) - killed_at)
+                    break
+                if time.monotonic() - killed_at > 60:
+                    raise RuntimeError("the game did not go on within 60 s of a kill")
+                await asyncio.sleep(0.01)
+            await loop.run_in_executor(None, site.restart, index)
+            await loop.run_in_executor(None, site.wait_all_up)
+        stop.set()
+        await asyncio.wait(runs, timeout=30)
+        storage = Storage(site.db_url)
+        try:
+            events = await loop.run_in_executor(None, storage.events, table_id)
+        finally:
+            storage.close()
+    finally:
+        stop.set()
+        for run in runs:
+            run.cancel()
+        await loop.run_in_executor(None, site.stop)
+    lost = sum(
+        1
+        for p in players
+        for version, text in p.seen.items()
+        if version > len(events) or events[version - 1] != text
+    )
+    ordered = sorted(resumes)
+    return {
+        "moves_lost": lost,
+        "seconds_to_resume": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 3),
+        "kills": kills,
+        "median_seconds": round(ordered[len(ordered) // 2], 3),
+        "moves": len(events),
+        "max_seconds": round(ordered[-1], 3),
+    }

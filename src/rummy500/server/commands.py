@@ -21,6 +21,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     app.command("serve")(serve)
     app.command("cluster")(cluster)
     bench_app.command("server")(bench_server)
+    bench_app.command("failover")(bench_failover)
 
 
 def serve(
@@ -316,13 +317,23 @@ def bench_server(
         str | None, typer.Option(help="Database URL (default: SQLite in a temporary folder).")
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the simulated players.")] = 0,
+    processes: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=16,
+            help="Server processes behind HAProxy, on a PostgreSQL the benchmark starts "
+            "(0: one process on --db, no balancer).",
+        ),
+    ] = 0,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Load a real server with simulated players; report moves/s and latency.
 
-    Starts a server process, opens TABLES tables of two simulated players (WebSocket clients on
-    loopback) and a bot each, plays for SECONDS, and reports moves per second and the p50/p99
-    time from sending a move to receiving its answer.
+    Starts a server process (or, with --processes, PostgreSQL, that many server processes and
+    HAProxy), opens TABLES tables of two simulated players (WebSocket clients on loopback) and
+    a bot each, plays for SECONDS, and reports moves per second and the p50/p99 time from
+    sending a move to receiving its answer.
     """
     import asyncio
 
@@ -340,12 +351,46 @@ def bench_server(
             db_url=db,
             seed=seed,
             warmup=warmup,
+            processes=processes,
         )
     )
     if json_out:
         print(json.dumps({key: result[key] for key in JSON_KEYS}))
         return
     table = Table(title=_("Server benchmark ({n} tables)").format(n=tables))
+    table.add_column(_("measure"))
+    table.add_column(_("value"), justify="right")
+    for key, value in result.items():
+        table.add_row(key, str(value))
+    Console().print(table)
+
+
+def bench_failover(
+    kills: Annotated[int, typer.Option(min=1, help="How many times to kill a process.")] = 20,
+    think_ms: Annotated[
+        int, typer.Option(min=0, help="Mean thinking time of a simulated player per move.")
+    ] = 20,
+    seed: Annotated[int, typer.Option(help="Seed of the simulated players.")] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Kill the process serving a game, again and again; report moves lost and resume times.
+
+    Starts PostgreSQL, two server processes and HAProxy, and a game of two simulated players
+    and a bot through the balancer; KILLS times, SIGKILLs the process that owns the table
+    mid-hand and starts it again once the game goes on through the other.
+    """
+    import asyncio
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from rummy500.server.bench import FAILOVER_KEYS, run_failover
+
+    result = asyncio.run(run_failover(kills=kills, think_ms=think_ms, seed=seed))
+    if json_out:
+        print(json.dumps({key: result[key] for key in FAILOVER_KEYS}))
+        return
+    table = Table(title=_("Failover benchmark ({n} kills)").format(n=kills))
     table.add_column(_("measure"))
     table.add_column(_("value"), justify="right")
     for key, value in result.items():

@@ -1,0 +1,40 @@
+"""``rummy500 bench server --processes P`` and ``rummy500 bench failover``: the benchmarks of a
+site of several processes (PostgreSQL, server processes and HAProxy, all started by them)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from rummy500.cli import app
+from rummy500.server.cluster import haproxy_bin, pg_bin
+
+pytestmark = [
+    pytest.mark.skipif(pg_bin() is None, reason="PostgreSQL is not installed (make test-deps)"),
+    pytest.mark.skipif(haproxy_bin() is None, reason="HAProxy is not installed (make test-deps)"),
+]
+
+
+def test_the_server_benchmark_plays_through_haproxy_on_several_processes() -> None:
+    result = CliRunner().invoke(
+        app,
+        [
+            *("bench", "server", "--processes", "2", "--tables", "4", "--seconds", "2"),
+            *("--think-ms", "40", "--warmup", "0.5", "--json"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output.strip().splitlines()[-1])
+    assert figures["processes"] == 2 and figures["tables"] == 4
+    assert figures["moves"] > 20 and figures["errors"] == 0
+
+
+def test_the_failover_benchmark_kills_the_serving_process_and_loses_nothing() -> None:
+    result = CliRunner().invoke(app, ["bench", "failover", "--kills", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output.strip().splitlines()[-1])
+    assert list(figures) == ["moves_lost", "seconds_to_resume", "kills", "median_seconds", "moves"]
+    assert figures["moves_lost"] == 0 and figures["kills"] == 2
+    assert 0 < figures["median_seconds"] <= figures["seconds_to_resume"] < 5
