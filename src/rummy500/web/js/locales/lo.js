@@ -1,6 +1,7 @@
 // The Lao catalog (ລາວ): a copy of en.js with the values translated (the {placeholders} kept).
-// Lao has a single plural category (Intl.PluralRules('lo'): other), so every plural message is one
-// plain string, written with the classifier so that it reads right for any number ("{n} ໃບ").
+// Lao has a single plural category (Intl.PluralRules('lo'): other), so every plural message is an
+// object with only 'other', written with the classifier so that it reads right for any number
+// ("{n} ໃບ").
 // Glossary: card = ໄພ່ (classifier ໃບ), meld = ຊຸດ (to meld: ລົງຊຸດ), group (set) = ຕອງ,
 // run = ລຽງ, lay off = ຝາກ, discard pile = ກອງຖິ້ມ, stock = ກອງຈົ່ວ, draw = ຈົ່ວ, take = ເກັບ,
 // deep take = ເກັບເລິກ, hand (the deal) = ຮອບ, turn = ຕາ, go out = ໝົດມື, Rummy! call = ຮ້ອງ
@@ -109,19 +110,19 @@ export default {
   'table.unavailable': 'ເປີດໂຕະນີ້ບໍ່ໄດ້',
   'table.watching': 'ເຈົ້າກຳລັງເບິ່ງໂຕະນີ້.',
   'table.join': 'ເຂົ້ານັ່ງ',
-  'stock.label': 'ກອງຈົ່ວ, ເຫຼືອ {n} ໃບ: ຈົ່ວຈາກກອງຈົ່ວ',
-  'pile.label': 'ກອງຖິ້ມ, {n} ໃບ',
+  'stock.label': { other: 'ກອງຈົ່ວ, ເຫຼືອ {n} ໃບ: ຈົ່ວຈາກກອງຈົ່ວ' },
+  'pile.label': { other: 'ກອງຖິ້ມ, {n} ໃບ' },
   'pile.card.top': 'ໃບເທິງສຸດຂອງກອງຖິ້ມ: {card}. ເກັບມັນ',
   'pile.card': 'ກອງຖິ້ມ: {card}. ເກັບ {n} ໃບ ລົງໄປຮອດໃບນີ້',
   'pile.discard.here': 'ຖິ້ມ {card} ໃສ່ບ່ອນນີ້ (ໃບເທິງສຸດແມ່ນ {top})',
-  'melds.label': 'ຊຸດເທິງໂຕະ, {n} ຊຸດ',
+  'melds.label': { other: 'ຊຸດເທິງໂຕະ, {n} ຊຸດ' },
   'melds.none': 'ຍັງບໍ່ມີຊຸດ. ລາກໄພ່ທີ່ເລືອກມາໃສ່ບ່ອນນີ້ເພື່ອລົງຊຸດ.',
   'meld.label.run': 'ຊຸດ {n}, ລຽງ: {cards}. ຝາກໄພ່ທີ່ເລືອກໃສ່ບ່ອນນີ້',
   'meld.label.group': 'ຊຸດ {n}, ຕອງ: {cards}. ຝາກໄພ່ທີ່ເລືອກໃສ່ບ່ອນນີ້',
   'meld.card': '{card} ຂອງ {who}',
   'meld.by': 'ລົງໂດຍ {who}',
   'me.label': 'ເຈົ້າ',
-  'hand.label': 'ໄພ່ໃນມືເຈົ້າ, {n} ໃບ. ເລືອກໄພ່, ລາກເພື່ອຈັດລຽງໃໝ່',
+  'hand.label': { other: 'ໄພ່ໃນມືເຈົ້າ, {n} ໃບ. ເລືອກໄພ່, ລາກເພື່ອຈັດລຽງໃໝ່' },
   'hand.empty': 'ບໍ່ມີໄພ່ໃນມື.',
   'hand.floating': 'ເຈົ້າລົງຊຸດໄພ່ໝົດທຸກໃບແລ້ວ ແລະ ກຳລັງລອຍ.',
   'sort.label': 'ຈັດລຽງໄພ່ໃນມື',
@@ -130,15 +131,15 @@ export default {
   'side.label': 'ທ່າຫຼິ້ນ ແລະ ແຊັດ',
   'side.log': 'ທ່າຫຼິ້ນ',
   'side.chat': 'ແຊັດ',
-  'side.chat.unread': '{n} ແຖວທີ່ຍັງບໍ່ໄດ້ອ່ານ',
+  'side.chat.unread': { other: '{n} ແຖວທີ່ຍັງບໍ່ໄດ້ອ່ານ' },
   'chat.label': 'ຂໍ້ຄວາມແຊັດ',
   'chat.placeholder': 'ເວົ້າຫຍັງແດ່…',
   'chat.send': 'ສົ່ງ',
   'timer.label': 'ເວລາຕາຂອງ {who}:',
 
   // seats
-  'seat.label': '{name}: {n} ໃບ, ລວມ {total}, ຮອບນີ້ {points}',
-  'seat.cards': '{n} ໃບ',
+  'seat.label': { other: '{name}: {n} ໃບ, ລວມ {total}, ຮອບນີ້ {points}' },
+  'seat.cards': { other: '{n} ໃບ' },
   'seat.total': 'ລວມ {total}',
   'seat.points': 'ຮອບນີ້ {points}',
   'seat.turn': 'ເຖິງຕາ',
@@ -173,12 +174,12 @@ export default {
   // events
   'event.deal': 'ຮອບ {n}: {who} ແຈກໄພ່.',
   'event.draw': '{who} ຈົ່ວຈາກກອງຈົ່ວ.',
-  'event.take': '{who} ເກັບໄພ່ {n} ໃບຈາກກອງຖິ້ມ ລົງໄປຮອດ {card}.',
-  'event.take.some': '{who} ເກັບໄພ່ {n} ໃບຈາກກອງຖິ້ມ.',
+  'event.take': { other: '{who} ເກັບໄພ່ {n} ໃບຈາກກອງຖິ້ມ ລົງໄປຮອດ {card}.' },
+  'event.take.some': { other: '{who} ເກັບໄພ່ {n} ໃບຈາກກອງຖິ້ມ.' },
   'event.meld': '{who} ລົງຊຸດ {cards}.',
   'event.layoff': '{who} ຝາກ {card} ໃສ່ຊຸດ {meld}.',
   'event.discard': '{who} ຖິ້ມ {card}.',
-  'event.rummy': '{who} ຮ້ອງ Rummy! ແລະ ເກັບໄພ່ {n} ໃບ.',
+  'event.rummy': { other: '{who} ຮ້ອງ Rummy! ແລະ ເກັບໄພ່ {n} ໃບ.' },
   'event.end': '{who} ຈົບຮອບ.',
   'event.pass': '{who} ປ່ອຍຜ່ານ ບໍ່ຮ້ອງ Rummy!',
   'event.timeout': '{who} ບໍ່ຮ້ອງທັນເວລາ.',
@@ -203,8 +204,8 @@ export default {
   'option.end.high': 'ທີ່ປາຍສູງ',
   'option.layoff': 'ຝາກ {card} ໃສ່ຊຸດ {meld}',
   'option.layoff.with': 'ຝາກ {card} ໃສ່ຊຸດ {meld} ({how})',
-  'option.rummy': 'ເກັບ {n} ໃບ ລົງໄປຮອດ {card}',
-  'option.take': 'ເກັບ {n} ໃບ ລົງໄປຮອດ {card}',
+  'option.rummy': { other: 'ເກັບ {n} ໃບ ລົງໄປຮອດ {card}' },
+  'option.take': { other: 'ເກັບ {n} ໃບ ລົງໄປຮອດ {card}' },
 
   // hints
   'hint.prefix': 'ຄຳແນະນຳ:',
@@ -275,8 +276,9 @@ export default {
   // waiting room and invitations
   'waiting.label': 'ລໍຖ້າຜູ້ຫຼິ້ນ',
   'waiting.title': 'ລໍຖ້າຜູ້ຫຼິ້ນ',
-  'waiting.free':
-    'ຍັງມີບ່ອນນັ່ງຫວ່າງ {n} ບ່ອນ. ສົ່ງລິ້ງເຊີນໃຫ້ໝູ່: ເກມຈະເລີ່ມເມື່ອມີຄົນນັ່ງຄົບທຸກບ່ອນ.',
+  'waiting.free': {
+    other: 'ຍັງມີບ່ອນນັ່ງຫວ່າງ {n} ບ່ອນ. ສົ່ງລິ້ງເຊີນໃຫ້ໝູ່: ເກມຈະເລີ່ມເມື່ອມີຄົນນັ່ງຄົບທຸກບ່ອນ.',
+  },
   'waiting.starting': 'ບ່ອນນັ່ງເຕັມແລ້ວ: ເກມກຳລັງເລີ່ມ…',
   'waiting.seat.taken': '{seat}: {name}',
   'waiting.seat.free': '{seat}: ຫວ່າງ',
