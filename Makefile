@@ -12,7 +12,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 TEST_STAMP := $(VENV)/.installed-test
-# The browser game's dev tools from npm (package.json: ESLint, axe-core), redone when the lock changes
+# The browser game's dev tools from npm (package.json: ESLint, preact-render-to-string for the
+# unit tests, axe-core), redone when the lock changes
 NODE_STAMP := node_modules/.installed
 
 LOCALE := src/rummy500/locale
@@ -127,8 +128,9 @@ test-deps:
 		echo "node is missing and apt-get is not available: the JavaScript bot's test is skipped"; \
 	fi
 
-# npm ci: exactly the versions of package-lock.json (ESLint; axe-core, read by the accessibility
-# tests from node_modules/axe-core), never anything the game itself loads.
+# npm ci: exactly the versions of package-lock.json (ESLint; preact-render-to-string, which the unit
+# tests of tests/js use with web/vendor's Preact; axe-core, read by the accessibility tests from
+# node_modules/axe-core), never anything the game itself loads.
 $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
@@ -136,7 +138,7 @@ $(NODE_STAMP): package.json package-lock.json
 lint-js: $(NODE_STAMP)
 	npx --no-install eslint src/rummy500/web/js tests/js eslint.config.js
 
-test-js:
+test-js: $(NODE_STAMP)
 	node --test tests/js/
 
 lint: $(TEST_STAMP)
