@@ -5,6 +5,7 @@
 
 const js = require('@eslint/js');
 const globals = require('globals');
+const reactHooks = require('eslint-plugin-react-hooks');
 
 module.exports = [
   {
@@ -19,6 +20,11 @@ module.exports = [
       sourceType: 'module',
       globals: globals.browser,
     },
+    // Preact's hooks follow React's rules: called in the same order at every render. The
+    // dependency lists are not checked (exhaustive-deps): the table's effects run on purpose when
+    // the server's version or the screen changes, and read the newest values through refs
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'off' },
   },
   {
     files: ['tests/js/**/*.js'],
