@@ -18,6 +18,7 @@ from rummy500.notation import read_record
 from rummy500.review import (
     THRESHOLDS,
     GameReview,
+    Thresholds,
     count_decisions,
     review_decision,
     review_game,
@@ -75,6 +76,7 @@ def test_review_of_a_fixed_record_has_a_stable_structure() -> None:
         assert d.played.move in {c.move for c in d.candidates}
         if d.tag != "good":
             assert d.loss > d.margin and d.loss >= THRESHOLDS.inaccuracy
+        assert d.samples in (4, 4 + first.refine)
         assert (d.why == "") == (d.tag == "good")
     good = sum(d.tag == "good" for d in hand.decisions)
     assert hand.accuracy == round(100 * good / len(hand.decisions), 1)
@@ -97,6 +99,19 @@ def test_the_best_move_is_good() -> None:
     best = Move.parse("P1 meld 7H 8H 9H")
     decision = review_decision(game.observation(0), game.legal_moves(), best, samples=4)
     assert decision.tag == "good" and decision.loss == 0.0 and decision.why == ""
+
+
+def test_an_uncertain_loss_is_measured_again_on_fresh_deals() -> None:
+    game = read_record(GOING_OUT)
+    obs, legal = game.observation(0), game.legal_moves()
+    played = Move.parse("P1 discard KC")  # keeps 7♥ 8♥ 9♥ to meld next turn: a real loss
+    strict = Thresholds(z=17.0)  # a margin so wide that two deals cannot decide
+    once = review_decision(obs, legal, played, samples=2, refine=0, thresholds=strict)
+    assert once.samples == 2 and once.tag == "good" and once.loss >= strict.inaccuracy
+    refined = review_decision(obs, legal, played, samples=2, refine=60, thresholds=strict)
+    assert refined.samples == 62
+    assert refined.margin < once.margin
+    assert refined.tag == "blunder" and refined.best.move == "P1 meld 7H 8H 9H"
 
 
 def test_the_seat_option_reviews_that_seat() -> None:

@@ -13,6 +13,7 @@ The result is a :class:`GameReview` (a pydantic model: ``review.model_dump()`` i
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -25,6 +26,7 @@ from rummy500.bots.evaluate import (
     DEFAULT_SAMPLES,
     Evaluation,
     MoveValue,
+    compare,
     evaluate,
 )
 from rummy500.bots.why import move_label, why
@@ -33,6 +35,7 @@ from rummy500.i18n import _
 from rummy500.notation import read_record
 
 __all__ = [
+    "DEFAULT_REFINE",
     "TAGS",
     "THRESHOLDS",
     "Z95",
@@ -52,6 +55,8 @@ __all__ = [
 TAGS = ("good", "inaccuracy", "mistake", "blunder")
 #: How many standard errors a loss must exceed to be tagged (the 95% margin of error).
 Z95 = 1.959963984540054
+#: Fresh deals sampled for a loss too uncertain to be tagged (see :func:`review_decision`).
+DEFAULT_REFINE = 48
 
 Tag = Literal["good", "inaccuracy", "mistake", "blunder"]
 
@@ -110,6 +115,7 @@ class DecisionReview(BaseModel):
     best: CandidateValue = Field(description="The best move found (the played one if none is).")
     loss: float = Field(description="Expected points the move played loses to the best.")
     margin: float = Field(description="The margin of error of loss (z standard errors).")
+    samples: int = Field(description="Sampled deals behind loss and margin.")
     tag: Tag = Field(description="good, inaccuracy, mistake or blunder.")
     why: str = Field(description="Why the best move is better, in words; empty when good.")
     candidates: list[CandidateValue] = Field(description="Every move compared, best first.")
@@ -133,6 +139,7 @@ class GameReview(BaseModel):
     players: int = Field(description="The number of seats.")
     rules: str = Field(description="The rules, as in a record's rules: line.")
     samples: int = Field(description="Sampled deals per decision.")
+    refine: int = Field(description="Fresh deals for a loss too uncertain to be tagged.")
     thresholds: Thresholds = Field(description="The thresholds of the tags.")
     hands: list[HandReview] = Field(description="Every hand, in order.")
     decisions: int = Field(description="Decisions reviewed (moves with a choice).")
@@ -216,28 +223,44 @@ def review_decision(
     samples: int = DEFAULT_SAMPLES,
     candidates: int = DEFAULT_CANDIDATES,
     seed: int = 0,
+    refine: int = DEFAULT_REFINE,
     names: Sequence[str] | None = None,
     thresholds: Thresholds = THRESHOLDS,
 ) -> DecisionReview:
-    """Review one decision: ``played`` (one of ``legal``) in the position ``obs`` shows."""
+    """Review one decision: ``played`` (one of ``legal``) in the position ``obs`` shows.
+
+    When the move played loses at least an inaccuracy's points but within the margin of error,
+    the difference between it and the best move is measured again on ``refine`` fresh deals
+    and the two measurements are pooled (fresh deals also take out the luck that made the best
+    move look best). A pooled loss below zero counts as zero."""
     evaluation: Evaluation = evaluate(
         obs, legal, include=[played], samples=samples, candidates=candidates, seed=seed
     )
     mine = evaluation.value(played)
     assert mine is not None
     best = evaluation.best
-    tag = tag_for(mine.loss, mine.loss_se, thresholds)
+    loss, se, used = mine.loss, mine.loss_se, samples
+    tag = tag_for(loss, se, thresholds)
+    if tag == "good" and loss >= thresholds.inaccuracy and refine >= 2:
+        again, again_se = compare(
+            obs, best.move, played, samples=refine, seed=random.Random(seed).getrandbits(63)
+        )
+        used = samples + refine
+        loss = max((samples * loss + refine * again) / used, 0.0)
+        se = math.sqrt((samples * se) ** 2 + (refine * again_se) ** 2) / used
+        tag = tag_for(loss, se, thresholds)
     text = ""
     if tag != "good":
-        text = why(obs, best.move, played, names=names, gain=mine.loss)
+        text = why(obs, best.move, played, names=names, gain=loss)
     return DecisionReview(
         hand=hand,
         index=index,
         phase=str(obs.phase),
         played=_candidate(mine, obs),
         best=_candidate(best if tag != "good" else mine, obs),
-        loss=round(mine.loss, 2),
-        margin=round(thresholds.z * mine.loss_se, 2),
+        loss=round(loss, 2),
+        margin=round(thresholds.z * se, 2),
+        samples=used,
         tag=tag,
         why=text,
         candidates=[_candidate(v, obs) for v in evaluation.values],
@@ -265,6 +288,7 @@ def review_game(
     samples: int = DEFAULT_SAMPLES,
     candidates: int = DEFAULT_CANDIDATES,
     seed: int = 0,
+    refine: int = DEFAULT_REFINE,
     names: Sequence[str] | None = None,
     thresholds: Thresholds = THRESHOLDS,
     on_decision: Callable[[DecisionReview], None] | None = None,
@@ -294,6 +318,7 @@ def review_game(
             samples=samples,
             candidates=candidates,
             seed=_decision_seed(seed, hand, index),
+            refine=refine,
             names=names,
             thresholds=thresholds,
         )
@@ -318,6 +343,7 @@ def review_game(
         players=record.players,
         rules=str(record.rules),
         samples=samples,
+        refine=refine,
         thresholds=thresholds,
         hands=hands,
         decisions=len(everything),

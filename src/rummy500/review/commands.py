@@ -26,7 +26,14 @@ from rummy500.bots.evaluate import DEFAULT_CANDIDATES, DEFAULT_SAMPLES
 from rummy500.engine import NotationError, parse_seat
 from rummy500.i18n import _
 from rummy500.notation import RecordError, read_record
-from rummy500.review import TAGS, DecisionReview, GameReview, count_decisions, review_game
+from rummy500.review import (
+    DEFAULT_REFINE,
+    TAGS,
+    DecisionReview,
+    GameReview,
+    count_decisions,
+    review_game,
+)
 
 __all__ = ["register"]
 
@@ -63,6 +70,13 @@ def review_command(
     candidates: Annotated[
         int, typer.Option(min=1, help="Moves compared per decision, besides the one played.")
     ] = DEFAULT_CANDIDATES,
+    refine: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Fresh deals for a loss of an inaccuracy or more within its margin (0: none).",
+        ),
+    ] = DEFAULT_REFINE,
     seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,
     show_all: Annotated[
         bool, typer.Option("--all", help="List every decision, not only those that lost points.")
@@ -113,7 +127,13 @@ def review_command(
 
     with progress:
         review = review_game(
-            record, who, samples=samples, candidates=candidates, seed=seed, on_decision=advance
+            record,
+            who,
+            samples=samples,
+            candidates=candidates,
+            seed=seed,
+            refine=refine,
+            on_decision=advance,
         )
     if json_out:
         print(json.dumps(review.model_dump(), ensure_ascii=False))
