@@ -62,3 +62,26 @@ test('setting a language without a catalog falls back to English and says so to 
   assert.equal(globalThis.document.documentElement.lang, 'en');
   assert.equal(i18n.t('summary.title', { n: 2 }), 'Hand 2 is over');
 });
+
+test("every language's plurals follow its own rules, and English fills what a catalog lacks", async () => {
+  const { LANGUAGES } = await load('locales/languages.js');
+  for (const code of Object.keys(LANGUAGES)) {
+    await i18n.setLanguage(code);
+    assert.equal(i18n.currentLanguage(), code);
+    assert.equal(globalThis.document.documentElement.lang, code);
+    const catalog = code === 'en' ? en : (await load(`locales/${code}.js`)).default;
+    const rules = new Intl.PluralRules(code);
+    for (const [key, forms] of Object.entries(catalog)) {
+      if (typeof forms !== 'object') continue;
+      for (const n of [0, 1, 2, 5, 21]) {
+        const form = forms[rules.select(n)] ?? forms.other;
+        assert.equal(i18n.t(key, { n }), form.replaceAll('{n}', String(n)), `${code} ${key} n=${n}`);
+      }
+    }
+    const missing = Object.keys(en).filter((key) => !(key in catalog));
+    for (const key of missing) {
+      assert.equal(i18n.t(key), typeof en[key] === 'object' ? en[key].other : en[key], `${code} ${key}`);
+    }
+  }
+  await i18n.setLanguage('en');
+});
