@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len, set_cell_size
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -550,19 +551,21 @@ class PlayersView(Widget):
         name_width = width - 1 - 3 - 5 - 5
         right = " ".join([_("cards"), _("hand"), _("total")])
         left = " " + _("player")
-        if len(left) + len(right) > width:
+        # widths in terminal cells, not characters: Lao's vowel and tone marks take none
+        if cell_len(left) + cell_len(right) > width:
             left = ""
         header = Text(
-            left.ljust(width - len(right)) + right,
+            set_cell_size(left, width - cell_len(right)) + right,
             style=self.get_component_rich_style("players--dim"),
         )
         lines = [header]
         for p in self.players:
             marker = "▶" if p.to_act else "·" if p.dealer else " "
             who = f"{p.name} ({p.level})" if p.level else p.name
-            if len(who) > name_width:
-                who = p.name[:name_width]
-            line = Text(f"{marker}{who:<{name_width}}{p.cards:>3}{p.hand:>5}{p.total:>5}")
+            if cell_len(who) > name_width:
+                who = p.name
+            who = set_cell_size(who, name_width)
+            line = Text(f"{marker}{who}{p.cards:>3}{p.hand:>5}{p.total:>5}")
             if p.to_act:
                 line.stylize(self.get_component_rich_style("players--acting"))
             lines.append(line)

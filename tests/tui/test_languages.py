@@ -1,0 +1,158 @@
+"""The terminal game in every shipped language at 80x24: the start screen, the table, the help
+and the hand's summary each fit (no line wider than the terminal, measured in cells as Rich
+measures them), the footer's keys are all shown in the language, and Lao text keeps its vowel
+and tone marks on their letters."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import unicodedata
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from rich.cells import cell_len
+from rich.console import Console
+from textual.binding import Binding
+from textual.dom import DOMNode
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+from rummy500 import i18n
+from rummy500.engine import Rules
+from rummy500.tui.app import RummyApp
+from rummy500.tui.screens import HandSummaryScreen, HelpScreen, StartScreen
+from rummy500.tui.table import TableScreen
+from rummy500.tui.widgets import PlayersView
+from tests.tui.helpers import HANDS, scripted_session, settle, table_app
+
+SIZE = (80, 24)
+LANGUAGES = [code for code in ("en", "hu", "lo") if code in i18n.available_languages()]
+
+
+@pytest.fixture(params=LANGUAGES)
+def language(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The game in this language, as ``rummy500 --lang`` sets it (the process default)."""
+    i18n.set_language(request.param)
+    yield request.param
+    i18n.set_language(None)
+
+
+def screen_lines(app: RummyApp) -> list[str]:
+    """The screen as the terminal shows it, line by line (what Textual's screenshots draw)."""
+    console = Console(
+        width=SIZE[0],
+        height=SIZE[1],
+        file=io.StringIO(),
+        force_terminal=True,
+        record=True,
+        legacy_windows=False,
+        safe_box=False,
+    )
+    console.print(
+        app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    )
+    return console.export_text().splitlines()
+
+
+def check_fits(app: RummyApp, language: str, where: str) -> list[str]:
+    """Every line within 80 cells and 24 lines; every footer key inside the screen, said in the
+    language; Lao marks on a letter. Returns the lines."""
+    lines = screen_lines(app)
+    assert len(lines) <= SIZE[1], f"{where}: {len(lines)} lines"
+    wide = [line for line in lines if cell_len(line) > SIZE[0]]
+    assert not wide, f"{where}: lines wider than {SIZE[0]} cells: {wide}"
+    text = "\n".join(lines)
+    footers = list(app.screen.query(Footer))  # a modal screen shows the footer's screen's
+    keys = [key for footer in footers for key in footer.query(FooterKey)]
+    assert keys or not footers, f"{where}: no key in the footer"
+    for key in keys:
+        region = key.region
+        assert region.width > 0 and region.right <= SIZE[0], f"{where}: {key.description} cut"
+        assert key.description in text, f"{where}: the key {key.description!r} is not shown"
+    english = english_keys()
+    for key in keys:  # said in the language (where the catalog has it)
+        said = english.get(key.description, key.description)
+        assert key.description == said, f"{where}: {key.description!r}, not {said!r}"
+    if language == "lo":
+        # a Lao vowel or tone mark (a combining mark) follows a Lao letter, never a space
+        for line in lines:
+            for before, mark in itertools.pairwise(line):
+                if "\u0e80" <= mark <= "\u0eff" and unicodedata.category(mark) == "Mn":
+                    assert "\u0e80" <= before <= "\u0eff", f"{where}: a mark came loose: {line}"
+    return lines
+
+
+def english_keys() -> dict[str, str]:
+    """The game's key descriptions, English → the current language."""
+    from rummy500.tui.language import _game_classes
+
+    found = {}
+    for cls in _game_classes(DOMNode):
+        for binding in cls.__dict__.get("BINDINGS", []):
+            if isinstance(binding, Binding) and binding.description:
+                found[binding.description] = i18n._(binding.description)
+    return found
+
+
+def lao_words(lines: list[str]) -> list[str]:
+    return [w for line in lines for w in line.split() if any("\u0e80" <= c <= "\u0eff" for c in w)]
+
+
+@pytest.mark.asyncio
+async def test_the_start_screen_fits_80x24_with_its_keys(data_dir: Path, language: str) -> None:
+    app = RummyApp(data_dir=data_dir, pace="instant", call_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        lines = check_fits(app, language, "start screen")
+        assert i18n._("Start") in "\n".join(lines)
+        if language == "lo":
+            assert len(lao_words(lines)) > 5
+        app.save_screenshot(str(data_dir / f"tui-start-{language}.svg"))
+
+
+@pytest.mark.asyncio
+async def test_the_table_and_its_help_fit_80x24_with_their_keys(
+    data_dir: Path, language: str
+) -> None:
+    session = scripted_session(data_dir, HANDS, "KH", "AS 2H", [["P2 draw", "P2 discard KS"]])
+    session.names[0] = "ສົມພອນ"  # a Lao name: six letters, four of them marks (zero cells)
+    app = table_app(session, data_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, TableScreen)
+        lines = check_fits(app, language, "table")
+        # the players' table lines up in cells: its header and every row are as wide
+        players = str(app.screen.query_one("#players", PlayersView).render()).splitlines()
+        assert "ສົມພອນ" in players[1], players
+        assert len({cell_len(line) for line in players}) == 1, players
+        text = "\n".join(lines)
+        assert i18n._("Draw") in text and i18n._("Help") in text
+        if language == "lo":
+            # the marks are kept (zero cells wide, so lines hold more characters than cells)
+            assert any(len(line) > cell_len(line) for line in lines)
+            assert i18n._("Draw") != "Draw"
+        app.save_screenshot(str(data_dir / f"tui-table-{language}.svg"))
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        check_fits(app, language, "help")
+
+
+@pytest.mark.asyncio
+async def test_the_hands_summary_fits_80x24(data_dir: Path, language: str) -> None:
+    hands = [
+        "2D 3D 4D 7D TD TS 8S 7S 6S KD KS QS 7H",
+        "3C 4C 5C 6C 7C 8C 9C TC JC QC KC 5H 5D",
+    ]
+    script = ["P2 draw", "P2 meld 3C 4C 5C 6C 7C 8C 9C TC JC QC KC", "P2 meld 5D 5H 5S"]
+    session = scripted_session(data_dir, hands, "KH", "5S AS", [script], Rules(target=50))
+    app = table_app(session, data_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, HandSummaryScreen)
+        await pilot.pause(0.2)  # the footer shows the new screen's keys
+        check_fits(app, language, "hand summary")
+        app.save_screenshot(str(data_dir / f"tui-summary-{language}.svg"))
