@@ -3,8 +3,9 @@
 axe-core comes from npm as a test tool (package.json; ``make test`` runs ``npm ci`` first) and is
 read from node_modules: the game itself never loads it. It is injected before the page's own
 scripts (an init script, which the server's Content-Security-Policy does not apply to) and run
-on each screen a player meets: the start page, the table on their turn, the table with a Rummy!
-call window open, the hand summary and the game over. No violation of ``serious`` or
+on each screen a player meets: the start page, the table on their turn, its help (how to play,
+the table's rules, the keys), the table with a Rummy! call window open, the hand summary and the
+game over. No violation of ``serious`` or
 ``critical`` impact may be left.
 
 The call window, the summary and the game over are the page's own components fed the server's
@@ -112,6 +113,16 @@ def test_every_screen_has_no_serious_accessibility_violation(
     page.wait_for_url("**/?table=*")
     alice.wait_for("s.view !== null && s.view.turn === 'P1' && s.legal.includes('P1 draw')")
     audit(page, f"{size}-your-turn", artifacts, found)
+
+    # the help: how to play, this table's rules, the keys
+    page.keyboard.press("?")
+    for tab in ("guide", "rules", "keys"):
+        page.locator(f'[data-help="{tab}"]').focus()
+        page.keyboard.press("Enter")
+        page.locator(f'[data-help="{tab}"][aria-selected="true"]').wait_for()
+        audit(page, f"{size}-help-{tab}", artifacts, found)
+    page.keyboard.press("Escape")
+    page.get_by_role("dialog").wait_for(state="detached")
 
     # a Rummy! call window open for Alice
     s = alice.snapshot()
