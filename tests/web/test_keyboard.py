@@ -2,8 +2,8 @@
 
 No mouse and no tap from the start page to the hand summary: Tab to reach the name field, the
 Create button and the hand; the arrow keys to go along the hand, Space to pick a card; the
-documented shortcuts (D draw, M meld, 1–9 lay off on that meld, X discard, P let a Rummy! call
-go, E end the hand, Esc clear the selection) to play; Enter to choose in a dialog. After every
+documented shortcuts (D draw, M meld, 1–9 lay off on that meld, X discard, R call Rummy!, E end
+the hand, Esc clear the selection) to play; Enter to choose in a dialog. After every
 move the focus must be on something of the page, never lost to ``body``, and drawn (the page's
 :focus-visible outline). The computer plays at the "instant" computer speed, a player's setting,
 so that the hand takes seconds; the deal is the live server's seeded one.
@@ -121,6 +121,8 @@ class KeyboardPlayer(Player):
         words = text.split()
         if move.verb == "draw":
             self.key("d")
+        elif move.verb == "rummy":
+            self.key("r")
         elif move.verb == "pass":
             self.key("p")
         elif move.verb == "end":
@@ -144,12 +146,15 @@ class KeyboardPlayer(Player):
 
 
 def choose(legal: list[str]) -> str:
-    """The keyboard player's policy: let Rummy! calls go, draw from the stock, meld the longest
-    natural meld, lay off, else discard the highest card; end the hand when the stock is out."""
+    """The keyboard player's policy: call Rummy! on the fewest cards, draw from the stock, meld
+    the longest natural meld, lay off, else discard the highest card; end the hand when the stock
+    is out."""
     moves = [Move.parse(m) for m in legal]
     by_verb: dict[str, list[str]] = {}
     for text, m in zip(legal, moves, strict=True):
         by_verb.setdefault(m.verb, []).append(text)
+    if by_verb.get("rummy"):
+        return min(by_verb["rummy"], key=lambda m: Move.parse(m).number)
     for verb in ("pass", "draw", "end"):
         if verb in by_verb:
             return by_verb[verb][0]
@@ -188,6 +193,7 @@ def test_a_whole_hand_with_the_keyboard_alone(
         alice.wait_for(f"{SUMMARY_SHOWN} || s.legal.length > 0", timeout=20_000)
         if page.locator("[data-summary]").count():
             break
+        alice.check_focus("the computer's turn")
         move = choose(alice.snapshot()["legal"])
         alice.move_by_keys(move)
         verbs.add(Move.parse(move).verb)
