@@ -6,6 +6,10 @@
 # `.venv/bin/rummy500 play`. make test adds the extras and the test tools to the same .venv.
 # Each install has its stamp, redone when pyproject.toml changes: installing the base into a
 # full .venv removes nothing, and make test after make play only adds what is missing.
+# make test also checks the browser game's scripts with the machine's Node.js: npm ci puts the
+# dev tools of package-lock.json into node_modules (stamped, redone when the lock changes), then
+# ESLint (make lint-js) and node's own test runner over tests/js (make test-js) run before pytest,
+# whose browser tests include the axe-core audit and the hand played with the keyboard alone.
 
 PYTHON ?= python3
 VENV   := .venv
