@@ -59,7 +59,9 @@ export class TableConnection {
     ws.onopen = () => {
       this.lastHeard = Date.now();
       const lang = this.language(); // the server's texts (errors, hints) in the page's language
-      ws.send(JSON.stringify(this.token ? { type: 'auth', token: this.token, lang } : { type: 'watch', lang }));
+      // summary: this page shows a hand summary and says ready when it is closed (the next deal
+      // waits for it, docs/protocol.md "Between hands")
+      ws.send(JSON.stringify(this.token ? { type: 'auth', token: this.token, lang, summary: true } : { type: 'watch', lang }));
     };
     ws.onmessage = (event) => {
       if (ws !== this.ws) return;

@@ -1,15 +1,16 @@
-// Between hands: what each player melded and was left holding, the hand's scores and the totals,
-// a score table of every hand; at the end the winner, a chart of the totals by hand, the game
-// record to download, and a rematch.
-import { html, cls, useState } from './lib.js';
+// Between hands: what each player melded and was left holding (the cards counted against them),
+// the hand's scores and the totals, a score table of every hand, and who the next deal waits
+// for; at the end the winner, a chart of the totals by hand, the game record to download, and a
+// rematch.
+import { html, cls, useState, useEffect } from './lib.js';
 import { t } from './i18n.js';
+import { cardShort, cardList } from './cards.js';
 import { Modal } from './dialogs.js';
 import { api } from './api.js';
 import * as store from './store.js';
 import { navigate } from './app-shell.js';
 import { totalsByHand } from './table-state.js';
 import { seatColorClass } from './seat-colors.js';
-
 
 function signed(n) {
   return n > 0 ? `+${n}` : String(n);
@@ -57,7 +58,36 @@ export function TotalsChart({ seats, results, name, target }) {
   </figure>`;
 }
 
-export function Summary({ state, me, token, tableId, name, onClose, toasts }) {
+/** The cards a player was left holding, with suit symbols (their names for screen readers). */
+function LeftCards({ cards }) {
+  if (!cards || !cards.length) return null;
+  return html`<span class="left-cards" data-left-cards role="img" aria-label=${t('summary.left.cards', { cards: cardList(cards) })}>
+    ${cards.map((c, i) => html`<span key=${i} class=${cls('left-card', /[DH]$/.test(c) && 'red')}>${cardShort(c)}</span>`)}
+  </span>`;
+}
+
+/** Names in a sentence: 'Ann', 'Ann and Bob', 'Ann, Bob and you'. */
+function nameList(names) {
+  if (names.length <= 1) return names.join('');
+  return t('list.and', { items: names.slice(0, -1).join(t('list.separator')), last: names.at(-1) });
+}
+
+/** Who the next deal waits for, and when it comes anyway. */
+function NextHandLine({ nextHand, name }) {
+  const [, tick] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => tick((x) => x + 1), 1000);
+    return () => clearInterval(timer);
+  }, [nextHand.until]);
+  const left = Math.max(0, Math.ceil((nextHand.until - Date.now()) / 1000));
+  return html`<p class="next-hand" role="status" data-next-hand>
+    ${nextHand.waiting.length
+      ? t('summary.waiting', { who: nameList(nextHand.waiting.map(name)), n: left })
+      : t('summary.dealing')}
+  </p>`;
+}
+
+export function Summary({ state, me, token, tableId, name, onClose, onReady, toasts }) {
   const summary = state.summary;
   const over = state.gameOver;
   const seats = state.seats.map((s) => s.seat);
@@ -115,7 +145,10 @@ export function Summary({ state, me, token, tableId, name, onClose, toasts }) {
             (s) => html`<tr key=${s} class=${cls(s === me && 'you', over && over.winner === s && 'winner')}>
               <th scope="row"><span class=${cls('seat-swatch', seatColorClass(s))} aria-hidden="true"></span>${name(s)}</th>
               <td>${summary.melded ? summary.melded[s] : '–'}</td>
-              <td>${summary.left ? (summary.left[s] ? -summary.left[s] : 0) : '–'}</td>
+              <td>
+                ${summary.left ? (summary.left[s] ? -summary.left[s] : 0) : '–'}
+                <${LeftCards} cards=${summary.left_cards && summary.left_cards[s]} />
+              </td>
               <td>${summary.scores ? signed(summary.scores[s]) : '–'}</td>
               <td><strong>${totals[s] ?? '–'}</strong></td>
             </tr>`,
@@ -152,6 +185,8 @@ export function Summary({ state, me, token, tableId, name, onClose, toasts }) {
 
       ${over && html`<${TotalsChart} seats=${seats} results=${results} name=${name} target=${target} />`}
 
+      ${!over && !summary.nextHandStarted && state.nextHand && html`<${NextHandLine} nextHand=${state.nextHand} name=${name} />`}
+
       <div class="dialog-actions">
         ${over &&
         html`<a class="button" href=${api.recordUrl(tableId)} download=${`rummy500-${tableId}.r500`} data-action="record">
@@ -163,8 +198,8 @@ export function Summary({ state, me, token, tableId, name, onClose, toasts }) {
         </button>`}
         ${over && html`<button onClick=${() => navigate('/')}>${t('action.lobby')}</button>`}
         ${!over &&
-        html`<button class="primary" onClick=${onClose} data-action="play-on">
-          ${summary.nextHandStarted ? t('summary.next.started') : t('summary.play.on')}
+        html`<button class="primary" onClick=${summary.nextHandStarted ? onClose : onReady} disabled=${!!summary.ready} data-action="play-on">
+          ${summary.nextHandStarted ? t('summary.next.started') : summary.ready ? t('summary.ready') : t('summary.play.on')}
         </button>`}
         ${over && html`<button onClick=${onClose}>${t('action.close')}</button>`}
       </div>

@@ -16,7 +16,8 @@ export const EMPTY = {
   timerUntil: null,
   rematch: null,
   handResults: [], // one per finished hand: scores, melded, left, ended_by, out, totals
-  summary: null, // the hand summary to show: { hand_number, …, nextHandStarted }
+  summary: null, // the hand summary to show: { hand_number, …, left_cards, ready, nextHandStarted }
+  nextHand: null, // between hands: { waiting: seats still reading the summary, until: deal time }
   gameOver: null, // { totals, winner, hands }
   log: [], // what happened, newest last: { id, event, view }
   lastEvent: null,
@@ -65,12 +66,18 @@ export function reduce(state, message, now = Date.now()) {
       handResults = handResults.map((r, i) => ({ ...r, hand_number: i + 1, totals: totals[i] }));
       let summary = state.summary;
       let gameOver = state.gameOver;
+      // the last hand's summary, with the cards left in each hand (shown once it is over)
+      const last = () => ({ ...handResults.at(-1), left_cards: view.left_cards || null });
       if (view && view.phase === 'game_over') {
         gameOver = { totals: view.totals, winner: view.winner, hands: handResults.length };
-        summary = summary || (handResults.length ? { ...handResults.at(-1) } : null);
+        summary = summary || (handResults.length ? last() : null);
       } else if (view && view.phase === 'hand_over' && handResults.length && !summary) {
-        summary = { ...handResults.at(-1) };
+        summary = last();
       }
+      const nextHand = nextHandOf(message.next_hand, now);
+      // back between hands: the server waits for this seat again until it closes the summary
+      const mine = message.you && message.you.seat;
+      if (summary && summary.ready && nextHand && nextHand.waiting.includes(mine)) summary = { ...summary, ready: false };
       const log =
         state.log.length || !view || !view.history
           ? state.log
@@ -89,6 +96,7 @@ export function reduce(state, message, now = Date.now()) {
           handResults,
           summary,
           gameOver,
+          nextHand,
           log,
           queued: null,
           canUndo: !!message.can_undo,
@@ -101,7 +109,8 @@ export function reduce(state, message, now = Date.now()) {
       const event = message.event || {};
       let summary = state.summary;
       let queued = state.queued;
-      if (event.kind === 'deal' && summary) summary = { ...summary, nextHandStarted: true };
+      // the next hand: a summary its player closed (ready) goes; one left open says it started
+      if (event.kind === 'deal' && summary) summary = summary.ready ? null : { ...summary, nextHandStarted: true };
       if (event.kind === 'move' && queued && event.move === queued) queued = null;
       // two called Rummy! at once: the engine applied the other seat's call (the nearest after
       // the discarder), so this seat's queued call is dropped and its player is told who got it
@@ -127,6 +136,7 @@ export function reduce(state, message, now = Date.now()) {
           view: message.view,
           legal: message.legal || [],
           summary,
+          nextHand: event.kind === 'deal' ? null : state.nextHand,
           log,
           lastEvent: entry,
           queued,
@@ -152,6 +162,10 @@ export function reduce(state, message, now = Date.now()) {
         : [...state.handResults, result];
       return { ...state, handResults, summary: { ...result } };
     }
+    case '_ready': // this page's own: its player closed the summary (summaryReady)
+      return summaryReady(state);
+    case 'next_hand':
+      return { ...state, nextHand: nextHandOf(message, now) };
     case 'game_over': {
       const { type, version, ...over } = message;
       return { ...state, gameOver: over, table: state.table && { ...state.table, status: 'finished' } };
@@ -173,6 +187,26 @@ export function reduce(state, message, now = Date.now()) {
 /** Close the hand summary. */
 export function closeSummary(state) {
   return { ...state, summary: null };
+}
+
+/** The player has said they are ready for the next hand: the summary stays, waiting for the
+ * others, until the deal. */
+export function summaryReady(state) {
+  return state.summary ? { ...state, summary: { ...state.summary, ready: true } } : state;
+}
+
+/** The hand whose summary this player may close with a `ready` now (the server waits for it),
+ * or null: only between hands, for a seated player, for the hand just over. */
+export function readyFor(state) {
+  const view = state.view;
+  if (!view || view.phase !== 'hand_over' || !state.you || !state.you.seat || state.gameOver) return null;
+  if (!state.summary || state.summary.hand_number !== view.hand_number) return null;
+  return view.hand_number;
+}
+
+/** The server's next_hand ({ waiting, deal_ms }) on this browser's clock. */
+function nextHandOf(part, now) {
+  return part ? { waiting: part.waiting, until: now + part.deal_ms } : null;
 }
 
 /** The name of a seat: its player's name, or 'P3' when it has none. */

@@ -5,7 +5,7 @@
 import { html, cls, useState, useEffect, useCallback, useMemo } from './lib.js';
 import { t } from './i18n.js';
 import { parseMove, layoffTargets, takeDepths, rummyDepths, canDiscard, has, meldsFor, hintFor } from './moves.js';
-import { seatName } from './table-state.js';
+import { seatName, readyFor } from './table-state.js';
 import * as store from './store.js';
 import { Summary } from './summary.js';
 import { ChoiceDialog, HelpDialog, Toasts, useToasts } from './dialogs.js';
@@ -139,6 +139,17 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
     run();
     event.preventDefault();
   });
+
+  // the player closes the hand summary: the server is told (the next deal waits for everyone's),
+  // and with Play on the summary stays, saying who the table still waits for, until the deal
+  const closeSummary = (stay) => {
+    const hand = readyFor(state);
+    if (hand !== null && !state.summary.ready && !(conn.current && conn.current.send({ type: 'ready', hand }))) {
+      toasts.show(t('error.offline'), 'error');
+      if (stay) return;
+    }
+    dispatch(stay && hand !== null ? { type: '_ready' } : { type: '_close' });
+  };
 
   // --- what is legal now (for highlighting) --------------------------------------------------
 
@@ -279,7 +290,8 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
       token=${token}
       tableId=${tableId}
       name=${name}
-      onClose=${() => dispatch({ type: '_close' })}
+      onClose=${() => closeSummary(false)}
+      onReady=${() => closeSummary(true)}
       toasts=${toasts}
     />`}
     ${dialog &&
