@@ -298,6 +298,10 @@ export default {
   'summary.rematch.join': 'Beszállok a visszavágóba',
   'summary.play.on': 'Tovább',
   'summary.next.started': 'Elkezdődött a következő leosztás – játssz tovább',
+  'summary.ready': 'Várakozás a többiekre…',
+  'summary.waiting': 'Az összesítőt még nem zárta be: {who} (a következő leosztás legkésőbb {n} s múlva kezdődik).',
+  'summary.dealing': 'Mindenki kész: jön a következő osztás.',
+  'summary.left.cards': 'Kézben maradt: {cards}',
   'chart.label': 'Összpontszámok leosztásonként. Végeredmény: {totals}',
   'chart.caption': 'Összpontszámok az egyes leosztások után',
 
