@@ -248,16 +248,28 @@ class _View:
         if not takes:
             return gains
         pile = self.obs.discard_pile
-        base = self.worth(self.hand)
+        base: float | None = None
         hand = self.hand
+        # a deepest card that makes no meld with the cards and fits nowhere on the table (even
+        # after another lay-off) can only be deadwood: no need to read the hand for it
+        spots = self.table.fits | {after for _card, after in self.table.after}
         for m in takes:
             if m.number > self.p.max_take:
                 continue
             taken = pile[-m.number :]
             cards = (*hand, *taken)
-            r = self.reading(cards)
-            if taken[0] in r.deadwood and taken[0] != JOKER:
+            deepest = taken[0]
+            if (
+                deepest != JOKER
+                and deepest not in spots
+                and not can_meld_with(deepest, card_counts(cards))
+            ):
                 continue
+            r = self.reading(cards)
+            if deepest in r.deadwood and deepest != JOKER:
+                continue
+            if base is None:
+                base = self.worth(hand)
             gain = self.worth(cards) - base
             gains[m] = gain - self.p.deep_margin * (m.number - 1)
         return gains
