@@ -72,6 +72,29 @@ def test_a_card_that_gives_an_opponent_a_meld_is_named_with_the_cards_they_took(
     assert not NOTATION.search(text)
 
 
+def test_a_take_says_whether_the_meld_is_made_with_the_hand_or_the_cards_taken() -> None:
+    # the pile ends 5♦ 6♦ 7♦: taking three makes a run of them alone; P2 holds the 2♥ 3♥ 4♥
+    game = position(
+        "5D 7D KC 3C TC 6C 2S QD 4S QS AS 9H 8C",
+        "6D 2H 3H 4H 7C 9C JD KD TH KH JH 2C 5S",
+        "9S",
+        "P1 draw; P1 discard 5D; P2 draw; P2 discard 6D; P1 draw; P1 discard 7D",
+        stock="3D 8S 4C 5H",
+    )
+    obs = game.observation(1)
+    text = why(obs, Move.parse("P2 take 3"))
+    assert text.startswith("Take 3 cards down to the 5♦: ")
+    assert "the 5♦ makes 5♦ 6♦ 7♦ with the cards taken with it" in text
+    game = position(
+        "5D 6D KC 3C TC 2S QD 4S QS AS 9H 8C JH",
+        "2H 3H 4H 7C 9C JD KD TH KH 2C 5S 6S 9S",
+        "7D",
+        "",
+    )
+    text = why(game.observation(0), Move.parse("P1 take 1"))
+    assert text == "Take the 7♦: the 7♦ makes 5♦ 6♦ 7♦ with your cards."
+
+
 def test_every_verb_has_a_label_and_a_reason_for_a_hint() -> None:
     game = position(
         "7H 8H 9H AC 2C 3C 4C 5C 6C 2S 3S 4S 5S",

@@ -11,6 +11,7 @@ for the move they suggest. Every text goes through gettext.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from rummy500.bots.reading import Reading, read_hand, table_fits
@@ -203,11 +204,16 @@ class _Facts:
         said = []
         meld = next((m for m in r.melds if deepest in m), None)
         if meld is not None:
-            said.append(
-                _("the {card} makes {meld} with your cards").format(
-                    card=card_label(deepest), meld=cards_label(meld)
-                )
+            rest = Counter(meld)
+            rest[deepest] -= 1
+            held = Counter(self.obs.hand)
+            from_hand = all(held[c] >= n for c, n in rest.items())
+            text = (
+                _("the {card} makes {meld} with your cards")
+                if from_hand
+                else _("the {card} makes {meld} with the cards taken with it")
             )
+            said.append(text.format(card=card_label(deepest), meld=cards_label(meld)))
         elif deepest in r.layoffs:
             said.append(
                 _("the {card} can be laid off on the table").format(card=card_label(deepest))
