@@ -1,6 +1,7 @@
 // What every screen shares: moving between screens without reloading, and the settings.
 import { html, cls } from './lib.js';
 import { t, LANGUAGES } from './i18n.js';
+import { COMPUTER_SPEEDS, DEFAULT_COMPUTER_SPEED } from './pace.js';
 
 /** Go to `path` (for example '/?table=ID') as a link would, without reloading the page. */
 export function navigate(path) {
@@ -38,6 +39,16 @@ export function Settings({ settings, onSettings, compact }) {
         </select>
       </label>
       ${reducedMotion() && html`<p class="muted">${t('settings.reduced')}</p>`}
+      <label>
+        ${t('settings.computer')}
+        <select
+          value=${settings.computerSpeed || DEFAULT_COMPUTER_SPEED}
+          onChange=${(e) => onSettings({ ...settings, computerSpeed: e.target.value })}
+          data-setting="computer-speed"
+        >
+          ${Object.keys(COMPUTER_SPEEDS).map((s) => html`<option key=${s} value=${s}>${t(`computer.speed.${s}`)}</option>`)}
+        </select>
+      </label>
       <label class="setting-check">
         <input
           type="checkbox"

@@ -1,10 +1,11 @@
 // The start page: your name, a new table (seats, rules, target), joining by link or code, the
 // open tables, watching a table, the tables you sit at, and your statistics.
-import { html, cls, useState, useEffect } from './lib.js';
+import { html, cls, useState, useEffect, useRef } from './lib.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
 import * as store from './store.js';
 import { navigate, Settings } from './app-shell.js';
+import { computerSeatText } from './names.js';
 import { LanguagePicker } from './language-picker.js';
 
 export const LEVELS = ['easy', 'medium', 'hard', 'expert', 'random'];
@@ -247,7 +248,7 @@ function SeatsLine({ table }) {
     ${table.seats.map(
       (s, i) => html`<span key=${i} class=${cls('seat-chip', !s.taken && s.kind === 'human' && 'free')}>
         ${s.kind === 'bot'
-          ? t('lobby.seat.bot', { level: t(`level.${s.level || 'easy'}`) })
+          ? computerSeatText(s)
           : s.taken
             ? s.name || s.seat
             : t('lobby.seat.free')}
@@ -261,6 +262,13 @@ function JoinTable({ table, name, setName, onError, onCancel }) {
   const free = table.seats.filter((s) => s.kind === 'human' && !s.taken);
   const [seat, setSeat] = useState(free.length ? free[0].seat : '');
   const [busy, setBusy] = useState(false);
+  // an invitation opens on its form: the keyboard starts where the eye does (the name, or the
+  // way back to a seat held already), not at the top of the page
+  const form = useRef(null);
+  useEffect(() => {
+    const first = form.current && form.current.querySelector('#join-name, [data-action="back"], [data-action="watch"]');
+    if (first) first.focus();
+  }, [table.table_id]);
   const join = async (e) => {
     e.preventDefault();
     if (!name.trim()) {
@@ -278,15 +286,22 @@ function JoinTable({ table, name, setName, onError, onCancel }) {
       setBusy(false);
     }
   };
-  return html`<form class="panel join" onSubmit=${join} aria-labelledby="join-title">
+  const watchOrCancel = html`<button type="button" data-action="watch" onClick=${() => navigate(`/?watch=${encodeURIComponent(table.table_id)}`)}>${t('lobby.watch')}</button>
+    <button type="button" class="ghost" onClick=${onCancel}>${t('action.cancel')}</button>`;
+  // what is shown is what is read: the form's fields, then its buttons in one row, first the
+  // one that does what the page is for
+  return html`<form class="panel join" ref=${form} onSubmit=${join} aria-labelledby="join-title">
     <h2 id="join-title">${t('join.title', { code: table.invite_code })}</h2>
     <p><${SeatsLine} table=${table} /></p>
     <p class="muted">${rulesSummary(table.rules) || t('rules.preset.standard')}</p>
     ${held
       ? html`<p>${t('join.held', { seat: held.seat })}</p>
-          <button type="button" class="primary big" onClick=${() => navigate(`/?table=${encodeURIComponent(table.table_id)}`)}>
-            ${t('join.back')}
-          </button>`
+          <div class="row">
+            <button type="button" class="primary big" data-action="back" onClick=${() => navigate(`/?table=${encodeURIComponent(table.table_id)}`)}>
+              ${t('join.back')}
+            </button>
+            ${watchOrCancel}
+          </div>`
       : free.length
         ? html`<${NameField} name=${name} setName=${setName} id="join-name" />
             ${free.length > 1 &&
@@ -295,16 +310,16 @@ function JoinTable({ table, name, setName, onError, onCancel }) {
               ${free.map(
                 (s) => html`<label key=${s.seat} class="check">
                   <input type="radio" name="seat" value=${s.seat} checked=${seat === s.seat} onChange=${() => setSeat(s.seat)} />
-                  ${s.seat}
+                  ${t('create.seat', { n: Number(s.seat.slice(1)) })}
                 </label>`,
               )}
             </fieldset>`}
-            <button type="submit" class="primary big" disabled=${busy} data-action="join">${t('join.submit')}</button>`
-        : html`<p>${t('join.full')}</p>`}
-    <div class="row">
-      <button type="button" onClick=${() => navigate(`/?watch=${encodeURIComponent(table.table_id)}`)}>${t('lobby.watch')}</button>
-      <button type="button" class="ghost" onClick=${onCancel}>${t('action.cancel')}</button>
-    </div>
+            <div class="row">
+              <button type="submit" class="primary big" disabled=${busy} data-action="join">${t('join.submit')}</button>
+              ${watchOrCancel}
+            </div>`
+        : html`<p>${t('join.full')}</p>
+            <div class="row">${watchOrCancel}</div>`}
   </form>`;
 }
 

@@ -4,6 +4,7 @@ import { html, cls } from './lib.js';
 import { t } from './i18n.js';
 import { cardShort, cardList } from './cards.js';
 import { seatColorClass } from './seat-colors.js';
+import { LevelBadge } from './names.js';
 
 export function SeatPanel({ state, seat, info, isTurn, you }) {
   const view = state.view;
@@ -12,7 +13,7 @@ export function SeatPanel({ state, seat, info, isTurn, you }) {
   const points = view ? view.points[seat] : 0;
   const known = view && view.known_cards ? view.known_cards[seat] || [] : [];
   const name = (info && info.name) || seat;
-  const kind = info && info.kind === 'bot' ? t('seat.computer', { level: t(`level.${info.level || 'easy'}`) }) : null;
+  const computer = info && info.kind === 'bot';
   const away = info && info.kind === 'human' && info.taken && !info.connected;
   const botPlays = info && info.kind === 'human' && info.bot_playing;
   const label = view ? t('seat.label', { name, n: size, total, points }) : name;
@@ -26,7 +27,7 @@ export function SeatPanel({ state, seat, info, isTurn, you }) {
       <span class="seat-swatch" aria-hidden="true"></span>
       <strong class="seat-name">${name}</strong>
       ${you && html`<span class="tag">${t('seat.you')}</span>`}
-      ${kind && html`<span class="tag">${kind}</span>`}
+      ${computer && html`<${LevelBadge} level=${info.level} />`}
       ${away && html`<span class="tag warn">${botPlays ? t('seat.away.bot') : t('seat.away')}</span>`}
       ${info && info.kind === 'human' && !info.taken && html`<span class="tag">${t('seat.free')}</span>`}
     </div>

@@ -4,19 +4,21 @@ import { t } from './i18n.js';
 import { useFollowNewest } from './follow.js';
 import { describeEvent } from './table-log.js';
 import { seatColorClass } from './seat-colors.js';
+import { UnreadBadge } from './chat-unread.js';
 
 /**
  * `panel`: 'log' or 'chat' (the C key opens the chat too); `onSay(text)` sends a chat line and
- * is true when it went; `canChat`: a seated player (spectators read only).
+ * is true when it went; `canChat`: a seated player (spectators read only); `unread`: the chat's
+ * lines not seen yet (chat-unread.js).
  */
-export function SidePanel({ log, chat, panel, onPanel, name, canChat, onSay }) {
+export function SidePanel({ log, chat, panel, onPanel, name, canChat, onSay, unread = 0 }) {
   const logList = useFollowNewest([log, panel]);
   const [draft, setDraft] = useState(''); // kept while the player looks at the log
   return html`<aside class="side" aria-label=${t('side.label')}>
     <div class="tabs" role="tablist">
       <button role="tab" aria-selected=${panel === 'log'} onClick=${() => onPanel('log')}>${t('side.log')}</button>
       <button role="tab" aria-selected=${panel === 'chat'} onClick=${() => onPanel('chat')}>
-        ${t('side.chat')}${chat.length ? ` (${chat.length})` : ''}
+        ${t('side.chat')}<${UnreadBadge} n=${unread} />
       </button>
     </div>
     ${panel === 'log'

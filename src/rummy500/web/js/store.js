@@ -52,7 +52,8 @@ export function forgetSeat(tableId) {
   write('seats', all);
 }
 
-const DEFAULT_SETTINGS = { speed: 'normal', language: '', sound: false };
+// speed: the animations; computerSpeed: how long each computer move stays on its own (pace.js)
+const DEFAULT_SETTINGS = { speed: 'normal', computerSpeed: 'normal', language: '', sound: false };
 
 export function settings() {
   return { ...DEFAULT_SETTINGS, ...read('settings', {}) };

@@ -15,10 +15,11 @@ export function describeStatus(state, { me, myTurn, phase, name, mustUse }) {
     if (state.queued) return t('status.call.queued', { who: waiting });
     return t('status.call', { who: waiting });
   }
-  if (!me) return t('status.turn', { who: name(view.turn) });
-  if (!myTurn) {
+  if (!me || !myTurn) {
     const info = state.seats.find((s) => s.seat === view.turn);
-    const bot = info && info.kind === 'human' && info.bot_playing;
+    // a computer player is to move: "Ben is thinking…" (its moves come at the page's pace)
+    if (info && info.kind === 'bot') return t('status.thinking', { who: name(view.turn) });
+    const bot = me && info && info.kind === 'human' && info.bot_playing;
     return t(bot ? 'status.turn.bot' : 'status.turn', { who: name(view.turn) });
   }
   if (phase === 'draw') return view.hand.length === 0 ? t('status.float') : t('status.draw');

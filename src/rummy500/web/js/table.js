@@ -27,12 +27,14 @@ import { MeldsArea } from './melds-area.js';
 import { Toolbar, CallBar } from './toolbar.js';
 import { useHand, Hand } from './hand.js';
 import { SidePanel } from './side-panel.js';
+import { useLastMoveMarks, markMs } from './pace.js';
+import { useUnreadChat } from './chat-unread.js';
 
 export function TableScreen({ tableId, watch, settings, onSettings }) {
   const held = watch ? null : store.seatAt(tableId);
   const token = held ? held.token : null;
   const toasts = useToasts();
-  const { state, dispatch, status, conn, stateRef } = useTableConnection(tableId, token, toasts);
+  const { state, dispatch, status, conn, stateRef, pacer } = useTableConnection(tableId, token, toasts, settings.computerSpeed);
   const [selected, setSelected] = useState(new Set());
   // a saved order (this browser's last at this table) is kept until the player sorts again
   const [sortMode, setSortMode] = useState(() => (store.handOrder(tableId) ? 'custom' : 'suit'));
@@ -50,6 +52,8 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   const myTurn = !!(view && me && view.turn === me && (phase === 'draw' || phase === 'play'));
   useTurnAlert(myTurn, settings.sound);
   useSeatEffects(state, me, tableId, toasts);
+  useLastMoveMarks(state.lastEvent, view, me, markMs(settings.computerSpeed));
+  const unread = useUnreadChat(state.chat, panel === 'chat', me, state.version >= 0);
   const values = useMemo(() => (/values=5-10-15/.test((state.table && state.table.rules) || '') ? '5-10-15' : 'standard'), [state.table]);
   const features = new Set((state.table && state.table.features) || []);
 
@@ -74,8 +78,15 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   const actions = tableActions(
     { me, view, legal, phase, myTurn, selection: selectedCodes, call: state.call, canUndo: state.canUndo, features, values, entries },
     {
-      send: (message) => !!(conn.current && conn.current.send(message)),
-      move: (text) => conn.current && conn.current.move(text),
+      // the player acts on what they see: anything still waiting to be shown is shown first
+      send: (message) => {
+        pacer.flush();
+        return !!(conn.current && conn.current.send(message));
+      },
+      move: (text) => {
+        pacer.flush();
+        return conn.current && conn.current.move(text);
+      },
       toasts,
       choose: (title, options) => setDialog({ title, options }),
       setHint,
@@ -274,6 +285,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
         onPanel=${setPanel}
         name=${name}
         canChat=${!!me}
+        unread=${unread}
         onSay=${(text) => {
           if (conn.current && conn.current.send({ type: 'chat', text })) return true;
           toasts.show(t('error.offline'), 'error');

@@ -43,8 +43,10 @@ export function TopBar({ state, status, me, token, tableId, settings, onSettings
       navigate('/');
     }}>${t('app.name')}</a>
     <span class="table-code" title=${t('table.code.title')}>${state.table ? t('table.code', { code: state.table.invite_code }) : ''}</span>
-    ${view && html`<span class="hand-number">${t('table.hand', { n: view.hand_number })}</span>`}
-    ${state.table && html`<span class="table-target">${t('rules.target.short', { n: targetOf(state.table) })}</span>`}
+    <span class="table-progress">
+      ${view && html`<span class="hand-number">${t('table.hand', { n: view.hand_number })}</span>`}
+      ${state.table && html`<span class="table-target">${t('rules.target.short', { n: targetOf(state.table) })}</span>`}
+    </span>
     <${ConnectionBadge} status=${status.status} />
     <span class="spacer"></span>
     ${state.handResults.length > 0 && html`<button class="ghost" onClick=${onResults}>${t('action.results')}</button>`}

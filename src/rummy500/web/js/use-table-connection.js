@@ -6,19 +6,25 @@ import { refusalText } from './moves.js';
 import { TableConnection } from './connection.js';
 import { EMPTY, reduce, closeSummary, seatName } from './table-state.js';
 import * as store from './store.js';
+import { usePacer } from './pace.js';
 
 function tableReducer(state, action) {
-  return action.type === '_close' ? closeSummary(state) : reduce(state, action);
+  if (action.type === '_close') return closeSummary(state);
+  // a message the pacer held back: its deadlines count from when it came (pace.js)
+  if (action.type === '_paced') return reduce(state, action.message, action.at);
+  return reduce(state, action);
 }
 
 /**
  * Connect (and reconnect) to the table for the life of the screen, as the seat of `token` or as
- * a spectator. Returns { state, dispatch, status, conn, stateRef }: `conn.current` sends,
- * `stateRef.current` is the newest state (for callbacks made before it), dispatching
- * { type: '_close' } closes the hand summary.
+ * a spectator. Returns { state, dispatch, status, conn, stateRef, pacer }: `conn.current` sends,
+ * `stateRef.current` is the newest state shown (for callbacks made before it), dispatching
+ * { type: '_close' } closes the hand summary. The server's messages are shown at the pace of
+ * `computerSpeed` (pace.js): `pacer.flush()` shows what waits, as the player acts.
  */
-export function useTableConnection(tableId, token, toasts) {
+export function useTableConnection(tableId, token, toasts, computerSpeed) {
   const [state, dispatch] = useReducer(tableReducer, EMPTY);
+  const pacer = usePacer((message, at) => dispatch({ type: '_paced', message, at }), computerSpeed);
   const [status, setStatus] = useState({ status: 'connecting' });
   const conn = useRef(null);
   const stateRef = useRef(state);
@@ -30,7 +36,7 @@ export function useTableConnection(tableId, token, toasts) {
       token,
       language: currentLanguage,
       onMessage: (message) => {
-        dispatch(message);
+        pacer.push(message);
         if (message.type === 'error') {
           if (message.code === 'seat_left') store.forgetSeat(tableId);
           const text = message.code === 'illegal_move' ? refusalText(message, (seat) => seatName(stateRef.current, seat)) : message.message;
@@ -61,5 +67,5 @@ export function useTableConnection(tableId, token, toasts) {
     };
   });
 
-  return { state, dispatch, status, conn, stateRef };
+  return { state, dispatch, status, conn, stateRef, pacer };
 }

@@ -2,6 +2,7 @@
 import { html } from './lib.js';
 import { t } from './i18n.js';
 import { seatColorClass } from './seat-colors.js';
+import { LevelBadge } from './names.js';
 
 export function WaitingRoom({ state, inviteLink, toasts }) {
   const free = state.seats.filter((s) => s.kind === 'human' && !s.taken).length;
@@ -28,7 +29,7 @@ export function WaitingRoom({ state, inviteLink, toasts }) {
         (s) => html`<li key=${s.seat} class=${seatColorClass(s.seat)}>
           <span class="seat-swatch" aria-hidden="true"></span>
           ${s.kind === 'bot'
-            ? t('waiting.seat.bot', { seat: s.seat, level: t(`level.${s.level || 'easy'}`) })
+            ? html`${t('waiting.seat.taken', { seat: s.seat, name: s.name || s.seat })} <${LevelBadge} level=${s.level} />`
             : s.taken
               ? t('waiting.seat.taken', { seat: s.seat, name: s.name || s.seat })
               : t('waiting.seat.free', { seat: s.seat })}

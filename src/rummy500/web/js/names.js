@@ -1,0 +1,24 @@
+// Computer players as the page shows them: the name the server gave each one (a name, the same
+// in every language) and a badge of its level (rummy500.bots.LEVELS: easy, medium, hard, expert,
+// random), wherever a seat is shown: the seats round the table, the waiting room, the lobby.
+import { html } from './lib.js';
+import { t } from './i18n.js';
+
+/** The level of a computer seat ('easy' for a seat of a server that did not say). */
+export function levelOf(seat) {
+  return (seat && seat.level) || 'easy';
+}
+
+/** "computer, easy": a computer player's badge, coloured by level, its help as a tooltip. */
+export function LevelBadge({ level }) {
+  const shown = level || 'easy';
+  return html`<span class="tag level-badge" data-level=${shown} title=${t(`level.${shown}.help`)}>
+    ${t('seat.computer', { level: t(`level.${shown}`) })}
+  </span>`;
+}
+
+/** A computer seat in a list of seats: its name (when the server gave it one) and its level. */
+export function computerSeatText(seat) {
+  const level = t(`level.${levelOf(seat)}`);
+  return seat.name ? t('lobby.seat.bot.named', { name: seat.name, level }) : t('lobby.seat.bot', { level });
+}
