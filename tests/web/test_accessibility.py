@@ -4,8 +4,8 @@ axe-core comes from npm as a test tool (package.json; ``make test`` runs ``npm c
 read from node_modules: the game itself never loads it. It is injected before the page's own
 scripts (an init script, which the server's Content-Security-Policy does not apply to) and run
 on each screen a player meets: the start page, the table on their turn, its help (how to play,
-the table's rules, the keys), the table with a Rummy! call window open, the hand summary and the
-game over. No violation of ``serious`` or
+the table's rules, the keys), a spectator's view of it, the table with a Rummy! call window
+open, the hand summary and the game over. No violation of ``serious`` or
 ``critical`` impact may be left.
 
 The call window, the summary and the game over are the page's own components fed the server's
@@ -123,6 +123,14 @@ def test_every_screen_has_no_serious_accessibility_violation(
         audit(page, f"{size}-help-{tab}", artifacts, found)
     page.keyboard.press("Escape")
     page.get_by_role("dialog").wait_for(state="detached")
+
+    # someone watching the table
+    table_id = page.url.split("table=")[1]
+    watcher = new_player(chromium, size, axe_source)[0].page
+    watcher.goto(f"{live_server.url}/?watch={table_id}")
+    watcher.wait_for_function("() => window.rummy500 && window.rummy500.snapshot().view !== null")
+    audit(watcher, f"{size}-spectator", artifacts, found)
+    watcher.context.close()
 
     # a Rummy! call window open for Alice
     s = alice.snapshot()
