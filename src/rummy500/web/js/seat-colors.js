@@ -16,7 +16,7 @@ export function seatColorClass(seat) {
 /** A person's initials ('Ann Lee' -> 'AL', 'Ben' -> 'BE'). */
 export function initials(name) {
   const words = String(name).trim().split(/\s+/);
-  return (words.length > 1 ? words[0][0] + words[1][0] : String(name).slice(0, 2)).toUpperCase();
+  return (words.length > 1 ? words[0][0] + words[1][0] : words[0].slice(0, 2)).toUpperCase();
 }
 
 /** The seats in the order the player sees them round the table: the ones after `me` first. */

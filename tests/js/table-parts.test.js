@@ -1,0 +1,95 @@
+// The table's pure parts: the order of the hand (hand-order.js), the seats' colours and marks
+// (seat-colors.js), the Moves log's lines (table-log.js) and the status line (table-status.js).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from './web.js';
+
+const { reconcileHand, inSavedOrder, moveEntry, idsOfCards } = await load('hand-order.js');
+const { seatIndex, seatColorClass, initials, othersAround } = await load('seat-colors.js');
+const { describeEvent } = await load('table-log.js');
+const { describeStatus } = await load('table-status.js');
+
+const codes = (entries) => entries.map((e) => e.code);
+
+test("the hand keeps the player's order; new cards come at the right, or sorted in", () => {
+  const uid = { n: 0 };
+  const first = reconcileHand([], ['KS', '2H', '9C'], 'custom', uid);
+  assert.deepEqual(codes(first.entries), ['KS', '2H', '9C']);
+  assert.equal(first.added.size, 3);
+  // 2H melded away, 5D drawn: the rest stay where the player put them
+  const next = reconcileHand(first.entries, ['9C', 'KS', '5D'], 'custom', uid);
+  assert.deepEqual(codes(next.entries), ['KS', '9C', '5D']);
+  assert.deepEqual([...next.added], [next.entries[2].id], 'only the drawn card is new');
+  assert.equal(next.entries[0].id, first.entries[0].id, 'a kept card keeps its id');
+  const sorted = reconcileHand(first.entries, ['9C', 'KS', '5D'], 'suit', uid);
+  assert.deepEqual(codes(sorted.entries), ['9C', '5D', 'KS']);
+});
+
+test('two copies of a card (two decks) are two entries', () => {
+  const uid = { n: 0 };
+  const one = reconcileHand([], ['7H', '7H', 'JK'], 'custom', uid);
+  assert.equal(new Set(one.entries.map((e) => e.id)).size, 3);
+  const less = reconcileHand(one.entries, ['7H', 'JK'], 'custom', uid);
+  assert.deepEqual(codes(less.entries), ['7H', 'JK']);
+  assert.equal(less.added.size, 0);
+  assert.deepEqual([...idsOfCards(one.entries, ['7H'])], [one.entries[0].id], 'each card once');
+  assert.equal(idsOfCards(one.entries, ['7H', '7H']).size, 2);
+});
+
+test("a saved order is the hand's order after a reload; moving a card moves it", () => {
+  assert.deepEqual(inSavedOrder(['2H', 'KS', '9C', 'AD'], ['9C', 'KS', '2H']), ['9C', 'KS', '2H', 'AD']);
+  const entries = [{ id: 'a' }, { id: 'b' }, { id: 'c' }];
+  assert.deepEqual(moveEntry(entries, 0, 2).map((e) => e.id), ['b', 'c', 'a']);
+  assert.equal(moveEntry(entries, 0, 3), null, 'past the end');
+  assert.equal(moveEntry(entries, 1, 1), null);
+  assert.deepEqual(entries.map((e) => e.id), ['a', 'b', 'c'], 'the hand itself is not changed');
+});
+
+test("each seat has its colour, its players' initials, and the others sit after you", () => {
+  assert.equal(seatIndex('P3'), 2);
+  assert.equal(seatColorClass('P1'), 'seat-color-0');
+  assert.equal(seatColorClass('P9'), 'seat-color-0', 'eight colours, then again');
+  assert.equal(initials('Ann Lee'), 'AL');
+  assert.equal(initials('ben'), 'BE');
+  assert.equal(initials('  Cleo  '), 'CL');
+  assert.deepEqual(othersAround(['P1', 'P2', 'P3', 'P4'], 'P3'), ['P4', 'P1', 'P2']);
+  assert.deepEqual(othersAround(['P1', 'P2'], null), ['P1', 'P2'], 'a spectator sees every seat');
+});
+
+test('the Moves log says who dealt, each move in words, and who the computer stood in for', () => {
+  const name = (seat) => ({ P1: 'Ann', P2: 'Ben' })[seat];
+  const line = (event, pile = []) => describeEvent({ event, pile }, name);
+  assert.equal(line({ kind: 'deal', hand_number: 2, dealer: 'P2' }), 'Hand 2: Ben dealt.');
+  assert.equal(line({ kind: 'move', move: 'P1 take 2', by: 'player' }, ['4C', '9D', 'KS']), 'Ann took 2 cards from the discard pile, down to the 9♦.');
+  assert.equal(
+    line({ kind: 'move', move: 'P2 discard 7S', by: 'takeover' }),
+    'Ben discarded 7♠. (the computer, for an away player)',
+  );
+  assert.equal(line({ kind: 'move', move: 'P2 pass', by: 'timeout' }), 'Ben did not call in time.');
+  assert.equal(line({ kind: 'undo', move: 'P1 meld 4H 5H 6H' }), 'Taken back: Ann melded 4♥ 5♥ 6♥.');
+  assert.equal(line({ kind: 'no such event' }), '');
+});
+
+test("the status line says whose turn it is and what you may do now", () => {
+  const name = (seat) => ({ P1: 'you', P2: 'Ben', P3: 'Cleo' })[seat];
+  const seats = [
+    { seat: 'P1', kind: 'human' },
+    { seat: 'P2', kind: 'bot' },
+    { seat: 'P3', kind: 'human', bot_playing: true },
+  ];
+  const view = { turn: 'P1', window: ['P2', 'P3'], hand: ['7S'], winner: null };
+  const status = (over, opts) =>
+    describeStatus({ view, seats, call: null, queued: null, ...over }, { me: 'P1', myTurn: true, name, mustUse: null, ...opts });
+  assert.equal(describeStatus({ view: null }, {}), 'Waiting for players…');
+  assert.equal(status({}, { phase: 'draw' }), 'Your turn: draw from the stock or take from the discard pile.');
+  assert.equal(status({}, { phase: 'play', mustUse: 'QH' }), 'Meld or lay off the Q♥ you took first.');
+  assert.equal(status({}, { phase: 'play' }), 'Meld and lay off what you like, then discard a card.');
+  assert.equal(status({ view: { ...view, hand: [] } }, { phase: 'draw' }), 'Your turn: you are floating — draw or take from the discard pile.');
+  assert.equal(status({ view: { ...view, turn: 'P2' } }, { phase: 'play', myTurn: false }), 'Ben is thinking…');
+  assert.equal(status({ view: { ...view, turn: 'P3' } }, { phase: 'play', myTurn: false }), 'Cleo is away: the computer plays for them.');
+  assert.equal(status({}, { phase: 'call' }), 'Rummy call window: waiting for Ben, Cleo.');
+  assert.equal(status({ queued: 'P1 draw' }, { phase: 'call' }), 'Your draw waits for the Rummy call window (Ben, Cleo).');
+  assert.equal(status({ call: { deadline_ms: 5000 } }, { phase: 'call' }), 'Rummy! A card in the pile can be melded: call it, or let it go.');
+  assert.equal(status({ view: { ...view, winner: 'P3' } }, { phase: 'game_over' }), 'Game over: Cleo won.');
+  assert.equal(status({}, { phase: 'hand_over' }), 'The hand is over.');
+});
