@@ -65,11 +65,13 @@ class Thresholds(BaseModel):
     """The expected points (of net hand score) a move must lose to earn each tag; a loss is
     tagged only when it also exceeds its margin of error (``z`` standard errors)."""
 
-    inaccuracy: float = Field(4.0, description="Points lost from which a move is an inaccuracy.")
-    mistake: float = Field(10.0, description="Points lost from which a move is a mistake.")
-    blunder: float = Field(25.0, description="Points lost from which a move is a blunder.")
+    inaccuracy: float = Field(
+        default=4.0, description="Points lost from which a move is an inaccuracy."
+    )
+    mistake: float = Field(default=10.0, description="Points lost from which a move is a mistake.")
+    blunder: float = Field(default=25.0, description="Points lost from which a move is a blunder.")
     z: float = Field(
-        Z95, description="Standard errors a loss must exceed to be tagged (1.96: 95%)."
+        default=Z95, description="Standard errors a loss must exceed to be tagged (1.96: 95%)."
     )
 
 
@@ -134,7 +136,7 @@ class HandReview(BaseModel):
 class GameReview(BaseModel):
     """A seat's game, reviewed."""
 
-    version: Literal[1] = Field(1, description="The format's version.")
+    version: Literal[1] = Field(default=1, description="The format's version.")
     seat: str = Field(description="The seat reviewed (P1 … P8).")
     players: int = Field(description="The number of seats.")
     rules: str = Field(description="The rules, as in a record's rules: line.")

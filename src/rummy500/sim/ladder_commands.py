@@ -164,8 +164,8 @@ def ladder_command(
                 on_result=lambda _result: progress.update(task, advance=1),
             )
     finally:
-        for bot in externals.values():
-            bot.close()
+        for external in externals.values():
+            external.close()
     data = {
         "settings": {
             "games_per_pair": games,
