@@ -193,3 +193,30 @@ def test_no_text_overflows_the_start_page_the_table_or_the_summary(
     bad = {screen: problems for screen, problems in found.items() if problems}
     assert not bad, json.dumps(bad, ensure_ascii=False, indent=1)
     assert not page.errors, page.errors
+
+
+def translation(language: str, message: str) -> str | None:
+    """``message`` in the shipped Python catalog of ``language`` (None: not translated)."""
+    from babel.messages.pofile import read_po
+
+    po = Path(__file__).parents[2] / "src" / "rummy500" / "locale" / language / "LC_MESSAGES"
+    with (po / "rummy500.po").open("rb") as f:
+        found = read_po(f).get(message)
+    return found.string if found is not None and found.string else None
+
+
+def test_the_servers_words_follow_the_language_the_player_picked(open_page: Any) -> None:
+    """A browser whose own language is English, set to Hungarian by its player: the lobby's
+    errors come back in Hungarian (the page says its language to the server)."""
+    said = translation("hu", "there is no such table")
+    if said is None:
+        pytest.skip("the Hungarian catalog does not say this yet")
+    page = open_page("desktop")
+    pick(page, "hu")
+    message = page.evaluate(
+        """async () => {
+            const { api } = await import('/js/api.js');
+            try { await api.join('nosuchtable', 'Ada'); } catch (e) { return e.message; }
+        }"""
+    )
+    assert message == said

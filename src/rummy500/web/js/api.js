@@ -22,6 +22,9 @@ function describe(detail) {
 
 async function request(method, path, { body, token } = {}) {
   const headers = { Accept: 'application/json' };
+  // the server's words (errors) in the page's language, which the player may have chosen
+  const lang = typeof document !== 'undefined' && document.documentElement.lang;
+  if (lang) headers['Accept-Language'] = lang;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
