@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rummy500.bots.intermediate import IntermediatePolicy
+from rummy500.bots.reading import read_hand, table_fits
 from rummy500.engine import Game, Move, Observation, card_values, sample_state
 from rummy500.i18n import _
 
@@ -33,6 +34,7 @@ __all__ = [
     "evaluate",
     "net_score",
     "playout_scores",
+    "position_scores",
 ]
 
 #: Sampled deals per decision (each candidate is played out in every one).
@@ -80,12 +82,17 @@ class Evaluation:
 
 
 def playout_scores(
-    game: Game, policy: IntermediatePolicy, playout_moves: int = 400
-) -> tuple[int, ...]:
+    game: Game,
+    policy: IntermediatePolicy,
+    playout_moves: int = 400,
+    horizon: int | None = None,
+) -> tuple[float, ...]:
     """Play ``game`` to the end of the hand with ``policy`` for every seat; return each seat's
     hand score (a hand still going after ``playout_moves`` moves is scored as if the stock had
-    run out)."""
-    for _step in range(playout_moves):
+    run out). With a ``horizon``, stop after that many moves and score the hand as it stands
+    (:func:`position_scores`): cheaper, and less noisy, but only an estimate."""
+    moves = playout_moves if horizon is None else min(horizon, playout_moves)
+    for _step in range(moves):
         if game.is_hand_over():
             break
         actor = game.to_act
@@ -93,11 +100,23 @@ def playout_scores(
         game.play(policy.choose(game.observation(actor), game.legal_moves()))
     if game.is_hand_over():
         return tuple(game.hand_results[-1].scores)
+    if horizon is not None:
+        return position_scores(game)
     table = card_values(game.rules)
     return tuple(game.points[s] - sum(table[c] for c in game.hand(s)) for s in range(game.players))
 
 
-def net_score(scores: Sequence[int], seat: int) -> float:
+def position_scores(game: Game) -> tuple[float, ...]:
+    """Each seat's hand score if it laid down its best melds and lay-offs now and were caught
+    with the rest (:func:`~rummy500.bots.reading.read_hand`): a static estimate of the hand."""
+    table = table_fits(game.observation(0).melds)  # the table is the same for every seat
+    values = game.rules.values
+    return tuple(
+        game.points[s] + read_hand(game.hand(s), table, values).score for s in range(game.players)
+    )
+
+
+def net_score(scores: Sequence[float], seat: int) -> float:
     """``seat``'s hand score minus the mean hand score of the others."""
     mine = scores[seat]
     return mine - (sum(scores) - mine) / (len(scores) - 1)
@@ -113,6 +132,7 @@ def evaluate(
     seed: int | None = 0,
     policy: IntermediatePolicy | None = None,
     playout_moves: int = 400,
+    horizon: int | None = None,
 ) -> Evaluation:
     """Evaluate the best ``candidates`` moves of ``legal`` by the intermediate ranking, and every
     move of ``include`` (which must be legal), on ``samples`` deals consistent with ``obs``.
@@ -141,7 +161,7 @@ def evaluate(
         for i, move in enumerate(moves):
             game = state.clone()
             game.play(move)
-            scores = playout_scores(game, policy, playout_moves)
+            scores = playout_scores(game, policy, playout_moves, horizon)
             nets[i][k] = net_score(scores, obs.seat)
             score_sums[i] += scores[obs.seat]
     means = [sum(row) / samples for row in nets]
@@ -167,6 +187,7 @@ def compare(
     seed: int | None = 0,
     policy: IntermediatePolicy | None = None,
     playout_moves: int = 400,
+    horizon: int | None = None,
 ) -> tuple[float, float]:
     """How many points of net ``first`` gains over ``second`` on ``samples`` fresh deals
     consistent with ``obs`` (paired, as in :func:`evaluate`): ``(mean, standard error)``.
@@ -186,7 +207,7 @@ def compare(
         for move in (first, second):
             game = state.clone()
             game.play(move)
-            nets.append(net_score(playout_scores(game, policy, playout_moves), obs.seat))
+            nets.append(net_score(playout_scores(game, policy, playout_moves, horizon), obs.seat))
         diffs.append(nets[0] - nets[1])
     mean = sum(diffs) / samples
     var = sum((d - mean) ** 2 for d in diffs) / (samples - 1)

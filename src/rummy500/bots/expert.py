@@ -41,7 +41,10 @@ class ExpertBot(Bot):
     - ``candidates``: how many moves are compared at most;
     - ``playout_moves``: the cap on the moves of one playout;
     - ``confidence``: how sure (in standard errors) it must be to overrule the intermediate
-      choice.
+      choice;
+    - ``horizon``: stop each playout after this many moves and score the hand as it stands
+      (:func:`~rummy500.bots.evaluate.position_scores`) instead of playing it to the end
+      (``None``, the default).
     """
 
     name = "expert"
@@ -55,6 +58,7 @@ class ExpertBot(Bot):
         playout_moves: int = 400,
         confidence: float = 1.0,
         policy: IntermediatePolicy | None = None,
+        horizon: int | None = None,
     ) -> None:
         super().__init__(seed)
         if time <= 0 and not samples:
@@ -64,6 +68,9 @@ class ExpertBot(Bot):
         self.candidates = max(1, candidates)
         self.playout_moves = playout_moves
         self.confidence = confidence
+        if horizon is not None and horizon < 0:
+            raise ValueError(_("the horizon must be 0 moves or more, not {n}").format(n=horizon))
+        self.horizon = horizon
         self.policy = policy or IntermediatePolicy()
         #: how many samples the last search looked at (for measurements)
         self.last_samples = 0
@@ -122,4 +129,5 @@ class ExpertBot(Bot):
     def playout(self, game: Game, seat: int) -> float:
         """Play ``game`` to the end of the hand with the intermediate policy; return ``seat``'s
         hand score minus the mean of the others' (as if the stock ran out at the cap)."""
-        return net_score(playout_scores(game, self.policy, self.playout_moves), seat)
+        scores = playout_scores(game, self.policy, self.playout_moves, self.horizon)
+        return net_score(scores, seat)

@@ -1,0 +1,64 @@
+"""Playouts that stop at a horizon (an option of the expert and the evaluator): the hand as it
+stands is scored by each seat's best reading; without a horizon nothing changes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rummy500.bots import make_bot
+from rummy500.bots.evaluate import playout_scores, position_scores
+from rummy500.bots.intermediate import IntermediatePolicy
+from rummy500.bots.reading import read_hand, table_fits
+from rummy500.engine import Game, Rules, sample_state
+from rummy500.notation import read_record
+
+#: P1 has melded 1♣ … 6♣ (21 points) and 2♠ … 5♠ (14) and holds 7♥ 8♥ 9♥ K♣.
+POSITION = """players: 2
+hand 1
+dealer: P2
+P1: 7H 8H 9H AC 2C 3C 4C 5C 6C 2S 3S 4S 5S
+P2: 2H 3H 4H 5H 6H 7C 8C 9C 4D 6D 7D 8D TH
+discard: JC
+stock: KC
+P1 draw
+P1 meld AC 2C 3C 4C 5C 6C
+P1 meld 2S 3S 4S 5S
+"""
+
+
+def test_a_horizon_of_zero_scores_the_hand_as_it_stands() -> None:
+    game = read_record(POSITION)
+    scores = playout_scores(game.clone(), IntermediatePolicy(), horizon=0)
+    assert scores == position_scores(game)
+    # P1: 21 + 14 on the table, then 7♥ 8♥ 9♥ melded (24) and the K♣ caught (−10)
+    assert scores[0] == 21 + 14 + 24 - 10
+    table = table_fits(game.observation(1).melds)
+    assert scores[1] == read_hand(game.hand(1), table).score
+
+
+def test_a_horizon_beyond_the_end_of_the_hand_changes_nothing() -> None:
+    policy = IntermediatePolicy()
+    rng = random.Random(4)
+    game = Game.new(2, Rules(), seed=11, max_moves_per_hand=1000)
+    for _ in range(3):
+        state = sample_state(game.observation(game.to_act or 0), rng)
+        full = playout_scores(state.clone(), policy)
+        assert playout_scores(state.clone(), policy, horizon=10_000) == full
+
+
+def test_the_expert_plays_legal_moves_with_a_horizon_and_refuses_a_negative_one() -> None:
+    game = Game.new(2, Rules(target=100), seed=3, max_moves_per_hand=1000)
+    bots = [make_bot("expert", seed=1, samples=3, horizon=6), make_bot("beginner", seed=2)]
+    for _ in range(40):
+        if game.is_hand_over():
+            break
+        seat = game.to_act
+        assert seat is not None
+        legal = game.legal_moves()
+        move = bots[seat].choose(game.observation(seat), legal)
+        assert move in legal
+        game.play(move)
+    with pytest.raises(ValueError, match="horizon"):
+        make_bot("expert", horizon=-1)
