@@ -1,9 +1,9 @@
 """Game review: where a seat lost points, move by move, in a player's words.
 
 :func:`review_game` replays a game record (:mod:`rummy500.notation`) and, at every decision of
-the seat that had more than one legal move, asks the evaluator (:func:`rummy500.bots.evaluate
-.evaluate`) what the move played and the best move found are expected to score, on the same
-sampled deals. The difference, with its margin of error, is tagged by :data:`THRESHOLDS`, and
+the seat that had more than one legal move, asks the evaluator
+(:func:`rummy500.bots.evaluate.evaluate`) what the move played and the best move found are
+expected to score, on the same sampled deals. The difference, with its margin of error, is tagged by :data:`THRESHOLDS`, and
 the better move comes with a sentence of why (:func:`rummy500.bots.why.why`). The evaluator is
 given the seat's observation only: what the seat could know then, never the other hands.
 
