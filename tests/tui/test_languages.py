@@ -22,10 +22,10 @@ from textual.widgets._footer import FooterKey
 from rummy500 import i18n
 from rummy500.engine import Rules
 from rummy500.tui.app import RummyApp
-from rummy500.tui.screens import HandSummaryScreen, HelpScreen, StartScreen
+from rummy500.tui.screens import GameOverScreen, HandSummaryScreen, HelpScreen, StartScreen
 from rummy500.tui.table import TableScreen
 from rummy500.tui.widgets import PlayersView
-from tests.tui.helpers import HANDS, scripted_session, settle, table_app
+from tests.tui.helpers import HANDS, scripted_session, settle, table_app, wait_for
 
 SIZE = (80, 24)
 LANGUAGES = [code for code in ("en", "hu", "lo") if code in i18n.available_languages()]
@@ -142,7 +142,7 @@ async def test_the_table_and_its_help_fit_80x24_with_their_keys(
 
 
 @pytest.mark.asyncio
-async def test_the_hands_summary_fits_80x24(data_dir: Path, language: str) -> None:
+async def test_the_hands_summary_and_the_game_over_fit_80x24(data_dir: Path, language: str) -> None:
     hands = [
         "2D 3D 4D 7D TD TS 8S 7S 6S KD KS QS 7H",
         "3C 4C 5C 6C 7C 8C 9C TC JC QC KC 5H 5D",
@@ -156,3 +156,7 @@ async def test_the_hands_summary_fits_80x24(data_dir: Path, language: str) -> No
         await pilot.pause(0.2)  # the footer shows the new screen's keys
         check_fits(app, language, "hand summary")
         app.save_screenshot(str(data_dir / f"tui-summary-{language}.svg"))
+        await pilot.press("enter")  # the game is over
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.pause(0.2)
+        check_fits(app, language, "game over")

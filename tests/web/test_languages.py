@@ -177,7 +177,7 @@ def overflows(page: Any) -> list[str]:
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("language", ["en", "hu", "lo"])
-def test_no_text_overflows_the_start_page_the_table_or_the_summary(
+def test_no_text_overflows_the_start_page_the_table_or_the_summaries(
     open_page: Any, language: str, size: str, artifacts: Path
 ) -> None:
     if language not in shipped_languages():
@@ -189,6 +189,8 @@ def test_no_text_overflows_the_start_page_the_table_or_the_summary(
     found["table"] = overflows(page)
     page.evaluate(SUMMARY_SCRIPT, False)
     found["hand summary"] = overflows(page)
+    page.evaluate(SUMMARY_SCRIPT, True)
+    found["game over"] = overflows(page)
     page.screenshot(path=str(artifacts / f"languages-{language}-{size}.png"), full_page=True)
     bad = {screen: problems for screen, problems in found.items() if problems}
     assert not bad, json.dumps(bad, ensure_ascii=False, indent=1)
