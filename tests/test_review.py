@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rummy500 import review as review_module
+from rummy500.bots.intermediate import IntermediatePolicy
 from rummy500.cli import app
 from rummy500.engine import Game, Move, Observation
 from rummy500.notation import read_record
@@ -229,3 +230,20 @@ def test_the_command_refuses_a_bad_record(tmp_path: Path) -> None:
     result = runner.invoke(app, ["review", str(bad)])
     assert result.exit_code == 2
     assert "bad.r500:3:" in result.output
+
+
+def test_a_game_being_played_can_be_reviewed_and_an_unfinished_hand_has_no_score() -> None:
+    """What the terminal and browser Review screens call: ``review_game`` on the game itself."""
+    game = Game.new(2, seed=4)
+    policy = IntermediatePolicy()
+    for _ in range(12):
+        seat = game.to_act
+        assert seat is not None
+        game.play(policy.choose(game.observation(seat), game.legal_moves()))
+    seen: list[int] = []
+    review = review_game(
+        game, 1, samples=2, candidates=2, refine=0, on_decision=lambda d: seen.append(d.index)
+    )
+    assert len(review.hands) == 1 and review.hands[0].score is None
+    assert seen == [d.index for d in review.hands[0].decisions] and seen
+    assert review.decisions + review.forced == sum(1 for m in game.moves if m.seat == 1)
