@@ -174,7 +174,7 @@ export default {
   // events
   'event.deal': 'ຮອບ {n}: {who} ແຈກໄພ່.',
   'event.draw': '{who} ຈົ່ວຈາກກອງຈົ່ວ.',
-  'event.take': { other: '{who} ເກັບໄພ່ {n} ໃບຈາກກອງຖິ້ມ ລົງໄປຮອດ {card}.' },
+  'event.take': { other: '{who} ເກັບກອງຖິ້ມລົງໄປຮອດ {card} ({n} ໃບ).' },
   'event.take.some': { other: '{who} ເກັບໄພ່ {n} ໃບຈາກກອງຖິ້ມ.' },
   'event.meld': '{who} ລົງຊຸດ {cards}.',
   'event.layoff': '{who} ຝາກ {card} ໃສ່ຊຸດ {meld}.',
@@ -204,8 +204,8 @@ export default {
   'option.end.high': 'ທີ່ປາຍສູງ',
   'option.layoff': 'ຝາກ {card} ໃສ່ຊຸດ {meld}',
   'option.layoff.with': 'ຝາກ {card} ໃສ່ຊຸດ {meld} ({how})',
-  'option.rummy': { other: 'ເກັບ {n} ໃບ ລົງໄປຮອດ {card}' },
-  'option.take': { other: 'ເກັບ {n} ໃບ ລົງໄປຮອດ {card}' },
+  'option.rummy': { other: 'ເກັບລົງໄປຮອດ {card} ({n} ໃບ)' },
+  'option.take': { other: 'ເກັບລົງໄປຮອດ {card} ({n} ໃບ)' },
 
   // hints
   'hint.prefix': 'ຄຳແນະນຳ:',
