@@ -45,16 +45,23 @@ ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 _default = ENGLISH
 #: The language of the current context (a connection's task); None: the process default.
 _language: ContextVar[str | None] = ContextVar("rummy500_language", default=None)
+#: The languages of each catalog folder, read once.
+_shipped: dict[Path, tuple[str, ...]] = {}
 #: One translation per catalog folder and language, loaded once.
 _translations: dict[tuple[Path, str], gettext.NullTranslations] = {}
 
 
 def available_languages() -> tuple[str, ...]:
-    """English and every language whose compiled catalog is shipped, e.g. ``("en", "hu")``."""
-    found = sorted(
-        path.parent.parent.name for path in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.mo")
-    )
-    return (ENGLISH, *(code for code in found if code != ENGLISH))
+    """English and every language whose compiled catalog is shipped, e.g. ``("en", "hu")``
+    (read once per catalog folder: a server asks for every request)."""
+    found = _shipped.get(LOCALE_DIR)
+    if found is None:
+        codes = sorted(p.parent.parent.name for p in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.mo"))
+        found = (ENGLISH, *(code for code in codes if code != ENGLISH))
+        if len(_shipped) >= 64:  # the folder changes only in tests: stay bounded
+            _shipped.clear()
+        _shipped[LOCALE_DIR] = found
+    return found
 
 
 def match_language(code: str | None) -> str:
