@@ -7,6 +7,14 @@ const CLOSE_NOT_AUTHENTICATED = 4401;
 const CLOSE_SEAT_LEFT = 4403;
 const CLOSE_NO_TABLE = 4404;
 const FINAL_CLOSES = new Set([CLOSE_NOT_AUTHENTICATED, CLOSE_SEAT_LEFT, CLOSE_NO_TABLE]);
+// The server asks us to come straight back: the table is reloaded or now served by another
+// server process (a hand-over, docs/protocol.md). A short random pause spreads a table's
+// reconnections; once they keep failing, the usual growing pauses apply.
+const CLOSE_RELOAD = 1012;
+const CLOSE_MOVED = 4409;
+const COME_BACK_CLOSES = new Set([CLOSE_RELOAD, CLOSE_MOVED]);
+const COME_BACK_MS = 50;
+const COME_BACK_SPREAD_MS = 200;
 const PING_EVERY_MS = 15000;
 const SILENCE_MS = 40000;
 
@@ -81,6 +89,10 @@ export class TableConnection {
       if (FINAL_CLOSES.has(event.code)) {
         this.stopped = true;
         this.setStatus('closed', { code: event.code, reason: this.lastError });
+        return;
+      }
+      if (COME_BACK_CLOSES.has(event.code) && this.attempt < 2) {
+        this.reconnectSoon(COME_BACK_MS + Math.floor(Math.random() * COME_BACK_SPREAD_MS));
         return;
       }
       this.reconnectSoon();
