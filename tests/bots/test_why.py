@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rummy500.bots.evaluate import evaluate
+from rummy500.bots.evaluate import Evaluation, MoveValue, evaluate
 from rummy500.bots.why import move_label, why
 from rummy500.engine import Move
 from rummy500.notation import read_record
@@ -152,3 +152,37 @@ def test_the_terminal_games_hint_says_why_with_the_reviews_sentence(tmp_path: Pa
     move, text = session.hint()
     assert move == want
     assert text == why(obs, want, names=session.names)
+
+
+def test_what_the_sampled_deals_showed_is_said() -> None:
+    game = position(
+        "7H 8H 9H AC 2C 3C 4C 5C 6C 2S 3S 4S 5S",
+        "2H 3H 4H 5H 6H 7C 8C 9C 4D 6D 7D 8D TH",
+        "JC",
+        "P1 draw; P1 meld AC 2C 3C 4C 5C 6C; P1 meld 2S 3S 4S 5S",
+        stock="KC",
+    )
+    obs = game.observation(0)
+    meld, discard = Move.parse("P1 meld 7H 8H 9H"), Move.parse("P1 discard 9H")
+    evaluation = Evaluation(
+        0,
+        20,
+        (
+            MoveValue(meld, 40.0, 60.0, 0.0, 0.0, went_out=19, picked_up=0),
+            MoveValue(discard, 5.0, 2.0, 58.0, 9.0, went_out=4, picked_up=11),
+        ),
+    )
+    text = why(obs, meld, discard, evaluation=evaluation)
+    assert "you go out first in 19 of 20 sampled deals, against 4" in text
+    assert "another player picks up the 9♥ at once in 11 of 20 sampled deals" in text
+    # a difference the deals do not show is not said
+    quiet = Evaluation(
+        0,
+        20,
+        (
+            MoveValue(meld, 40.0, 60.0, 0.0, 0.0, went_out=10, picked_up=0),
+            MoveValue(discard, 5.0, 2.0, 58.0, 9.0, went_out=9, picked_up=1),
+        ),
+    )
+    text = why(obs, meld, discard, evaluation=quiet)
+    assert "sampled deals" not in text

@@ -58,6 +58,10 @@ class MoveValue:
     loss: float
     #: the standard error of ``loss`` over the samples (0 for the best move itself)
     loss_se: float
+    #: in how many sampled deals the seat went out (ended the hand) after it
+    went_out: int = 0
+    #: a discard: in how many sampled deals another seat took the card at once
+    picked_up: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,14 +160,22 @@ def evaluate(
     rng = random.Random(seed)
     nets = [[0.0] * samples for _ in moves]
     score_sums = [0.0] * len(moves)
+    went_out = [0] * len(moves)
+    picked_up = [0] * len(moves)
     for k in range(samples):
         state = sample_state(obs, rng)
         for i, move in enumerate(moves):
             game = state.clone()
             game.play(move)
-            scores = playout_scores(game, policy, playout_moves, horizon)
+            played = 0
+            if move.verb == "discard":
+                picked, played = _next_draw(game, policy, obs.seat, playout_moves)
+                picked_up[i] += picked
+            left = None if horizon is None else max(horizon - played, 0)
+            scores = playout_scores(game, policy, playout_moves - played, left)
             nets[i][k] = net_score(scores, obs.seat)
             score_sums[i] += scores[obs.seat]
+            went_out[i] += game.is_hand_over() and game.hand_results[-1].out == obs.seat
     means = [sum(row) / samples for row in nets]
     best = max(range(len(moves)), key=lambda i: means[i])
     values = []
@@ -172,10 +184,38 @@ def evaluate(
         loss = sum(diffs) / samples
         var = sum((d - loss) ** 2 for d in diffs) / (samples - 1)
         values.append(
-            MoveValue(move, score_sums[i] / samples, means[i], loss, math.sqrt(var / samples))
+            MoveValue(
+                move,
+                score_sums[i] / samples,
+                means[i],
+                loss,
+                math.sqrt(var / samples),
+                went_out[i],
+                picked_up[i],
+            )
         )
     values.sort(key=lambda v: v.loss)
     return Evaluation(obs.seat, samples, tuple(values))
+
+
+def _next_draw(
+    game: Game, policy: IntermediatePolicy, seat: int, playout_moves: int
+) -> tuple[bool, int]:
+    """Play on after ``seat``'s discard up to the next seat's draw (calls let go or made on
+    the way); return whether that draw took from the pile (the discard with it) and how many
+    moves were played."""
+    for played in range(playout_moves):
+        if game.is_hand_over():
+            return False, played
+        actor = game.to_act
+        assert actor is not None
+        move = policy.choose(game.observation(actor), game.legal_moves())
+        game.play(move)
+        if actor != seat and move.verb in ("take", "rummy"):
+            return True, played + 1
+        if move.verb in ("draw", "end"):
+            return False, played + 1
+    return False, playout_moves
 
 
 def compare(

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from rummy500.bots.evaluate import Evaluation
 from rummy500.bots.reading import Reading, read_hand, table_fits
 from rummy500.engine import (
     JOKER,
@@ -342,10 +343,14 @@ def why(
     *,
     names: Sequence[str] | None = None,
     gain: float | None = None,
+    evaluation: Evaluation | None = None,
 ) -> str:
     """Why ``better`` is the move for ``obs.seat`` (rather than ``played``, when given), in one
-    sentence of facts the seat can see. ``gain``, the points it is expected to gain, is said
-    when no fact explains it. ``names`` say what each seat is called (``P1``… if not given)."""
+    sentence of facts the seat can see. With the ``evaluation`` that compared them, what the
+    sampled deals showed is said too (how often each move let the seat go out, how often a
+    discard was picked up at once); ``gain``, the points ``better`` is expected to gain, is said
+    when nothing else explains it. ``names`` say what each seat is called (``P1``… if not
+    given)."""
     facts = _Facts(obs)
     head = move_label(better, obs)
     if played is not None and played != better:
@@ -353,6 +358,8 @@ def why(
             better=head, played=_lower_first(move_label(played, obs))
         )
         reasons = [*_costs(facts, played, names), *_gains(facts, better)]
+        if evaluation is not None:
+            reasons.extend(_sampled(evaluation, better, played))
     else:
         reasons = _gains(facts, better)
     if not reasons:
@@ -377,6 +384,32 @@ def why(
     if not reasons:
         return head + "."
     return _("{move}: {reasons}.").format(move=head, reasons="; ".join(reasons))
+
+
+def _sampled(evaluation: Evaluation, better: Move, played: Move) -> list[str]:
+    """What the evaluator's sampled deals showed about the two moves."""
+    good, bad = evaluation.value(better), evaluation.value(played)
+    if good is None or bad is None:
+        return []
+    n = evaluation.samples
+    said = []
+    if good.went_out - bad.went_out >= max(2, n // 5):
+        said.append(
+            _("you go out first in {a} of {n} sampled deals, against {b}").format(
+                a=good.went_out, n=n, b=bad.went_out
+            )
+        )
+    if (
+        played.verb == "discard"
+        and bad.picked_up >= max(2, n // 4)
+        and (better.verb != "discard" or good.picked_up < bad.picked_up)
+    ):
+        said.append(
+            _("another player picks up the {card} at once in {k} of {n} sampled deals").format(
+                card=card_label(played.cards[0]), k=bad.picked_up, n=n
+            )
+        )
+    return said
 
 
 def _lower_first(text: str) -> str:

@@ -3,9 +3,10 @@
 :func:`review_game` replays a game record (:mod:`rummy500.notation`) and, at every decision of
 the seat that had more than one legal move, asks the evaluator
 (:func:`rummy500.bots.evaluate.evaluate`) what the move played and the best move found are
-expected to score, on the same sampled deals. The difference, with its margin of error, is tagged by :data:`THRESHOLDS`, and
-the better move comes with a sentence of why (:func:`rummy500.bots.why.why`). The evaluator is
-given the seat's observation only: what the seat could know then, never the other hands.
+expected to score, on the same sampled deals. The difference, with its margin of error, is
+tagged by :data:`THRESHOLDS`, and the better move comes with a sentence of why
+(:func:`rummy500.bots.why.why`). The evaluator is given the seat's observation only: what the
+seat could know then, never the other hands.
 
 The result is a :class:`GameReview` (a pydantic model: ``review.model_dump()`` is the
 ``rummy500 review --json`` output, documented in docs/review.md).
@@ -103,6 +104,10 @@ class CandidateValue(BaseModel):
     )
     loss: float = Field(description="Expected points of net the best move gains over this one.")
     se: float = Field(description="The standard error of loss over the sampled deals.")
+    went_out: int = Field(description="In how many sampled deals the seat went out after it.")
+    picked_up: int = Field(
+        description="A discard: in how many sampled deals another seat took it at once."
+    )
 
 
 class DecisionReview(BaseModel):
@@ -212,6 +217,8 @@ def _candidate(value: MoveValue, obs: Observation) -> CandidateValue:
         net=round(value.net, 2),
         loss=round(value.loss, 2),
         se=round(value.loss_se, 2),
+        went_out=value.went_out,
+        picked_up=value.picked_up,
     )
 
 
@@ -253,7 +260,7 @@ def review_decision(
         tag = tag_for(loss, se, thresholds)
     text = ""
     if tag != "good":
-        text = why(obs, best.move, played, names=names, gain=loss)
+        text = why(obs, best.move, played, names=names, gain=loss, evaluation=evaluation)
     return DecisionReview(
         hand=hand,
         index=index,
