@@ -272,7 +272,7 @@ def plot_ladder(ladder: Ladder, path: str | Path) -> None:
     )
     ax.set_yticks(ys, [r.label for r in ratings])
     ax.axvline(MEAN_RATING, color="grey", linewidth=0.8, linestyle=":")
-    ax.set_xlabel(_("Elo rating (95% interval)"))
+    ax.set_xlabel(_("Elo rating ({confidence} interval)").format(confidence="95%"))
     ax.set_title(_("Bot ladder: {n} games, duplicate deals").format(n=len(ladder.results)))
     fig.tight_layout()
     fig.savefig(path)

@@ -196,7 +196,7 @@ def _print_ladder(ladder: Ladder, games: int, seed: int) -> None:
     table.add_column("#", justify="right")
     table.add_column(_("bot"))
     table.add_column(_("Elo"), justify="right")
-    table.add_column(_("95% interval"), justify="right")
+    table.add_column(_("{confidence} interval").format(confidence="95%"), justify="right")
     table.add_column(_("games"), justify="right")
     table.add_column(_("score"), justify="right")
     for rank, r in enumerate(ladder.ratings, start=1):

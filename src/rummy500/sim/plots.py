@@ -29,7 +29,7 @@ def plot_summary(summary: Summary, path: str | Path) -> None:
         highs.append(hi - rate)
     left.bar(labels, rates, yerr=[lows, highs], capsize=6, color="tab:blue", alpha=0.8)
     left.set_ylim(0, 1)
-    left.set_ylabel(_("win rate (95% interval)"))
+    left.set_ylabel(_("win rate ({confidence} interval)").format(confidence="95%"))
     left.set_title(_("{n} games").format(n=summary.games))
     everything = [x for label in labels for x in summary.bots[label].hand_scores]
     if everything:
