@@ -89,7 +89,7 @@ export default {
   'action.hint': 'ແນະນຳ',
   'action.cancel': 'ຍົກເລີກ',
   'action.close': 'ປິດ',
-  'action.dismiss': 'ຮັບຊາບ',
+  'action.dismiss': 'ປິດ',
   'action.help': 'ວິທີຫຼິ້ນ, ກົດຂອງໂຕະນີ້ ແລະ ປຸ່ມລັດ',
   'action.leave': 'ອອກຈາກໂຕະ',
   'action.lobby': 'ກັບໄປໜ້າທຳອິດ',
