@@ -236,7 +236,7 @@ def test_two_people_and_a_bot_play_a_game_by_clicks(
     bob.press(bob.page.get_by_role("tab", name="Chat"))
     bob.page.locator("#chat-input").fill("good luck!")
     bob.page.locator("#chat-input").press("Enter")
-    page.get_by_role("tab", name="Chat (1)").click()
+    page.get_by_role("tab", name="Chat 1 unread line").click()
     page.locator(".chat-lines").get_by_text("good luck!").wait_for()
     page.get_by_role("tab", name="Moves").click()
 
@@ -283,6 +283,7 @@ def test_two_people_and_a_bot_play_a_game_by_clicks(
         if move.verb == "layoff" and not reloaded:
             # the lay-off shows who played the card; then a reload restores the seat
             mine = alice.page.locator(f'[data-meld="{move.number}"]').get_attribute("aria-label")
+            bob.wait_for("s.version >= arg", alice.snapshot()["version"])  # shown at Bob's pace
             theirs = bob.page.locator(f'[data-meld="{move.number}"]').get_attribute("aria-label")
             assert "by You" in (mine or "") and "by Alice" in (theirs or "")
             for p in players.values():

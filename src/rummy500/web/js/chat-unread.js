@@ -23,5 +23,5 @@ export function useUnreadChat(chat, open, me, ready) {
 export function UnreadBadge({ n }) {
   if (!n) return null;
   return html`<span class="unread-badge" aria-hidden="true" data-unread=${n}>${n}</span>
-    <span class="visually-hidden">${t('side.chat.unread', { n })}</span>`;
+    <span class="visually-hidden"> ${t('side.chat.unread', { n })}</span>`;
 }
