@@ -24,7 +24,7 @@ from rich.table import Table
 
 from rummy500.bots.evaluate import DEFAULT_CANDIDATES, DEFAULT_SAMPLES
 from rummy500.engine import NotationError, parse_seat
-from rummy500.i18n import _
+from rummy500.i18n import N_, _
 from rummy500.notation import RecordError, read_record
 from rummy500.review import (
     DEFAULT_REFINE,
@@ -59,27 +59,28 @@ def _fail(message: str) -> typer.Exit:
 
 
 def review_command(
-    file: Annotated[Path, typer.Argument(help="A .r500 game record.")],
-    seat: Annotated[str, typer.Option(help="The seat to review: P1 … P8.")] = "P1",
+    file: Annotated[Path, typer.Argument(help=N_("A .r500 game record."))],
+    seat: Annotated[str, typer.Option(help=N_("The seat to review: P1 … P8."))] = "P1",
     json_out: Annotated[
-        bool, typer.Option("--json", help="Print one JSON object (docs/review.md).")
+        bool, typer.Option("--json", help=N_("Print one JSON object (docs/review.md)."))
     ] = False,
     samples: Annotated[
-        int, typer.Option(min=2, help="Sampled deals per decision (more: slower, surer).")
+        int, typer.Option(min=2, help=N_("Sampled deals per decision (more: slower, surer)."))
     ] = DEFAULT_SAMPLES,
     candidates: Annotated[
-        int, typer.Option(min=1, help="Moves compared per decision, besides the one played.")
+        int, typer.Option(min=1, help=N_("Moves compared per decision, besides the one played."))
     ] = DEFAULT_CANDIDATES,
     refine: Annotated[
         int,
         typer.Option(
             min=0,
-            help="Fresh deals for a loss of an inaccuracy or more within its margin (0: none).",
+            help=N_("Fresh deals for a loss of an inaccuracy or more within its margin (0: none)."),
         ),
     ] = DEFAULT_REFINE,
-    seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,
+    seed: Annotated[int, typer.Option(help=N_("Seed of the sampled deals."))] = 0,
     show_all: Annotated[
-        bool, typer.Option("--all", help="List every decision, not only those that lost points.")
+        bool,
+        typer.Option("--all", help=N_("List every decision, not only those that lost points.")),
     ] = False,
 ) -> None:
     """Review a seat's game: every decision evaluated by the search, tagged good, inaccuracy,
@@ -187,6 +188,14 @@ def _print_review(review: GameReview, show_all: bool) -> None:
     )
 
 
+#: ``rummy500 review --help``, in the player's language.
+REVIEW_HELP = N_(
+    "Review a seat's game: every decision evaluated by the search, tagged good, inaccuracy, "
+    "mistake or blunder, with the better move and why; accuracy per hand and per game.\n\n"
+    "Exit status 2 on a file that cannot be read, a bad record or a seat not in the game."
+)
+
+
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     """Add ``rummy500 review`` to ``app``."""
-    app.command("review")(review_command)
+    app.command("review", help=REVIEW_HELP)(review_command)

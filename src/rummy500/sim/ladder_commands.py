@@ -25,7 +25,7 @@ from rich.table import Table
 
 from rummy500.bots import LEVELS, Bot
 from rummy500.extras import require_extra
-from rummy500.i18n import _
+from rummy500.i18n import N_, _
 from rummy500.sim.commands import (
     JsonOption,
     MaxHandsOption,
@@ -55,40 +55,46 @@ def ladder_command(
     games: Annotated[
         int,
         typer.Option(
-            min=1, help="Games per pair of entrants (even: each deal is played both ways)."
+            min=1, help=N_("Games per pair of entrants (even: each deal is played both ways).")
         ),
     ] = 20,
     levels: Annotated[
         str,
         typer.Option(
-            help="The built-in levels that enter, comma-separated "
-            f"(default: every level, {', '.join(LEVELS)}); 'none' for none."
+            help=N_(
+                "The built-in levels that enter, comma-separated (default: every level: "
+                "random, easy, medium, hard, expert); 'none' for none."
+            )
         ),
     ] = ",".join(LEVELS),
     engine: Annotated[
         list[str] | None,
         typer.Option(
-            help="The command that starts an external bot (the bot protocol); repeat it for "
-            "more bots."
+            help=N_(
+                "The command that starts an external bot (the bot protocol); repeat it for "
+                "more bots."
+            )
         ),
     ] = None,
     rules: RulesOption = None,
     preset: PresetOption = None,
     seed: SeedOption = 0,
     workers: Annotated[
-        int | None, typer.Option(min=1, help="Local worker processes (default: one per core).")
+        int | None, typer.Option(min=1, help=N_("Local worker processes (default: one per core)."))
     ] = None,
     cluster: Annotated[
         str | None,
-        typer.Option(help="Play on a Dask distributed cluster: its scheduler, tcp://HOST:PORT."),
+        typer.Option(
+            help=N_("Play on a Dask distributed cluster: its scheduler, tcp://HOST:PORT.")
+        ),
     ] = None,
     deadline_ms: Annotated[
-        int, typer.Option(min=1, help="How long an external bot has for each answer (ms).")
+        int, typer.Option(min=1, help=N_("How long an external bot has for each answer (ms)."))
     ] = 1000,
     plot: Annotated[
-        Path | None, typer.Option(help="Draw the ratings with their intervals (PNG, SVG, PDF).")
+        Path | None, typer.Option(help=N_("Draw the ratings with their intervals (PNG, SVG, PDF)."))
     ] = None,
-    out: Annotated[Path | None, typer.Option(help="Save the ladder as JSON.")] = None,
+    out: Annotated[Path | None, typer.Option(help=N_("Save the ladder as JSON."))] = None,
     json_out: JsonOption = False,
     move_cap: MoveCapOption = DEFAULT_MOVE_CAP,
     max_hands: MaxHandsOption = DEFAULT_MAX_HANDS,
@@ -232,6 +238,16 @@ def _print_ladder(ladder: Ladder, games: int, seed: int) -> None:
     )
 
 
+#: ``rummy500 ladder --help``, in the player's language.
+LADDER_HELP = N_(
+    "A round robin of the levels (and external bots) on duplicate deals, rated by "
+    "Bradley–Terry: Elo ratings with 95% intervals, a table of results and a plot.\n\n"
+    "Every pair plays the same deals, each twice with the seats swapped."
+)
+
+
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     """Add ``rummy500 ladder`` to ``app``."""
-    app.command("ladder", context_settings={"allow_extra_args": True})(ladder_command)
+    app.command("ladder", help=LADDER_HELP, context_settings={"allow_extra_args": True})(
+        ladder_command
+    )
