@@ -1,5 +1,6 @@
-"""Playouts that stop at a horizon (an option of the expert and the evaluator): the hand as it
-stands is scored by each seat's best reading; without a horizon nothing changes."""
+"""Cheaper searches, options of the expert and the evaluator: playouts that stop at a horizon
+(the hand as it stands scored by each seat's best reading), and a search that settles once every
+alternative is clearly behind. Without them nothing changes."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import pytest
 
 from rummy500.bots import make_bot
 from rummy500.bots.evaluate import playout_scores, position_scores
+from rummy500.bots.expert import ExpertBot
 from rummy500.bots.intermediate import IntermediatePolicy
 from rummy500.bots.reading import read_hand, table_fits
-from rummy500.engine import Game, Rules, sample_state
+from rummy500.engine import Game, Move, Rules, sample_state
 from rummy500.notation import read_record
 
 #: P1 has melded 1♣ … 6♣ (21 points) and 2♠ … 5♠ (14) and holds 7♥ 8♥ 9♥ K♣.
@@ -62,3 +64,14 @@ def test_the_expert_plays_legal_moves_with_a_horizon_and_refuses_a_negative_one(
         game.play(move)
     with pytest.raises(ValueError, match="horizon"):
         make_bot("expert", horizon=-1)
+
+
+def test_settle_stops_the_search_once_every_alternative_is_clearly_behind() -> None:
+    game = read_record(POSITION)  # melding 7♥ 8♥ 9♥ and discarding the K♣ goes out
+    obs, legal = game.observation(0), game.legal_moves()
+    patient = ExpertBot(seed=1, samples=20)
+    settled = ExpertBot(seed=1, samples=20, settle=2.0)
+    meld = Move.parse("P1 meld 7H 8H 9H")
+    assert patient.choose(obs, legal) == meld == settled.choose(obs, legal)
+    assert patient.last_samples == 20
+    assert settled.last_samples == 4  # every discard fell far behind after four deals

@@ -44,7 +44,9 @@ class ExpertBot(Bot):
       choice;
     - ``horizon``: stop each playout after this many moves and score the hand as it stands
       (:func:`~rummy500.bots.evaluate.position_scores`) instead of playing it to the end
-      (``None``, the default).
+      (``None``, the default);
+    - ``settle``: stop playing out an alternative once it is behind the intermediate choice by
+      more than this many standard errors (``None``, the default: never).
     """
 
     name = "expert"
@@ -59,6 +61,7 @@ class ExpertBot(Bot):
         confidence: float = 1.0,
         policy: IntermediatePolicy | None = None,
         horizon: int | None = None,
+        settle: float | None = None,
     ) -> None:
         super().__init__(seed)
         if time <= 0 and not samples:
@@ -71,6 +74,7 @@ class ExpertBot(Bot):
         if horizon is not None and horizon < 0:
             raise ValueError(_("the horizon must be 0 moves or more, not {n}").format(n=horizon))
         self.horizon = horizon
+        self.settle = settle
         self.policy = policy or IntermediatePolicy()
         #: how many samples the last search looked at (for measurements)
         self.last_samples = 0
@@ -86,10 +90,16 @@ class ExpertBot(Bot):
 
     def search(self, obs: Observation, candidates: Sequence[Move]) -> Move:
         """The first candidate (the intermediate choice) unless another beats it clearly: by the
-        widest mean gain over it on the same samples, less ``confidence`` standard errors."""
+        widest mean gain over it on the same samples, less ``confidence`` standard errors.
+
+        With ``settle``, an alternative that falls behind the first candidate by more than
+        ``settle`` standard errors (after four samples) is played out no more, and the search
+        stops when none is left."""
         n = len(candidates)
         diff_sums = [0.0] * n  # paired with candidate 0
         diff_squares = [0.0] * n
+        counts = [0] * n
+        active = list(range(n))
         rounds = 0
         clock = _time.perf_counter
         start = clock()
@@ -103,28 +113,47 @@ class ExpertBot(Bot):
                 now = clock()
                 if now + (now - start) / rounds > deadline:
                     break
+            if len(active) == 1:
+                break  # settled: every alternative is clearly behind
             state = sample_state(obs, self.rng)
-            scores = []
-            for move in candidates:
+            scores = {}
+            for i in active:
                 game = state.clone()
-                game.play(move)
-                scores.append(self.playout(game, obs.seat))
-            for i, s in enumerate(scores):
+                game.play(candidates[i])
+                scores[i] = self.playout(game, obs.seat)
+            for i, s in scores.items():
                 d = s - scores[0]
                 diff_sums[i] += d
                 diff_squares[i] += d * d
+                counts[i] += 1
             rounds += 1
+            if self.settle is not None and rounds >= 4:
+                active = [
+                    i
+                    for i in active
+                    if i == 0 or self._upper(diff_sums[i], diff_squares[i], counts[i]) >= 0
+                ]
         self.last_samples = rounds
         best = 0
         best_margin = 0.0
         for i in range(1, n):
-            mean = diff_sums[i] / rounds
-            var = max(diff_squares[i] / rounds - mean * mean, 0.0)
-            se = math.sqrt(var / rounds) if rounds > 1 else float("inf")
+            k = counts[i]
+            if not k:
+                continue
+            mean = diff_sums[i] / k
+            var = max(diff_squares[i] / k - mean * mean, 0.0)
+            se = math.sqrt(var / k) if k > 1 else float("inf")
             margin = mean - self.confidence * se
             if margin > best_margin:
                 best, best_margin = i, margin
         return candidates[best]
+
+    def _upper(self, total: float, squares: float, k: int) -> float:
+        """The mean gain over the first candidate plus ``settle`` standard errors."""
+        assert self.settle is not None
+        mean = total / k
+        var = max(squares / k - mean * mean, 0.0)
+        return mean + self.settle * math.sqrt(var / k)
 
     def playout(self, game: Game, seat: int) -> float:
         """Play ``game`` to the end of the hand with the intermediate policy; return ``seat``'s
