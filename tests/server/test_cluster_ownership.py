@@ -149,8 +149,8 @@ async def test_a_client_at_another_process_gets_the_table_handed_over(
     # the load balancer now sends the table's clients to bravo (alpha came back, say)
     second = await b.connect(table_id, tokens["P1"])
     moved = await second.expect("state")
-    assert moved["version"] >= state["version"]
-    assert moved["version"] == event_count(cluster_db, table_id)  # nothing lost on the way
+    # nothing lost on the way (the computer player may have moved since)
+    assert state["version"] <= moved["version"] <= event_count(cluster_db, table_id)
     assert table_id in b.hub.live and table_id not in a.hub.live
     with pytest.raises(ConnectionClosed) as closed:
         while True:
