@@ -203,6 +203,7 @@ class LiveTable:
             rematch=self.rematch,
             game=game_part(self.game, seat, moment, history=True),
             next_hand=self.play.next_hand_part(moment.now),
+            log=self.play.public_log(),
         )
 
     def error(self, client: Client, code: str, message: str, ref: Any = None) -> None:

@@ -59,6 +59,7 @@ from rummy500.server.views import (
     hand_summary,
     illegal_move_message,
     left_cards,
+    public_log,
     public_view,
     seat_rows,
 )
@@ -136,6 +137,8 @@ class TablePlay:
         pace = self.config.bot_table_pace if seating.bot_table else None
         self.bots = TableBots(hub.bots, record.id, pace)
         self.between = BetweenHands()
+        #: this hand's public log at a version (a ``state`` needs it; the hand is replayed)
+        self._log: tuple[int, list[dict[str, Any]]] | None = None
         #: the table is shut: nothing more is played or sent
         self.stopped = False
 
@@ -288,6 +291,15 @@ class TablePlay:
             break
         self.clients.send_seats(self.version, self.seats_payload())
         self._set_timer()
+
+    def public_log(self) -> list[dict[str, Any]]:
+        """This hand's public log (:func:`~rummy500.server.views.public_log`), made once per
+        version however many clients connect or resync."""
+        if self.game is None:
+            return []
+        if self._log is None or self._log[0] != self.version:
+            self._log = (self.version, public_log(self.game))
+        return self._log[1]
 
     def _deal_due(self) -> float:
         """When the next hand is dealt: once nobody reads the summary any more (at least

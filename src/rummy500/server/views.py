@@ -49,6 +49,7 @@ __all__ = [
     "left_cards",
     "legal_strings",
     "own_part",
+    "public_log",
     "public_view",
     "record_comment",
     "seat_rows",
@@ -160,6 +161,30 @@ def game_over_summary(obs: Observation) -> dict[str, Any]:
         "winner": None if obs.winner is None else seat_str(obs.winner),
         "hands": len(obs.hand_results),
     }
+
+
+def public_log(game: Game) -> list[dict[str, Any]]:
+    """This hand's public history as its log: the deal, then every move, with the cards each
+    move took from the discard pile (bottom first: everyone saw them there; a draw from the
+    stock never shows its card). The hand is replayed from its deal (as the engine's undo
+    does), so every move is said as it was at the time."""
+    hand = game.record[-1] if game.record else None
+    if hand is None or hand.deal is None:
+        return []  # a game recorded from the middle of a hand: nothing to say it from
+    replay = Game(game.players, game.rules, seed=game.seed)
+    replay.deal(hand.deal, dealer=hand.dealer, number=hand.number)
+    log: list[dict[str, Any]] = [
+        {"kind": "deal", "hand_number": hand.number, "dealer": seat_str(hand.dealer)}
+    ]
+    for move in hand.moves:
+        before = replay.observation(0).discard_pile
+        replay.play(move)
+        after = replay.observation(0).discard_pile
+        taken = before[len(after) :] if len(after) < len(before) else ()
+        log.append(
+            {"kind": "move", "move": str(move), "seat": seat_str(move.seat), "taken": _cards(taken)}
+        )
+    return log
 
 
 def legal_strings(moves: Sequence[Move]) -> list[str]:
@@ -317,10 +342,11 @@ def state_message(
     rematch: dict[str, Any] | None,
     game: dict[str, Any],
     next_hand: dict[str, Any] | None = None,
+    log: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
     """The whole state as ``seat`` (or a spectator) may see it; ``game`` is its
     :func:`game_part` (with the history); ``next_hand`` between hands: who the next deal
-    waits for."""
+    waits for; ``log`` this hand's :func:`public_log` (the same for everyone)."""
     return {
         "type": "state",
         "version": version,
@@ -331,6 +357,7 @@ def state_message(
         "rematch": rematch,
         **game,
         "next_hand": next_hand,
+        "log": list(log),
     }
 
 

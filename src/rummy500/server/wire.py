@@ -244,6 +244,21 @@ class DealEvent(_Sent):
 Event = Annotated[MoveEvent | UndoEvent | DealEvent, Field(discriminator="kind")]
 
 
+class PastMove(_Sent):
+    """A move of this hand, in a ``state``'s log."""
+
+    kind: Literal["move"]
+    move: str = Field(description="The move, in notation (a draw never shows its card).")
+    seat: Seat
+    taken: list[Card] = Field(
+        description="The cards the move took from the discard pile, bottom first (a take, a "
+        "Rummy! call); empty for any other move."
+    )
+
+
+PastEvent = Annotated[PastMove | DealEvent, Field(discriminator="kind")]
+
+
 class Reason(_Sent):
     """Why the engine refused a move, as data."""
 
@@ -273,6 +288,11 @@ class StateMessage(_Message):
     timer: Timer | None
     can_undo: bool
     next_hand: NextHand | None = Field(None, description="Between hands only.")
+    log: list[PastEvent] = Field(
+        default_factory=list,
+        description="This hand's public history, the same for everyone: its deal, then every "
+        "move since, with the cards taken from the discard pile (empty before the first deal).",
+    )
 
 
 class UpdateMessage(_Message):

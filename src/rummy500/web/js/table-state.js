@@ -57,6 +57,25 @@ function withoutUndone(log, move) {
   return i < 0 ? log : [...log.slice(0, i), ...log.slice(i + 1)];
 }
 
+/**
+ * The Moves log rebuilt from a state's public log of the hand (the deal, every move, the cards
+ * each took from the pile): after a reload, for a friend who joins late and for spectators. Who
+ * made a move for an away player (`by`) is not in the history: the lines this page saw come
+ * in keep it.
+ */
+export function logFromHistory(history, before = []) {
+  const seen = before.filter((entry) => entry.event && entry.event.kind === 'move');
+  let moves = 0;
+  return history.map((past) => {
+    if (past.kind !== 'move') return { id: ++logIds, event: { ...past }, pile: [] };
+    const known = seen[moves++];
+    const by = known && known.event.move === past.move ? known.event.by : undefined;
+    const event = { kind: 'move', move: past.move, seat: past.seat, ...(by ? { by } : {}) };
+    // describeMove names the deepest card taken from the pile it is given
+    return { id: ++logIds, event, pile: past.taken || [] };
+  });
+}
+
 export function reduce(state, message, now = Date.now()) {
   switch (message.type) {
     case 'state': {
@@ -78,10 +97,7 @@ export function reduce(state, message, now = Date.now()) {
       // back between hands: the server waits for this seat again until it closes the summary
       const mine = message.you && message.you.seat;
       if (summary && summary.ready && nextHand && nextHand.waiting.includes(mine)) summary = { ...summary, ready: false };
-      const log =
-        state.log.length || !view || !view.history
-          ? state.log
-          : view.history.map((move) => ({ id: ++logIds, event: { kind: 'move', move }, pile: [] }));
+      const log = message.log ? logFromHistory(message.log, state.log) : state.log;
       return withTimes(
         {
           ...state,
