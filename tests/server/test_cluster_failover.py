@@ -20,37 +20,27 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from rummy500.notation import read_record
-from rummy500.server.cluster import Cluster, ClusterError, haproxy_bin, pg_bin
+from rummy500.server.cluster import Cluster
 from rummy500.server.events import rebuild_game
 from rummy500.server.storage import Storage
 
+from ..processes import cluster_site, table_owner
 from .helpers import choose
 
 pytestmark = pytest.mark.asyncio
 
 
+#: Test settings of every server process: short call windows, no pause between hands.
+SERVE_ARGS = [
+    "--call-seconds", "0.3", "--hand-pause", "0", "--allow-seeds", "--log-level", "warning",
+    "--rate-limit", "1000", "--handover-seconds", "3",
+]  # fmt: skip
+
+
 @pytest.fixture
 def cluster(tmp_path: Path) -> Iterator[Cluster]:
-    if pg_bin() is None:
-        pytest.skip("PostgreSQL is not installed (make test-deps installs it)")
-    if haproxy_bin() is None:
-        pytest.skip("HAProxy is not installed (make test-deps installs it)")
-    site = Cluster(
-        processes=2,
-        folder=tmp_path / "cluster",
-        serve_args=[
-            "--call-seconds", "0.3", "--hand-pause", "0", "--allow-seeds", "--log-level",
-            "warning", "--rate-limit", "1000", "--handover-seconds", "3",
-        ],
-    )  # fmt: skip
-    try:
-        site.start()
-    except ClusterError as e:
-        pytest.fail(f"the cluster did not start: {e}")
-    try:
+    with cluster_site(tmp_path / "cluster", 2, SERVE_ARGS) as site:
         yield site
-    finally:
-        site.stop()
 
 
 class Person:
@@ -108,14 +98,6 @@ class Person:
                 await ws.send(json.dumps({"type": "move", "move": move, "version": sent_for}))
 
 
-def owner_node(db_url: str, table_id: str) -> str | None:
-    import psycopg
-
-    with psycopg.connect(db_url) as conn:
-        row = conn.execute("SELECT owner FROM tables WHERE id = %s", (table_id,)).fetchone()
-    return None if row is None or row[0] is None else str(row[0]).split("#")[0]
-
-
 async def test_a_process_killed_mid_hand_loses_nothing_and_comes_back(cluster: Cluster) -> None:
     async with httpx.AsyncClient(base_url=cluster.url, timeout=10) as http:
         made = await http.post(
@@ -144,7 +126,7 @@ async def test_a_process_killed_mid_hand_loses_nothing_and_comes_back(cluster: C
                     g.result()  # its error
             assert not any(g.done() for g in games), "the game ended before the kill"
             await asyncio.sleep(0.02)
-        victim = owner_node(cluster.db_url, table_id)
+        victim = table_owner(cluster.db_url, table_id)
         index = [n.name for n in cluster.nodes].index(victim)
         killed_at = time.monotonic()
         cluster.kill(index)
@@ -154,7 +136,7 @@ async def test_a_process_killed_mid_hand_loses_nothing_and_comes_back(cluster: C
             game.cancel()
             with contextlib.suppress(BaseException):
                 await game
-    survivor = owner_node(cluster.db_url, table_id)
+    survivor = table_owner(cluster.db_url, table_id)
     assert survivor is not None and survivor != victim
     assert ann.connections >= 2 and bob.connections >= 2  # both were cut off and came back
     resumed = min(t for p in (ann, bob) for t in p.reconnected_at if t > killed_at)
@@ -197,7 +179,7 @@ async def test_a_process_killed_mid_hand_loses_nothing_and_comes_back(cluster: C
             async with connect(f"{cluster.ws_url}/ws/tables/{new_id}") as ws:
                 await ws.send(json.dumps({"type": "auth", "token": token}))
                 assert json.loads(await ws.recv())["type"] == "state"
-                owners.add(owner_node(cluster.db_url, new_id))
+                owners.add(table_owner(cluster.db_url, new_id))
             if victim in owners and survivor in owners:
                 break
     assert victim in owners and survivor in owners
