@@ -120,7 +120,7 @@ test('the last move is marked where it shows on the table', () => {
   const view = { discard_pile: ['4C', 'KD'], melds: [{ number: 1 }, { number: 2 }] };
   const move = (text) => ({ kind: 'move', move: text });
   assert.deepEqual(lastMoveMarks(move('P2 draw'), view, 'P1'), [['.seat[data-seat="P2"]', 'draw']]);
-  assert.deepEqual(lastMoveMarks(move('P1 draw'), view, 'P1'), []); // in the player's hand already
+  assert.deepEqual(lastMoveMarks(move('P1 draw'), view, 'P1'), [['.hand .hand-card.arrived', 'draw']]);
   assert.deepEqual(lastMoveMarks(move('P2 take 2'), view, 'P1'), [['.seat[data-seat="P2"]', 'take']]);
   assert.deepEqual(lastMoveMarks(move('P2 meld 5H 6H 7H'), view, 'P1'), [['[data-meld="2"]', 'meld']]);
   assert.deepEqual(lastMoveMarks(move('P2 layoff 8H 1'), view, 'P1'), [['[data-meld="1"]', 'layoff']]);

@@ -63,7 +63,8 @@ WATCH = """
     for (const c of changes) {
       const mark = c.target.getAttribute('data-last-move');
       if (!mark) continue;
-      const where = c.target.dataset.seat || c.target.dataset.meld || c.target.dataset.depth;
+      const d = c.target.dataset;
+      const where = d.seat || d.meld || d.depth || (d.cardId ? `hand ${d.card}` : null);
       window.__marks.push([performance.now(), version(), mark, where]);
     }
   }).observe(document, { attributes: true, attributeFilter: ['data-last-move'], subtree: true });
@@ -204,8 +205,9 @@ def test_the_last_move_is_marked_on_the_table_for_a_moment(new_page: Any, size: 
             assert [version, *wanted[verb]] in [m[1:] for m in marks], (move, marks)
         elif verb in ("meld", "layoff"):
             assert any(m[1] == version and m[2] == verb for m in marks), (move, marks)
-    # the card drawn by the computer showed face down at its seat, on the screen
+    # the card drawn by the computer showed face down at its seat; Alice's, in her hand
     assert any(m[2] == "draw" and m[3] == "P2" for m in marks), marks
+    assert any(m[1] == mine - 1 and m[2] == "draw" and m[3].startswith("hand ") for m in marks)
     # the computer's discard is marked now; a moment later nothing is
     top = page.locator('.pile [data-depth="1"][data-last-move="discard"]')
     top.wait_for(timeout=1000)

@@ -143,19 +143,20 @@ export function thinkingSeat(state) {
 
 /**
  * Where the move of an update shows on the table: a list of [CSS selector, mark] (the marks are
- * the `data-last-move` attribute's values). Another player's draw is a card back at their seat;
- * this player's drawn or taken cards are already marked in their hand (.arrived).
+ * the `data-last-move` attribute's values). Another player's draw is a card back at their seat
+ * (what they drew is theirs to see); this player's drawn or taken cards, face up in their hand.
  */
 export function lastMoveMarks(event, view, me) {
   if (!event || event.kind !== 'move' || !view) return [];
   const move = parseMove(event.move || '');
   const mine = move.seat === me;
   const seat = `.seat[data-seat="${move.seat}"]`;
+  const arrived = '.hand .hand-card.arrived';
   switch (move.verb) {
     case 'draw':
-      return mine ? [] : [[seat, 'draw']];
+      return [[mine ? arrived : seat, 'draw']];
     case 'take':
-      return mine ? [] : [[seat, 'take']];
+      return [[mine ? arrived : seat, 'take']];
     case 'rummy':
       return [[seat, 'rummy']];
     case 'meld':
