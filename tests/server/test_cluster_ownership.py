@@ -6,6 +6,7 @@ two processes."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import uuid
 from typing import Any
 
@@ -194,4 +195,50 @@ async def test_a_seat_taken_through_another_process_reaches_the_table(
     )
     assert seats["type"] == "seats"
     assert table_id not in b.hub.live
+    await client.close()
+
+
+@pytest.mark.asyncio
+async def test_many_tables_claimed_at_once_by_two_processes_each_get_one_owner(
+    start_server: StartServer, cluster_db: str
+) -> None:
+    a, b = await two_servers(start_server, cluster_db, handover_seconds=0)
+    ids = [(await seeded_table(a, ["human", "easy"], seed=300 + n))[0] for n in range(20)]
+    claims = [hub.table(table_id) for table_id in ids for hub in (a.hub, b.hub)]
+    results = await asyncio.gather(*claims, return_exceptions=True)
+    for n, table_id in enumerate(ids):
+        pair = results[2 * n : 2 * n + 2]
+        assert sum(not isinstance(r, BaseException) for r in pair) == 1, pair
+        assert (table_id in a.hub.live) != (table_id in b.hub.live)
+        winner = a if table_id in a.hub.live else b
+        assert row_owner(cluster_db, table_id) == winner.hub.owner
+    assert a.hub.ownership.held == set(a.hub.live) and b.hub.ownership.held == set(b.hub.live)
+
+
+@pytest.mark.asyncio
+async def test_a_rematch_made_through_another_process_reaches_the_finished_table(
+    start_server: StartServer, cluster_db: str
+) -> None:
+    a, b = await two_servers(start_server, cluster_db)
+    table_id, tokens = await seeded_table(a, ["human", "easy"], seed=21)
+    client = await a.connect(table_id, tokens["P1"])
+    await client.expect("state")
+    old = await a.hub.db(a.hub.storage.table, table_id)
+    create = functools.partial(
+        b.hub.storage.create_table,
+        seats_spec=[("human", None), ("bot", "easy")],
+        rules=old.rules,
+        seed=5,
+        private=False,
+        call_seconds=0.3,
+        turn_seconds=None,
+        away_seconds=30.0,
+        hand_pause=0.0,
+        max_moves=1000,
+        rematch_of=table_id,
+    )
+    rematch = await b.hub.db(create)
+    await b.hub.rematch_ready(table_id, rematch)  # bravo's lobby made it: alpha's table hears
+    told = await client.expect("rematch")
+    assert told["table_id"] == rematch.id
     await client.close()

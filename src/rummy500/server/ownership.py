@@ -38,7 +38,7 @@ import secrets
 import select
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from rummy500.server.storage import Storage
@@ -166,6 +166,14 @@ class LeaseOwnership:
         return None
 
 
+@dataclass
+class _Claiming:
+    """The claims of one table under way: one at a time."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 class SessionLost(Exception):
     """The dedicated connection is down: no lock can be taken until it is back."""
 
@@ -193,7 +201,8 @@ class LockOwnership:
         self._on_notice: Callable[[Notice], None] = lambda notice: None
         self._on_lost: Callable[[], None] = lambda: None
         self._connected = threading.Event()
-        self._claims = asyncio.Lock()
+        #: a table's claims one at a time (its lock is re-entrant: two would take it twice)
+        self._claims: dict[str, _Claiming] = {}
         #: the backend process of the dedicated connection (its own notices are skipped)
         self.backend_pid: int | None = None
 
@@ -221,36 +230,46 @@ class LockOwnership:
 
     async def claim(self, table_id: str) -> bool:
         """Take the table's lock if nobody holds it, then write this process's owner id."""
-        async with self._claims:  # one claim of a table at a time (the lock is re-entrant)
-            if table_id in self.held:
-                return True
-            key = table_key(table_id)
-            try:
-                got = await self._call(
-                    lambda conn: conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()[
-                        0
-                    ]
-                )
-            except (SessionLost, OSError, ConnectionError):
-                return False
-            except Exception:
-                log.exception("table %s: taking its lock failed", table_id)
-                return False
-            if not got:
-                return False
-            self.held.add(table_id)
+        claiming = self._claims.get(table_id)
+        if claiming is None:
+            claiming = self._claims[table_id] = _Claiming()
+        claiming.users += 1
         try:
-            await self._call(
-                lambda conn: conn.execute(
+            async with claiming.lock:
+                return await self._claim(table_id)
+        finally:
+            claiming.users -= 1
+            if not claiming.users:
+                del self._claims[table_id]
+
+    async def _claim(self, table_id: str) -> bool:
+        if table_id in self.held:
+            return True
+        key, owner = table_key(table_id), self.owner
+
+        def take(conn: Any) -> bool:
+            if not conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()[0]:
+                return False
+            try:
+                conn.execute(
                     "UPDATE tables SET owner = %s, lease_until = NULL WHERE id = %s",
-                    (self.owner, table_id),
+                    (owner, table_id),
                 )
-            )
-        except Exception:
-            log.exception("table %s: writing its owner failed", table_id)
-            await self.release([table_id])
+            except Exception:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+                raise
+            return True
+
+        try:
+            got = await self._call(take)
+        except (SessionLost, OSError, ConnectionError):
             return False
-        return True
+        except Exception:
+            log.exception("table %s: taking it failed", table_id)
+            return False
+        if got:
+            self.held.add(table_id)
+        return bool(got)
 
     async def renew(self, table_ids: Iterable[str]) -> set[str]:
         return {table_id for table_id in table_ids if table_id in self.held}
