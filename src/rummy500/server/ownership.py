@@ -62,7 +62,12 @@ CHANNEL = "rummy500"
 RECONNECT_MAX_SECONDS = 5.0
 #: TCP keep-alives of the dedicated connection: a silent network loss is noticed (and the
 #: tables given up) after about idle + interval x count seconds.
-KEEPALIVE = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 3}
+KEEPALIVE: dict[str, Any] = {
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 2,
+    "keepalives_count": 3,
+}
 
 
 def table_key(table_id: str) -> int:
