@@ -241,3 +241,68 @@ def test_the_computer_speed_setting_is_remembered(new_page: Any) -> None:
     page.locator("details.settings summary").first.click()
     assert page.get_by_label("Computer speed").input_value() == "fast"
     assert not page.errors, page.errors
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_a_computer_players_meld_and_lay_off_are_marked(
+    chromium: Any, live_server: LiveServer, size: str
+) -> None:
+    """A meld and a lay-off of the computer player, added to the live connection on Alice's
+    turn (the computer waits for her then, so no real update races them)."""
+    ctx = chromium.new_context(**SIZES[size])
+    ctx.add_init_script(settings_script("fast"))
+    ctx.add_init_script(WATCH)
+    routes: list[Any] = []
+
+    def through(ws: Any) -> None:
+        ws.connect_to_server()
+        routes.append(ws)
+
+    ctx.route_web_socket("**/ws/tables/*", through)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live_server.url + "/")
+    start_table(page)
+    s = page.evaluate("() => window.rummy500.snapshot()")
+    version, view = s["version"], s["view"]
+    number = max([m["number"] for m in view["melds"]], default=0) + 1
+    meld = {"number": number, "run": False, "cards": ["7H", "7D", "7C"], "played_by": ["P2"] * 3}
+    melded = {**view, "melds": [*view["melds"], meld]}
+    laid = {
+        **melded,
+        "melds": [
+            *view["melds"],
+            {**meld, "cards": [*meld["cards"], "7S"], "played_by": ["P2"] * 4},
+        ],
+    }
+    for i, (move, shown) in enumerate(
+        [("P2 meld 7H 7D 7C", melded), (f"P2 layoff 7S {number}", laid)], start=1
+    ):
+        event = {"kind": "move", "move": move, "seat": "P2", "by": "bot"}
+        routes[-1].send(
+            json.dumps(
+                {
+                    "type": "update",
+                    "version": version + i,
+                    "event": event,
+                    "view": shown,
+                    "legal": [],
+                }
+            )
+        )
+    page.locator(f'[data-meld="{number}"][data-last-move="layoff"]').wait_for()
+    marks = page.evaluate("window.__marks")
+    assert [version + 1, "meld", str(number)] in [m[1:] for m in marks], marks
+    assert [version + 2, "layoff", str(number)] in [m[1:] for m in marks], marks
+    # the two came together; the lay-off was shown a pause (fast: 350 ms) after the meld
+    at = {m[1]: m[0] for m in reversed(marks)}
+    assert at[version + 2] - at[version + 1] >= 0.85 * 350, at
+    meld_box = page.locator(f'[data-meld="{number}"]').bounding_box()
+    assert (
+        meld_box is not None
+        and meld_box["x"] + meld_box["width"] <= SIZES[size]["viewport"]["width"]
+    )
+    assert not errors, errors
+    ctx.close()
