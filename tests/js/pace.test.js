@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from './web.js';
 
-const { Pacer, paceOf, paceMs, lastMoveMarks, thinkingSeat, COMPUTER_SPEEDS } = await load('pace.js');
+const { Pacer, paceOf, paceMs, lastMoveMarks, COMPUTER_SPEEDS } = await load('pace.js');
 const { unreadCount } = await load('chat-unread.js');
 
 /** A clock and timers the test moves by hand. */
@@ -126,19 +126,6 @@ test('the last move is marked where it shows on the table', () => {
   assert.deepEqual(lastMoveMarks(move('P2 layoff 8H 1'), view, 'P1'), [['[data-meld="1"]', 'layoff']]);
   assert.deepEqual(lastMoveMarks(move('P2 discard KD'), view, 'P1'), [['.pile [data-depth="1"]', 'discard']]);
   assert.deepEqual(lastMoveMarks({ kind: 'deal' }, view, 'P1'), []);
-});
-
-test('a computer player to move is thinking; a person is not', () => {
-  const seats = [
-    { seat: 'P1', kind: 'human', bot_playing: false },
-    { seat: 'P2', kind: 'bot', name: 'Ben' },
-    { seat: 'P3', kind: 'human', bot_playing: true },
-  ];
-  const at = (turn, phase = 'draw') => ({ seats, view: { turn, phase } });
-  assert.equal(thinkingSeat(at('P2')), 'P2');
-  assert.equal(thinkingSeat(at('P3', 'play')), 'P3');
-  assert.equal(thinkingSeat(at('P1')), null);
-  assert.equal(thinkingSeat(at('P2', 'call')), null);
 });
 
 test('the chat counts the others’ lines after the newest one seen', () => {

@@ -1,7 +1,8 @@
 // Computer turns at a pace a person can follow. The server sends a computer player's moves as
 // soon as they are made (an easy one draws, melds and discards within a few milliseconds); the
 // page shows them one at a time, a moment apart (the computer-speed setting), marks the last
-// move on the table for that moment, and says "Ben is thinking…" meanwhile.
+// move on the table for that moment; meanwhile the status line says "Ben is thinking…"
+// (table-status.js).
 //
 // Nothing is lost or reordered: every message goes through one queue in the order it came, and
 // only a computer player's move waits there. A message that asks this player for something with
@@ -122,21 +123,6 @@ export function usePacer(deliver, speed) {
   }
   useEffect(() => () => pacer.current.stop(), []);
   return pacer.current;
-}
-
-// --- whose turn: a computer player thinking ----------------------------------------------------
-
-/** Whether a computer plays `seat` now: a computer player's seat, or a person's it stands in for. */
-export function computerPlays(seats, seat) {
-  const info = (seats || []).find((s) => s.seat === seat);
-  return !!info && (info.kind === 'bot' || !!info.bot_playing);
-}
-
-/** The seat of the computer player that is to move now, or null. */
-export function thinkingSeat(state) {
-  const view = state.view;
-  if (!view || (view.phase !== 'draw' && view.phase !== 'play')) return null;
-  return computerPlays(state.seats, view.turn) ? view.turn : null;
 }
 
 // --- the last move, marked on the table for a moment --------------------------------------------
