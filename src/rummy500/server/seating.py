@@ -80,7 +80,8 @@ class Seating:
         self.away_since: dict[int, float] = {s.number: now for s in self.seats if s.kind == "human"}
 
     def names(self) -> list[str]:
-        """What each seat is called: the person's name, else ``P1``, ``P2``…"""
+        """What each seat is called: the person's or the computer player's name, else ``P1``,
+        ``P2``… (a free seat, or a computer seat of a table made before they had names)."""
         return [s.name or s.label for s in self.seats]
 
     def is_human(self, seat: int) -> bool:
