@@ -242,3 +242,20 @@ async def test_a_rematch_made_through_another_process_reaches_the_finished_table
     told = await client.expect("rematch")
     assert told["table_id"] == rematch.id
     await client.close()
+
+
+@pytest.mark.asyncio
+async def test_a_table_filled_through_the_lobby_waits_for_its_first_client_to_be_loaded(
+    start_server: StartServer, cluster_db: str
+) -> None:
+    a, b = await two_servers(start_server, cluster_db)
+    created = await b.create(["human", "human", "easy"])
+    table_id = created["table"]["table_id"]
+    ann = await b.join(table_id, "Ann")
+    await b.join(table_id, "Bob")  # every person's seat taken through bravo's lobby
+    assert table_id not in b.hub.live and table_id not in a.hub.live
+    assert row_owner(cluster_db, table_id) is None
+    client = await a.connect(table_id, ann["token"])  # where the balancer sends its clients
+    await client.expect("state")
+    assert table_id in a.hub.live and row_owner(cluster_db, table_id) == a.hub.owner
+    await client.close()

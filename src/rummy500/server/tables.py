@@ -241,8 +241,12 @@ class TableHub:
         """A seat was taken or given up through the lobby: tell the table, start it if full."""
         live = self.live.get(table_id)
         if live is None:
-            # its owner may be another process (PostgreSQL): tell it
-            await self.ownership.notify(Notice("seats", table_id, vacated=vacated))
+            if not self.ownership.leased:
+                # Several processes: its owner, if any, hears it; if none, the table is loaded
+                # by the first client's connection, where the load balancer sends its clients
+                # (loading it here would only mean handing it over then).
+                await self.ownership.notify(Notice("seats", table_id, vacated=vacated))
+                return
             record = await self.db(self.storage.table, table_id)
             if record is None or record.status != "waiting":
                 return
