@@ -241,7 +241,7 @@ def _print_ladder(ladder: Ladder, games: int, seed: int) -> None:
 #: ``rummy500 ladder --help``, in the player's language.
 LADDER_HELP = N_(
     "A round robin of the levels (and external bots) on duplicate deals, rated by "
-    "Bradley–Terry: Elo ratings with 95% intervals, a table of results and a plot.\n\n"
+    "Bradley–Terry: Elo ratings with their intervals (95%), a table of results and a plot.\n\n"
     "Every pair plays the same deals, each twice with the seats swapped."
 )
 
