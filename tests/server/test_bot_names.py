@@ -58,6 +58,7 @@ async def test_a_person_cannot_take_a_computer_players_name(server: RunningServe
         "level": None,
         "name": None,
         "taken": False,
+        "left": False,  # the game had not started
     }
 
 

@@ -432,6 +432,7 @@ class LiveTable:
         seats = await self.hub.db(self.hub.storage.seat_records, self.id)
         async with self.lock:
             now = self.loop.time()
+            gone = None if vacated is None else self.seating.seats[vacated].name
             self.seating.reseat(list(seats), now)
             if vacated is not None:
                 for client in self.clients.of_seat(vacated):  # said in each one's language
@@ -443,7 +444,7 @@ class LiveTable:
                     client.close(CLOSE_SEAT_LEFT, "left")
                     self.clients.discard(client)
                     self.play.between.readers.discard(client)
-                self.seating.vacated(vacated, now)
+                self.seating.vacated(vacated, now, gone)
             try:
                 if self.game is None and self.seating.ready_to_deal():
                     await self.play.start()

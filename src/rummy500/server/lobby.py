@@ -86,6 +86,8 @@ def table_info(record: TableRecord, public_url: str) -> TableInfo:
                 level=s.level,
                 name=s.name,
                 taken=s.taken or s.kind == "bot",  # by its computer player
+                # a free person's seat of a game on: given up, played by the computer
+                left=record.status == "playing" and s.kind == "human" and not s.taken,
             )
             for s in record.seats
         ],

@@ -228,6 +228,11 @@ class SeatInfo(BaseModel):
     taken: bool = Field(
         description="Whether someone sits there: a person, or (always) the computer player."
     )
+    left: bool = Field(
+        False,
+        description="A person gave this seat up during the game: a computer player plays it "
+        "until someone joins to take it over.",
+    )
 
 
 class TableInfo(BaseModel):

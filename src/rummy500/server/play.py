@@ -200,7 +200,8 @@ class TablePlay:
         seats = self.seating.seats
         computers = moment.computer_seats if moment else self.computer_seats(self.loop.time())
         connected = {s.number for s in seats if self.clients.connected(s.number)}
-        return seat_rows(seats, connected, computers)
+        left = self.seating.left_seats(started=self.game is not None)
+        return seat_rows(seats, connected, computers, left)
 
     def decision(self, seat: int) -> tuple[Game, list[Move]] | None:
         """The game as ``seat`` decides in it and its legal moves, if it must decide now."""

@@ -78,6 +78,9 @@ class Seating:
         self.bot_table = all(s.kind == "bot" for s in self.seats)
         #: when each person's seat was last left without a connection
         self.away_since: dict[int, float] = {s.number: now for s in self.seats if s.kind == "human"}
+        #: the seats a person gave up during the game, with their name (while this process
+        #: remembers it): a computer player plays them until someone takes the seat over
+        self.left_by: dict[int, str | None] = {}
 
     def names(self) -> list[str]:
         """What each seat is called: the person's or the computer player's name, else ``P1``,
@@ -116,9 +119,21 @@ class Seating:
         if not self.audience.of_seat(seat):
             self.away_since[seat] = now
 
-    def vacated(self, seat: int, now: float) -> None:
-        """The person gave the seat up through the lobby."""
+    def vacated(self, seat: int, now: float, name: str | None = None) -> None:
+        """The person (``name``) gave the seat up through the lobby."""
         self.away_since[seat] = now
+        self.left_by[seat] = name
+
+    def left_seats(self, started: bool) -> dict[int, str | None]:
+        """The seats given up during the game, each with the name of who left (``None`` once
+        forgotten, after a restart): a free person's seat of a game that has started."""
+        if not started:
+            return {}
+        return {
+            s.number: self.left_by.get(s.number)
+            for s in self.seats
+            if s.kind == "human" and not s.taken
+        }
 
     def reseat(self, seats: list[SeatRecord], now: float) -> None:
         """The seats as the database has them now (someone joined or left)."""
@@ -126,6 +141,8 @@ class Seating:
         for s in self.seats:
             if s.kind == "human" and not self.connected(s.number):
                 self.away_since.setdefault(s.number, now)
+            if s.taken:
+                self.left_by.pop(s.number, None)  # someone took the seat over
 
     def computer_level(self, seat: int, now: float, *, out_of_time: bool = False) -> str | None:
         """The level of the computer player that plays ``seat`` now, or ``None`` (a person does,

@@ -289,12 +289,17 @@ def table_info(record: TableRecord, status: str) -> dict[str, Any]:
 
 
 def seat_rows(
-    seats: Sequence[SeatRecord], connected: Container[int], computer_seats: Container[int]
+    seats: Sequence[SeatRecord],
+    connected: Container[int],
+    computer_seats: Container[int],
+    left: Mapping[int, str | None] | None = None,
 ) -> list[dict[str, Any]]:
     """Who sits where, who is connected and which seats a computer player plays now. A
     computer seat is always taken (by its computer player) and has the name the server gave
     it when the table was made (:func:`~rummy500.server.seating.computer_names`); ``level``
-    says how it plays."""
+    says how it plays. ``left``: the seats a person gave up during the game (a computer player
+    plays them until someone takes one over), with the name of who left when known."""
+    left = left or {}
     return [
         {
             "seat": s.label,
@@ -304,6 +309,8 @@ def seat_rows(
             "taken": s.taken or s.kind == "bot",
             "connected": s.number in connected,
             "bot_playing": s.number in computer_seats,
+            "left": s.number in left,
+            "left_name": left.get(s.number),
         }
         for s in seats
     ]

@@ -207,6 +207,13 @@ class SeatRow(_Sent):
     taken: bool = Field(description="Someone sits there (a computer seat always is).")
     connected: bool
     bot_playing: bool = Field(description="A computer player plays the seat now.")
+    left: bool = Field(
+        description="A person gave this seat up during the game: a computer player plays it "
+        "until someone takes it over (joins the table)."
+    )
+    left_name: str | None = Field(
+        description="The name of who left the seat, while the server remembers it."
+    )
 
 
 class ChatLine(_Sent):

@@ -246,12 +246,14 @@ function CreateTable({ name, setName, onError }) {
 function SeatsLine({ table }) {
   return html`<span class="seats-line">
     ${table.seats.map(
-      (s, i) => html`<span key=${i} class=${cls('seat-chip', !s.taken && s.kind === 'human' && 'free')}>
+      (s, i) => html`<span key=${i} class=${cls('seat-chip', !s.taken && s.kind === 'human' && 'free')} data-left=${s.left ? 'true' : undefined}>
         ${s.kind === 'bot'
           ? computerSeatText(s)
           : s.taken
             ? s.name || s.seat
-            : t('lobby.seat.free')}
+            : s.left
+              ? t('lobby.seat.left')
+              : t('lobby.seat.free')}
       </span>`,
     )}
   </span>`;
@@ -260,6 +262,8 @@ function SeatsLine({ table }) {
 function JoinTable({ table, name, setName, onError, onCancel }) {
   const held = store.seatAt(table.table_id);
   const free = table.seats.filter((s) => s.kind === 'human' && !s.taken);
+  // a game on: its free seats were given up, and joining takes one over from the computer
+  const takeover = free.some((s) => s.left);
   const [seat, setSeat] = useState(free.length ? free[0].seat : '');
   const [busy, setBusy] = useState(false);
   // an invitation opens on its form: the keyboard starts where the eye does (the name, or the
@@ -303,7 +307,8 @@ function JoinTable({ table, name, setName, onError, onCancel }) {
             ${watchOrCancel}
           </div>`
       : free.length
-        ? html`<${NameField} name=${name} setName=${setName} id="join-name" />
+        ? html`${takeover && html`<p class="takeover-note" data-takeover>${t('join.takeover.note')}</p>`}
+            <${NameField} name=${name} setName=${setName} id="join-name" />
             ${free.length > 1 &&
             html`<fieldset>
               <legend>${t('join.seat')}</legend>
@@ -315,7 +320,7 @@ function JoinTable({ table, name, setName, onError, onCancel }) {
               )}
             </fieldset>`}
             <div class="row">
-              <button type="submit" class="primary big" disabled=${busy} data-action="join">${t('join.submit')}</button>
+              <button type="submit" class="primary big" disabled=${busy} data-action="join">${takeover ? t('join.takeover') : t('join.submit')}</button>
               ${watchOrCancel}
             </div>`
         : html`<p>${t('join.full')}</p>
@@ -402,7 +407,7 @@ function OpenTables({ onJoin }) {
                   <div class="muted">${rulesSummary(table.rules) || t('rules.preset.standard')}</div>
                 </div>
                 <div class="row">
-                  <button onClick=${() => onJoin(table)}>${t('open.join')}</button>
+                  <button onClick=${() => onJoin(table)}>${table.seats.some((s) => s.left) ? t('open.takeover') : t('open.join')}</button>
                   <button class="ghost" onClick=${() => navigate(`/?watch=${encodeURIComponent(table.table_id)}`)}>${t('lobby.watch')}</button>
                 </div>
               </li>`,

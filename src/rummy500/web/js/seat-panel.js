@@ -1,4 +1,4 @@
-// Another player at the table: name, kind (a computer and its level, away, free), cards held,
+// Another player at the table: name, kind (a computer and its level, away, left, free), cards held,
 // score, whose turn, and the cards everyone saw them take from the pile.
 import { html, cls } from './lib.js';
 import { t } from './i18n.js';
@@ -12,7 +12,9 @@ export function SeatPanel({ state, seat, info, isTurn, you }) {
   const total = view ? view.totals[seat] : 0;
   const points = view ? view.points[seat] : 0;
   const known = view && view.known_cards ? view.known_cards[seat] || [] : [];
-  const name = (info && info.name) || seat;
+  // a seat given up during the game: who left it, and that the computer plays it meanwhile
+  const left = !!(info && info.left);
+  const name = (info && (info.name || (left && info.left_name))) || seat;
   const computer = info && info.kind === 'bot';
   const away = info && info.kind === 'human' && info.taken && !info.connected;
   const botPlays = info && info.kind === 'human' && info.bot_playing;
@@ -29,7 +31,8 @@ export function SeatPanel({ state, seat, info, isTurn, you }) {
       ${you && html`<span class="tag">${t('seat.you')}</span>`}
       ${computer && html`<${LevelBadge} level=${info.level} />`}
       ${away && html`<span class="tag warn">${botPlays ? t('seat.away.bot') : t('seat.away')}</span>`}
-      ${info && info.kind === 'human' && !info.taken && html`<span class="tag">${t('seat.free')}</span>`}
+      ${left && html`<span class="tag warn" data-left>${t('seat.left')}</span>`}
+      ${info && info.kind === 'human' && !info.taken && !left && html`<span class="tag">${t('seat.free')}</span>`}
     </div>
     ${view && html`<div class="seat-body" aria-hidden="true">
       <span class="mini-hand">${Array.from({ length: Math.min(size, 13) }, (_, i) => html`<span key=${i} class="mini-back"></span>`)}</span>

@@ -69,12 +69,16 @@ export function ConnectionRibbon({ status }) {
   </div>`;
 }
 
-/** A spectator is told so, with a button to sit down when a seat is free. */
+/** A spectator is told so, with a button to sit down when a seat is free (in a game on, a seat
+ * its player gave up: taking it over). */
 export function WatchRibbon({ state }) {
+  const free = state.seats.filter((s) => s.kind === 'human' && !s.taken);
   return html`<div class="ribbon ribbon-watch" role="status">
     ${t('table.watching')}
-    ${state.seats.some((s) => s.kind === 'human' && !s.taken) &&
-    html` <button onClick=${() => navigate(`/?invite=${encodeURIComponent(state.table.invite_code)}`)}>${t('table.join')}</button>`}
+    ${free.length > 0 &&
+    html` <button onClick=${() => navigate(`/?invite=${encodeURIComponent(state.table.invite_code)}`)}>
+      ${free.some((s) => s.left) ? t('table.takeover') : t('table.join')}
+    </button>`}
   </div>`;
 }
 
