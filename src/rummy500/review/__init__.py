@@ -56,7 +56,8 @@ __all__ = [
 TAGS = ("good", "inaccuracy", "mistake", "blunder")
 #: How many standard errors a loss must exceed to be tagged (the 95% margin of error).
 Z95 = 1.959963984540054
-#: Fresh deals sampled for a loss too uncertain to be tagged (see :func:`review_decision`).
+#: Fresh deals on which a loss of an inaccuracy or more is measured again
+#: (see :func:`review_decision`).
 DEFAULT_REFINE = 48
 
 Tag = Literal["good", "inaccuracy", "mistake", "blunder"]
@@ -146,7 +147,9 @@ class GameReview(BaseModel):
     players: int = Field(description="The number of seats.")
     rules: str = Field(description="The rules, as in a record's rules: line.")
     samples: int = Field(description="Sampled deals per decision.")
-    refine: int = Field(description="Fresh deals for a loss too uncertain to be tagged.")
+    refine: int = Field(
+        description="Fresh deals on which a loss of an inaccuracy or more is measured again."
+    )
     thresholds: Thresholds = Field(description="The thresholds of the tags.")
     hands: list[HandReview] = Field(description="Every hand, in order.")
     decisions: int = Field(description="Decisions reviewed (moves with a choice).")
@@ -238,10 +241,10 @@ def review_decision(
 ) -> DecisionReview:
     """Review one decision: ``played`` (one of ``legal``) in the position ``obs`` shows.
 
-    When the move played loses at least an inaccuracy's points but within the margin of error,
-    the difference between it and the best move is measured again on ``refine`` fresh deals
-    and the two measurements are pooled (fresh deals also take out the luck that made the best
-    move look best). A pooled loss below zero counts as zero."""
+    When the move played loses at least an inaccuracy's points, the difference between it and
+    the best move is measured again on ``refine`` fresh deals and the two measurements are
+    pooled: fresh deals settle a verdict in doubt and confirm one, and they do not share the
+    luck that made the best move look best. A pooled loss below zero counts as zero."""
     evaluation: Evaluation = evaluate(
         obs, legal, include=[played], samples=samples, candidates=candidates, seed=seed
     )
@@ -250,7 +253,7 @@ def review_decision(
     best = evaluation.best
     loss, se, used = mine.loss, mine.loss_se, samples
     tag = tag_for(loss, se, thresholds)
-    if tag == "good" and loss >= thresholds.inaccuracy and refine >= 2:
+    if loss >= thresholds.inaccuracy and refine >= 2:
         again, again_se = compare(
             obs, best.move, played, samples=refine, seed=random.Random(seed).getrandbits(63)
         )

@@ -74,7 +74,9 @@ def review_command(
         int,
         typer.Option(
             min=0,
-            help=N_("Fresh deals for a loss of an inaccuracy or more within its margin (0: none)."),
+            help=N_(
+                "Fresh deals on which a loss of an inaccuracy or more is measured again (0: none)."
+            ),
         ),
     ] = DEFAULT_REFINE,
     seed: Annotated[int, typer.Option(help=N_("Seed of the sampled deals."))] = 0,
