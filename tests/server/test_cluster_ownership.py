@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 import uuid
 from typing import Any
 
@@ -259,3 +260,28 @@ async def test_a_table_filled_through_the_lobby_waits_for_its_first_client_to_be
     await client.expect("state")
     assert table_id in a.hub.live and row_owner(cluster_db, table_id) == a.hub.owner
     await client.close()
+
+
+@pytest.mark.asyncio
+async def test_a_table_whose_lock_goes_while_it_loads_is_not_served(
+    start_server: StartServer, cluster_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, _b = await two_servers(start_server, cluster_db, handover_seconds=0)
+    table_id, _tokens = await seeded_table(a, ["human", "easy"], seed=31)
+    storage, ownership = a.hub.storage, a.hub.ownership
+    read_events = storage.events
+
+    def events_after_losing_the_lock(wanted: str) -> list[str]:
+        # the dedicated connection dies between the claim and the table being served
+        with psycopg.connect(cluster_db, autocommit=True) as conn:
+            conn.execute("SELECT pg_terminate_backend(%s)", (ownership.backend_pid,))
+        for _n in range(500):
+            if wanted not in ownership.held:
+                break
+            time.sleep(0.01)
+        return read_events(wanted)
+
+    monkeypatch.setattr(storage, "events", events_after_losing_the_lock)
+    with pytest.raises(TableMoved):
+        await a.hub.table(table_id)
+    assert table_id not in a.hub.live

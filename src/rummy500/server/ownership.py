@@ -128,6 +128,8 @@ class Ownership(Protocol):
 
     async def claim(self, table_id: str) -> bool: ...
 
+    def holds(self, table_id: str) -> bool: ...
+
     async def renew(self, table_ids: Iterable[str]) -> set[str]: ...
 
     async def release(self, table_ids: Iterable[str]) -> None: ...
@@ -154,6 +156,9 @@ class LeaseOwnership:
     async def claim(self, table_id: str) -> bool:
         ok: bool = await self._db(self.storage.claim, table_id, self.owner, self.lease_seconds)
         return ok
+
+    def holds(self, table_id: str) -> bool:
+        return True  # until a renewal says otherwise
 
     async def renew(self, table_ids: Iterable[str]) -> set[str]:
         owned: set[str] = await self._db(
@@ -200,12 +205,12 @@ class LockOwnership:
         ] = queue.SimpleQueue()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)  # a full pipe wakes the thread all the same
         self._stopping = False
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._on_notice: Callable[[Notice], None] = lambda notice: None
         self._on_lost: Callable[[], None] = lambda: None
-        self._connected = threading.Event()
         #: a table's claims one at a time (its lock is re-entrant: two would take it twice)
         self._claims: dict[str, _Claiming] = {}
         #: the backend process of the dedicated connection (its own notices are skipped)
@@ -230,8 +235,16 @@ class LockOwnership:
             raise SessionLost
         done: concurrent.futures.Future[Any] = concurrent.futures.Future()
         self._commands.put((fn, done))
-        os.write(self._wake_w, b"x")
+        self._wake()
         return await asyncio.wrap_future(done)
+
+    def _wake(self) -> None:
+        with contextlib.suppress(BlockingIOError):
+            os.write(self._wake_w, b"x")
+
+    def holds(self, table_id: str) -> bool:
+        """Whether this process holds the table's lock now (a lost connection lost them all)."""
+        return table_id in self.held
 
     async def claim(self, table_id: str) -> bool:
         """Take the table's lock if nobody holds it, then write this process's owner id."""
@@ -313,7 +326,7 @@ class LockOwnership:
     async def stop(self) -> None:
         """Close the connection (its locks go with it) and end the thread."""
         self._stopping = True
-        os.write(self._wake_w, b"x")
+        self._wake()
         if self._thread is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._thread.join, 10.0)
         for fd in (self._wake_r, self._wake_w):

@@ -208,6 +208,9 @@ class TableHub:
             self.db_executor, rebuild_game, record, events
         )
         live = LiveTable(self, record, game, len(events), chat)
+        if not self.ownership.holds(table_id):  # the lock went with a lost connection meanwhile
+            live.shut()
+            raise TableMoved(table_id)
         self.live[table_id] = live
         log.info("table %s loaded at version %d", table_id, live.version)
         live.arm_idle()  # released in a while unless someone connects
