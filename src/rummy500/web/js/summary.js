@@ -72,8 +72,9 @@ function nameList(names) {
   return t('list.and', { items: names.slice(0, -1).join(t('list.separator')), last: names.at(-1) });
 }
 
-/** Who the next deal waits for, and when it comes anyway. */
-function NextHandLine({ nextHand, name }) {
+/** Who the next deal waits for ('you' in the sentence for this player), and when it comes
+ * anyway. */
+function NextHandLine({ nextHand, name, me }) {
   const [, tick] = useState(0);
   useEffect(() => {
     const timer = setInterval(() => tick((x) => x + 1), 1000);
@@ -82,7 +83,7 @@ function NextHandLine({ nextHand, name }) {
   const left = Math.max(0, Math.ceil((nextHand.until - Date.now()) / 1000));
   return html`<p class="next-hand" role="status" data-next-hand>
     ${nextHand.waiting.length
-      ? t('summary.waiting', { who: nameList(nextHand.waiting.map(name)), n: left })
+      ? t('summary.waiting', { who: nameList(nextHand.waiting.map((s) => (s === me ? t('summary.you') : name(s)))), n: left })
       : t('summary.dealing')}
   </p>`;
 }
@@ -185,7 +186,7 @@ export function Summary({ state, me, token, tableId, name, onClose, onReady, toa
 
       ${over && html`<${TotalsChart} seats=${seats} results=${results} name=${name} target=${target} />`}
 
-      ${!over && !summary.nextHandStarted && state.nextHand && html`<${NextHandLine} nextHand=${state.nextHand} name=${name} />`}
+      ${!over && !summary.nextHandStarted && state.nextHand && html`<${NextHandLine} nextHand=${state.nextHand} name=${name} me=${me} />`}
 
       <div class="dialog-actions">
         ${over &&

@@ -296,6 +296,7 @@ export default {
   'summary.next.started': 'The next hand has started — play on',
   'summary.ready': 'Waiting for the others…',
   'summary.waiting': 'Waiting for {who} to close the summary (the next hand comes in {n} s at the latest).',
+  'summary.you': 'you',
   'summary.dealing': 'Everyone is ready: the next hand is being dealt.',
   'summary.left.cards': 'Left in hand: {cards}',
   'chart.label': 'Totals by hand. Final totals: {totals}',
