@@ -62,12 +62,23 @@ test('the first state gives the table, the seat, the view and the legal moves', 
   assert.equal(EMPTY.version, -1, 'the empty state is not changed');
 });
 
-test("a state's history of this hand becomes the log of a client that has none", () => {
-  const s = reduce(EMPTY, state({ view: view({ history: ['P2 draw', 'P2 discard 4C'] }) }));
-  assert.deepEqual(
-    s.log.map((e) => e.event.move),
-    ['P2 draw', 'P2 discard 4C'],
-  );
+test("a state's public log of the hand becomes the Moves log, with the cards taken named", () => {
+  const log = [
+    { kind: 'deal', hand_number: 1, dealer: 'P2' },
+    { kind: 'move', move: 'P1 take 2', seat: 'P1', taken: ['9D', 'QH'] },
+    { kind: 'move', move: 'P1 discard 9D', seat: 'P1', taken: [] },
+  ];
+  const s = reduce(EMPTY, state({ log }));
+  assert.deepEqual(s.log.map((e) => e.event.kind), ['deal', 'move', 'move']);
+  assert.deepEqual(s.log[0].event, { kind: 'deal', hand_number: 1, dealer: 'P2' });
+  assert.deepEqual(s.log[1].pile, ['9D', 'QH'], 'the deepest card taken can be named');
+  assert.equal(new Set(s.log.map((e) => e.id)).size, 3);
+  // a reload keeps who made a move for an away player, which the public log does not say
+  let seen = reduce(EMPTY, state({ log: log.slice(0, 2) }));
+  seen = reduce(seen, update(4, { kind: 'move', move: 'P1 discard 9D', seat: 'P1', by: 'takeover' }));
+  const reloaded = reduce(seen, state({ log }));
+  assert.equal(reloaded.log[2].event.by, 'takeover');
+  assert.equal(reduce(seen, state()).log, seen.log, 'a state without a log keeps the one it has');
 });
 
 test('a call window and a turn timer are kept on this browser\'s clock', () => {
