@@ -304,6 +304,7 @@ export default {
   'summary.waiting': 'Az összesítőt még nem zárta be: {who} (a következő leosztás legkésőbb {n} s múlva kezdődik).',
   'summary.dealing': 'Mindenki kész: jön a következő osztás.',
   'summary.left.cards': 'Kézben maradt: {cards}',
+  'summary.you': 'te',
   'chart.label': 'Összpontszámok leosztásonként. Végeredmény: {totals}',
   'chart.caption': 'Összpontszámok az egyes leosztások után',
 
