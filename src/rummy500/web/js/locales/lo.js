@@ -270,6 +270,7 @@ export default {
   'summary.next.started': 'ຮອບຕໍ່ໄປເລີ່ມແລ້ວ — ຫຼິ້ນຕໍ່',
   'summary.ready': 'ກຳລັງລໍຖ້າຄົນອື່ນ…',
   'summary.waiting': 'ກຳລັງລໍຖ້າ {who} ປິດໜ້າສະຫຼຸບ (ຮອບຕໍ່ໄປຈະເລີ່ມຢ່າງຊ້າໃນ {n} ວິ).',
+  'summary.you': 'ເຈົ້າ',
   'summary.dealing': 'ທຸກຄົນພ້ອມແລ້ວ: ກຳລັງແຈກໄພ່ຮອບຕໍ່ໄປ.',
   'summary.left.cards': 'ຄ້າງໃນມື: {cards}',
   'chart.label': 'ຄະແນນລວມແຕ່ລະຮອບ. ຄະແນນລວມສຸດທ້າຍ: {totals}',
