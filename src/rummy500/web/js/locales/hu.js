@@ -80,7 +80,7 @@ export default {
   'action.discard': 'Dobás',
   'action.rummy': 'Römi!',
   'action.pass': 'Nem kérem',
-  'action.end': 'Leosztás vége',
+  'action.end': 'Leosztás lezárása',
   'action.undo': 'Vissza',
   'action.hint': 'Tipp',
   'action.cancel': 'Mégse',
