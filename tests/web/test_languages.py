@@ -115,6 +115,9 @@ def test_the_lao_text_of_the_table_is_drawn_with_the_vendored_lao_font(
         pytest.skip("no Lao catalog yet")
     page = open_page("desktop", "lo")
     start_table(page)
+    page.wait_for_function(  # the player's own turn: the table as README shows it
+        "() => window.rummy500.snapshot().legal.some((m) => m.includes(' draw'))"
+    )
     page.wait_for_function("() => document.fonts.status === 'loaded'")
     text = page.locator("#app").inner_text()
     lao = "".join(LAO.findall(text))
