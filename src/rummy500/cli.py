@@ -238,7 +238,7 @@ def rules_command(
         console.print(Padding(text, (0, 0, 0, left), expand=False), highlight=False)
 
     rules = rules_from_options(preset, None)
-    console.print(f"[bold]{_('How a turn goes')}[/bold]", highlight=False)
+    console.print("[bold]" + _("How a turn goes") + "[/bold]", highlight=False)
     steps = Table.grid(padding=(0, 1))
     steps.add_column(justify="right", width=3)
     steps.add_column()
@@ -252,11 +252,12 @@ def rules_command(
         choices = "N > 0" if name == "target" else " | ".join(option_choices(name))
         console.print(f"\n[bold]{name}={value}[/bold]  ({choices})", highlight=False)
         indented(_(OPTION_HELP[name]))
-    console.print(f"\n[bold]{_('Presets')}[/bold]")
+    console.print("\n[bold]" + _("Presets") + "[/bold]")
     defaults = Rules().as_dict()
     for name, p in PRESETS.items():
         changed = " ".join(f"{k}={v}" for k, v in p.as_dict().items() if v != defaults[k])
-        console.print(f"\n[bold]{name}[/bold]  {changed or _('(defaults)')}", highlight=False)
+        changed = changed or _("(defaults)")
+        console.print(f"\n[bold]{name}[/bold]  {changed}", highlight=False)
         indented(_(PRESET_HELP[name]))
 
 
