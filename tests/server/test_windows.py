@@ -134,6 +134,7 @@ async def test_a_call_cancels_the_next_players_draw(server: RunningServer) -> No
     assert update["event"]["move"] == call
     error = await nxt.expect("error", ref="d")
     assert error["code"] == "draw_cancelled"
+    assert error["message"] == "your draw from the stock was not played: a Rummy call was made"
 
 
 async def test_answers_outside_the_window_are_refused(server: RunningServer) -> None:

@@ -231,7 +231,10 @@ class TablePlay:
         version = self.version
 
         def cancelled() -> dict[str, Any]:
-            text = _("your {move} was not played: a Rummy call was made").format(move=verb)
+            if verb == "take":
+                text = _("your take from the discard pile was not played: a Rummy call was made")
+            else:
+                text = _("your draw from the stock was not played: a Rummy call was made")
             return error_message(version, "draw_cancelled", text, ref)
 
         self._tell_seat(seat, cancelled)
