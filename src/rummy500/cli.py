@@ -287,7 +287,13 @@ _SCORING = N_(
 )
 
 
-@bench_app.command("engine")
+BENCH_ENGINE_HELP = N_(
+    "Random hands (uniform among legal_moves(), standard rules) on one core.\n\n"
+    "Latency: legal_moves() median and p99, timed on a random sample of one call in 16."
+)
+
+
+@bench_app.command("engine", help=BENCH_ENGINE_HELP)
 def bench_engine(
     players: Annotated[int, typer.Option(min=2, max=8, help=N_("Players per game."))] = 2,
     seconds: Annotated[float, typer.Option(min=0.1, help=N_("How long to play."))] = 10.0,
@@ -304,10 +310,7 @@ def bench_engine(
         ),
     ] = False,
 ) -> None:
-    """Random hands (uniform among legal_moves(), standard rules) on one core.
-
-    Latency: legal_moves() median and p99, timed on a random sample of one call in 16.
-    """
+    """The command; its help is BENCH_ENGINE_HELP."""
     from rummy500.benchmarks import engine_benchmark, openspiel_gin_rummy_benchmark
 
     if compare:

@@ -11,160 +11,177 @@ from typing import Annotated
 
 import typer
 
-from rummy500.i18n import _
+from rummy500.i18n import N_, _
 
 __all__ = ["register"]
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     """Add the server's commands to the ``rummy500`` command line."""
-    app.command("serve")(serve)
-    app.command("cluster")(cluster)
-    bench_app.command("server")(bench_server)
-    bench_app.command("failover")(bench_failover)
+    app.command("serve", help=SERVE_HELP)(serve)
+    app.command("cluster", help=CLUSTER_HELP)(cluster)
+    bench_app.command("server", help=BENCH_SERVER_HELP)(bench_server)
+    bench_app.command("failover", help=BENCH_FAILOVER_HELP)(bench_failover)
+
+
+SERVE_HELP = N_(
+    "Run the online table server: lobby over HTTP, tables over WebSocket.\n\n"
+    "OpenAPI docs at /docs; tables at /ws/tables/ID (docs/protocol.md). Every table is stored "
+    "move by move and resumes after a restart."
+)
 
 
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8500,
+    host: Annotated[str, typer.Option(help=N_("Address to listen on."))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help=N_("Port to listen on."))] = 8500,
     db: Annotated[
         str | None,
         typer.Option(
-            help="Database URL: sqlite:///PATH or postgresql://USER@HOST/DB "
-            "(default: SQLite in the user data directory)."
+            help=N_(
+                "Database URL: sqlite:///PATH or postgresql://USER@HOST/DB "
+                "(default: SQLite in the user data directory)."
+            )
         ),
     ] = None,
     call_seconds: Annotated[
-        float, typer.Option(help="How long a Rummy call window stays open.")
+        float, typer.Option(help=N_("How long a Rummy call window stays open."))
     ] = 5.0,
     turn_seconds: Annotated[
-        float, typer.Option(help="Turn timer of new tables in seconds (0: none).")
+        float, typer.Option(help=N_("Turn timer of new tables in seconds (0: none)."))
     ] = 0.0,
     away_seconds: Annotated[
-        float, typer.Option(help="A disconnected player's seat is played by a bot after this.")
+        float, typer.Option(help=N_("A disconnected player's seat is played by a bot after this."))
     ] = 30.0,
     hand_pause: Annotated[
-        float, typer.Option(help="Least seconds between the end of a hand and the next deal.")
+        float, typer.Option(help=N_("Least seconds between the end of a hand and the next deal."))
     ] = 3.0,
     summary_wait: Annotated[
         float,
         typer.Option(
-            help="Most seconds the next deal waits for players to close the hand summary."
+            help=N_("Most seconds the next deal waits for players to close the hand summary.")
         ),
     ] = 60.0,
     node: Annotated[
         str | None,
-        typer.Option(help="Name of this process among those sharing the database."),
+        typer.Option(help=N_("Name of this process among those sharing the database.")),
     ] = None,
     rate_limit: Annotated[
-        float, typer.Option(help="Messages a second one connection may send (bursts: twice).")
+        float, typer.Option(help=N_("Messages a second one connection may send (bursts: twice)."))
     ] = 20.0,
     bot_processes: Annotated[
-        int, typer.Option(help="Worker processes for the hard and expert bots (0: threads).")
+        int, typer.Option(help=N_("Worker processes for the hard and expert bots (0: threads)."))
     ] = 1,
     bot_queue: Annotated[
         int,
         typer.Option(
-            help="Hard and expert decisions that may wait for a worker; past that a medium "
-            "bot decides at once."
+            help=N_(
+                "Hard and expert decisions that may wait for a worker; past that a medium "
+                "bot decides at once."
+            )
         ),
     ] = 32,
     handover_seconds: Annotated[
         float,
         typer.Option(
-            help="PostgreSQL: how long to wait for another process to hand over a table a "
-            "client came here for (0: tell the client to reconnect at once)."
+            help=N_(
+                "PostgreSQL: how long to wait for another process to hand over a table a "
+                "client came here for (0: tell the client to reconnect at once)."
+            )
         ),
     ] = 3.0,
     allow_seeds: Annotated[
-        bool, typer.Option(help="Let a new table ask for its seed (tests, demonstrations).")
+        bool, typer.Option(help=N_("Let a new table ask for its seed (tests, demonstrations)."))
     ] = False,
-    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    log_level: Annotated[str, typer.Option(help=N_("debug, info, warning or error."))] = "info",
     # HTTP lobby and browser limits
     public_url: Annotated[
         str | None,
         typer.Option(
-            help="Address players reach the server at (https://cards.example.org): invite "
-            "links are built from it, and browsers' WebSockets must come from it."
+            help=N_(
+                "Address players reach the server at (https://cards.example.org): invite "
+                "links are built from it, and browsers' WebSockets must come from it."
+            )
         ),
     ] = None,
     forwarded_allow_ips: Annotated[
         str,
         typer.Option(
-            help="Reverse proxy addresses (comma-separated IPs or networks) whose "
-            "X-Forwarded-For is believed (default: nobody's)."
+            help=N_(
+                "Reverse proxy addresses (comma-separated IPs or networks) whose "
+                "X-Forwarded-For is believed (default: nobody's)."
+            )
         ),
     ] = "",
     tables_per_minute: Annotated[
-        int, typer.Option(help="Tables one client address may create a minute (0: no limit).")
+        int, typer.Option(help=N_("Tables one client address may create a minute (0: no limit)."))
     ] = 10,
     joins_per_minute: Annotated[
-        int, typer.Option(help="Seats one client address may take a minute (0: no limit).")
+        int, typer.Option(help=N_("Seats one client address may take a minute (0: no limit)."))
     ] = 30,
     invites_per_minute: Annotated[
-        int, typer.Option(help="Invite codes one address may look up a minute (0: no limit).")
+        int, typer.Option(help=N_("Invite codes one address may look up a minute (0: no limit)."))
     ] = 20,
     records_per_minute: Annotated[
-        int, typer.Option(help="Game records one address may fetch a minute (0: no limit).")
+        int, typer.Option(help=N_("Game records one address may fetch a minute (0: no limit)."))
     ] = 10,
     rematches_per_minute: Annotated[
-        int, typer.Option(help="Rematches one address may ask for a minute (0: no limit).")
+        int, typer.Option(help=N_("Rematches one address may ask for a minute (0: no limit)."))
     ] = 10,
     api_per_minute: Annotated[
-        int, typer.Option(help="Other /api requests of one address a minute (0: no limit).")
+        int, typer.Option(help=N_("Other /api requests of one address a minute (0: no limit)."))
     ] = 1200,
     limit_addresses: Annotated[
-        int, typer.Option(help="Client addresses the lobby limits remember at most.")
+        int, typer.Option(help=N_("Client addresses the lobby limits remember at most."))
     ] = 10_000,
     rematch_grace: Annotated[
         float,
-        typer.Option(help="Seconds a rematch's seats are kept for the players of the game."),
+        typer.Option(help=N_("Seconds a rematch's seats are kept for the players of the game.")),
     ] = 120.0,
     docs: Annotated[
-        bool, typer.Option(help="Serve the API docs at /docs (they load swagger-ui from a CDN).")
+        bool,
+        typer.Option(help=N_("Serve the API docs at /docs (they load swagger-ui from a CDN).")),
     ] = False,
     # Table and connection limits
     allow_bot_tables: Annotated[
         bool,
         typer.Option(
-            help="Allow tables of computer players only (demonstrations): they play, paced, "
-            "while someone watches."
+            help=N_(
+                "Allow tables of computer players only (demonstrations): they play, paced, "
+                "while someone watches."
+            )
         ),
     ] = False,
     bot_table_pace: Annotated[
-        float, typer.Option(help="Seconds at least between two moves at such a table.")
+        float, typer.Option(help=N_("Seconds at least between two moves at such a table."))
     ] = 0.5,
     idle_seconds: Annotated[
-        float, typer.Option(help="A table nobody is connected to is released after this.")
+        float, typer.Option(help=N_("A table nobody is connected to is released after this."))
     ] = 300.0,
     connections_per_address: Annotated[
-        int, typer.Option(help="WebSocket connections at once from one client address.")
+        int, typer.Option(help=N_("WebSocket connections at once from one client address."))
     ] = 16,
     connections_per_table: Annotated[
-        int, typer.Option(help="WebSocket connections at once to one table (spectators too).")
+        int, typer.Option(help=N_("WebSocket connections at once to one table (spectators too)."))
     ] = 64,
     outbox_bytes: Annotated[
-        int, typer.Option(help="Bytes waiting for one client before it is disconnected.")
+        int, typer.Option(help=N_("Bytes waiting for one client before it is disconnected."))
     ] = 256 * 1024,
     send_timeout: Annotated[
-        float, typer.Option(help="Seconds a message may wait for a client that does not read.")
+        float, typer.Option(help=N_("Seconds a message may wait for a client that does not read."))
     ] = 20.0,
     request_timeout: Annotated[
-        float, typer.Option(help="Seconds an HTTP request's headers and body may take to arrive.")
+        float,
+        typer.Option(help=N_("Seconds an HTTP request's headers and body may take to arrive.")),
     ] = 10.0,
     limit_concurrency: Annotated[
-        int, typer.Option(help="Connections and requests at once; more are answered 503.")
+        int, typer.Option(help=N_("Connections and requests at once; more are answered 503."))
     ] = 1000,
-    max_undos: Annotated[int, typer.Option(help="Moves a player may take back in a turn.")] = 5,
+    max_undos: Annotated[int, typer.Option(help=N_("Moves a player may take back in a turn."))] = 5,
     socket_send_buffer: Annotated[
-        int, typer.Option(help="Kernel send buffer of each connection in bytes (0: automatic).")
+        int, typer.Option(help=N_("Kernel send buffer of each connection in bytes (0: automatic)."))
     ] = 64 * 1024,
 ) -> None:
-    """Run the online table server: lobby over HTTP, tables over WebSocket.
-
-    OpenAPI docs at /docs; tables at /ws/tables/ID (docs/protocol.md). Every table is stored
-    move by move and resumes after a restart.
-    """
+    """The command; its help is SERVE_HELP."""
     import logging
     import sys
 
@@ -249,24 +266,29 @@ def serve(
     )
 
 
+CLUSTER_HELP = N_(
+    "Try a site of several processes on this machine: a throw-away PostgreSQL, PROCESSES server "
+    "processes and HAProxy in front of them. Ctrl-C stops them all.\n\n"
+    "Needs Debian's postgresql and haproxy packages and the postgres extra. docs/deploy.md shows "
+    "the same on several machines."
+)
+
+
 def cluster(
-    processes: Annotated[int, typer.Option(min=1, max=16, help="Server processes.")] = 2,
-    host: Annotated[str, typer.Option(help="Address HAProxy listens on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port HAProxy listens on.")] = 8500,
+    processes: Annotated[int, typer.Option(min=1, max=16, help=N_("Server processes."))] = 2,
+    host: Annotated[str, typer.Option(help=N_("Address HAProxy listens on."))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help=N_("Port HAProxy listens on."))] = 8500,
     bot_processes: Annotated[
-        int, typer.Option(help="Worker processes for the hard and expert bots, per process.")
+        int, typer.Option(help=N_("Worker processes for the hard and expert bots, per process."))
     ] = 1,
     folder: Annotated[
         str | None,
-        typer.Option(help="Folder for the logs and HAProxy's configuration (default: temporary)."),
+        typer.Option(
+            help=N_("Folder for the logs and HAProxy's configuration (default: temporary).")
+        ),
     ] = None,
 ) -> None:
-    """Try a site of several processes on this machine: a throw-away PostgreSQL, PROCESSES
-    server processes and HAProxy in front of them. Ctrl-C stops them all.
-
-    Needs Debian's postgresql and haproxy packages and the postgres extra. docs/deploy.md
-    shows the same on several machines.
-    """
+    """The command; its help is CLUSTER_HELP."""
     import signal
     import sys
     import threading
@@ -303,38 +325,43 @@ def cluster(
     print(_("rummy500 cluster: stopped"), flush=True)
 
 
+BENCH_SERVER_HELP = N_(
+    "Load a real server with simulated players; report moves/s and latency.\n\n"
+    "Starts a server process (or, with --processes, PostgreSQL, that many server processes and "
+    "HAProxy), opens TABLES tables of two simulated players (WebSocket clients on loopback) and "
+    "a bot each, plays for SECONDS, and reports moves per second and the p50/p99 time from "
+    "sending a move to receiving its answer."
+)
+
+
 def bench_server(
-    tables: Annotated[int, typer.Option(min=1, help="Tables played at once.")] = 200,
-    seconds: Annotated[float, typer.Option(min=1.0, help="How long to measure.")] = 30.0,
+    tables: Annotated[int, typer.Option(min=1, help=N_("Tables played at once."))] = 200,
+    seconds: Annotated[float, typer.Option(min=1.0, help=N_("How long to measure."))] = 30.0,
     think_ms: Annotated[
-        int, typer.Option(min=0, help="Mean thinking time of a simulated player per move.")
+        int, typer.Option(min=0, help=N_("Mean thinking time of a simulated player per move."))
     ] = 1000,
-    level: Annotated[str, typer.Option(help="Level of the bot at each table.")] = "easy",
+    level: Annotated[str, typer.Option(help=N_("Level of the bot at each table."))] = "easy",
     warmup: Annotated[
-        float, typer.Option(min=0.0, help="Seconds of play before measuring starts.")
+        float, typer.Option(min=0.0, help=N_("Seconds of play before measuring starts."))
     ] = 3.0,
     db: Annotated[
-        str | None, typer.Option(help="Database URL (default: SQLite in a temporary folder).")
+        str | None, typer.Option(help=N_("Database URL (default: SQLite in a temporary folder)."))
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the simulated players.")] = 0,
+    seed: Annotated[int, typer.Option(help=N_("Seed of the simulated players."))] = 0,
     processes: Annotated[
         int,
         typer.Option(
             min=0,
             max=16,
-            help="Server processes behind HAProxy, on a PostgreSQL the benchmark starts "
-            "(0: one process on --db, no balancer).",
+            help=N_(
+                "Server processes behind HAProxy, on a PostgreSQL the benchmark starts "
+                "(0: one process on --db, no balancer)."
+            ),
         ),
     ] = 0,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
 ) -> None:
-    """Load a real server with simulated players; report moves/s and latency.
-
-    Starts a server process (or, with --processes, PostgreSQL, that many server processes and
-    HAProxy), opens TABLES tables of two simulated players (WebSocket clients on loopback) and
-    a bot each, plays for SECONDS, and reports moves per second and the p50/p99 time from
-    sending a move to receiving its answer.
-    """
+    """The command; its help is BENCH_SERVER_HELP."""
     import asyncio
 
     from rich.console import Console
@@ -365,20 +392,23 @@ def bench_server(
     Console().print(table)
 
 
-def bench_failover(
-    kills: Annotated[int, typer.Option(min=1, help="How many times to kill a process.")] = 20,
-    think_ms: Annotated[
-        int, typer.Option(min=0, help="Mean thinking time of a simulated player per move.")
-    ] = 20,
-    seed: Annotated[int, typer.Option(help="Seed of the simulated players.")] = 0,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-) -> None:
-    """Kill the process serving a game, again and again; report moves lost and resume times.
+BENCH_FAILOVER_HELP = N_(
+    "Kill the process serving a game, again and again; report moves lost and resume times.\n\n"
+    "Starts PostgreSQL, two server processes and HAProxy, and a game of two simulated players "
+    "and a bot through the balancer; KILLS times, SIGKILLs the process that owns the table "
+    "mid-hand and starts it again once the game goes on through the other."
+)
 
-    Starts PostgreSQL, two server processes and HAProxy, and a game of two simulated players
-    and a bot through the balancer; KILLS times, SIGKILLs the process that owns the table
-    mid-hand and starts it again once the game goes on through the other.
-    """
+
+def bench_failover(
+    kills: Annotated[int, typer.Option(min=1, help=N_("How many times to kill a process."))] = 20,
+    think_ms: Annotated[
+        int, typer.Option(min=0, help=N_("Mean thinking time of a simulated player per move."))
+    ] = 20,
+    seed: Annotated[int, typer.Option(help=N_("Seed of the simulated players."))] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
+) -> None:
+    """The command; its help is BENCH_FAILOVER_HELP."""
     import asyncio
 
     from rich.console import Console

@@ -27,7 +27,7 @@ from rich.table import Table
 from rummy500.bots import BOTS, LEVELS
 from rummy500.engine import InvalidRules, Rules
 from rummy500.extras import require_extra
-from rummy500.i18n import _, ngettext
+from rummy500.i18n import N_, _, ngettext
 from rummy500.sim import Simulation, bot_specs, simulate
 from rummy500.sim.executors import default_workers, run_local
 from rummy500.sim.match import (
@@ -218,37 +218,47 @@ BotsOption = Annotated[
         f"Names: {', '.join(BOTS)} (or {', '.join(lv for lv in LEVELS if lv not in BOTS)})."
     ),
 ]
-PlayersOption = Annotated[int, typer.Option(min=2, max=8, help="Players per game.")]
-GamesOption = Annotated[int, typer.Option(min=1, help="How many games.")]
+PlayersOption = Annotated[int, typer.Option(min=2, max=8, help=N_("Players per game."))]
+GamesOption = Annotated[int, typer.Option(min=1, help=N_("How many games."))]
 RulesOption = Annotated[
     list[str] | None,
     typer.Option(
         "--rules",
         "--rule",
-        help="Rule options name=value: several in one argument "
-        '(--rules "jokers=off pickup=must-meld") or --rules repeated '
-        "(--rules jokers=off --rules pickup=must-meld).",
+        help=N_(
+            "Rule options name=value: several in one argument "
+            '(--rules "jokers=off pickup=must-meld") or --rules repeated '
+            "(--rules jokers=off --rules pickup=must-meld)."
+        ),
     ),
 ]
-PresetOption = Annotated[str | None, typer.Option(help="A rules preset (rummy500 rules).")]
-SeedOption = Annotated[int, typer.Option(help="Master seed: the same seed, the same games.")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
-OutOption = Annotated[Path | None, typer.Option(help="Save every game's result as JSON.")]
+PresetOption = Annotated[str | None, typer.Option(help=N_("A rules preset (rummy500 rules)."))]
+SeedOption = Annotated[int, typer.Option(help=N_("Master seed: the same seed, the same games."))]
+JsonOption = Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))]
+OutOption = Annotated[Path | None, typer.Option(help=N_("Save every game's result as JSON."))]
 RecordsOption = Annotated[
-    Path | None, typer.Option(help="Save every game as a .r500 record in this folder.")
+    Path | None, typer.Option(help=N_("Save every game as a .r500 record in this folder."))
 ]
 PlotOption = Annotated[
-    Path | None, typer.Option(help="Draw win rates and hand scores (PNG, SVG or PDF).")
+    Path | None, typer.Option(help=N_("Draw win rates and hand scores (PNG, SVG or PDF)."))
 ]
 MoveCapOption = Annotated[
-    int, typer.Option(min=10, help="Moves after which a hand is scored as if the stock ran out.")
+    int,
+    typer.Option(min=10, help=N_("Moves after which a hand is scored as if the stock ran out.")),
 ]
 MaxHandsOption = Annotated[
-    int, typer.Option(min=1, help="Hands after which a game goes to the highest total.")
+    int, typer.Option(min=1, help=N_("Hands after which a game goes to the highest total."))
 ]
 TimingOption = Annotated[
-    bool, typer.Option(help="Also measure each bot's time per move (median, 90th percentile).")
+    bool, typer.Option(help=N_("Also measure each bot's time per move (median, 90th percentile)."))
 ]
+
+
+SIM_HELP = N_(
+    "Play bots against each other: win rates with intervals (95%), scores per hand and game.\n\n"
+    "Seats rotate from game to game; with two players each deal is played twice with the seats "
+    "swapped. The same seed gives the same results whatever the number of workers or the cluster."
+)
 
 
 def sim_command(
@@ -260,11 +270,13 @@ def sim_command(
     preset: PresetOption = None,
     seed: SeedOption = 0,
     workers: Annotated[
-        int | None, typer.Option(min=1, help="Local worker processes (default: one per core).")
+        int | None, typer.Option(min=1, help=N_("Local worker processes (default: one per core)."))
     ] = None,
     cluster: Annotated[
         str | None,
-        typer.Option(help="Play on a Dask distributed cluster: its scheduler, tcp://HOST:PORT."),
+        typer.Option(
+            help=N_("Play on a Dask distributed cluster: its scheduler, tcp://HOST:PORT.")
+        ),
     ] = None,
     out: OutOption = None,
     records: RecordsOption = None,
@@ -272,17 +284,13 @@ def sim_command(
     json_out: JsonOption = False,
     duplicate: Annotated[
         bool,
-        typer.Option(help="With 2 players, play each deal twice with the seats swapped."),
+        typer.Option(help=N_("With 2 players, play each deal twice with the seats swapped.")),
     ] = True,
     move_cap: MoveCapOption = DEFAULT_MOVE_CAP,
     max_hands: MaxHandsOption = DEFAULT_MAX_HANDS,
     timing: TimingOption = False,
 ) -> None:
-    """Play bots against each other: win rates with 95% intervals, scores per hand and game.
-
-    Seats rotate from game to game; with two players each deal is played twice with the seats
-    swapped. The same seed gives the same results whatever the number of workers or the cluster.
-    """
+    """The command; its help is SIM_HELP."""
     if cluster is not None:
         require_extra("sim", "rummy500 sim --cluster", "distributed")
     if plot is not None:
@@ -350,13 +358,22 @@ def _split_bots(text: str) -> list[str]:
     return names
 
 
+BOT_MATCH_HELP = N_(
+    "Play external bots (the bot protocol, docs/bot-protocol.md) against a built-in bot.\n\n"
+    "Prints the same report as `rummy500 sim`, and the log file of each bot's standard error.\n\n"
+    "A bot that sends garbage, an illegal move or no answer in time is reported on stderr. The "
+    "--json report lists the reports too. The beginner policy plays that move for the bot.\n\n"
+    "A bot that crashes is replaced by the beginner policy for the rest of the match."
+)
+
+
 def bot_match_command(
     ctx: typer.Context,
     engine: Annotated[
         list[str],
-        typer.Option(help="The command that starts an external bot (give it once or twice)."),
+        typer.Option(help=N_("The command that starts an external bot (give it once or twice).")),
     ],
-    vs: Annotated[str, typer.Option(help="The built-in bot that fills the other seats.")] = (
+    vs: Annotated[str, typer.Option(help=N_("The built-in bot that fills the other seats."))] = (
         "intermediate"
     ),
     players: PlayersOption = 2,
@@ -365,18 +382,22 @@ def bot_match_command(
     preset: PresetOption = None,
     seed: SeedOption = 0,
     deadline_ms: Annotated[
-        int, typer.Option(min=1, help="How long a bot has for each answer, in milliseconds.")
+        int, typer.Option(min=1, help=N_("How long a bot has for each answer, in milliseconds."))
     ] = 1000,
     log_dir: Annotated[
         Path | None,
         typer.Option(
-            help="Keep what each bot writes on standard error in DIR/engine-N.log "
-            "(default: a new folder in the temporary directory, named in the report)."
+            help=N_(
+                "Keep what each bot writes on standard error in DIR/engine-N.log "
+                "(default: a new folder in the temporary directory, named in the report)."
+            )
         ),
     ] = None,
     verbose: Annotated[
         bool,
-        typer.Option("--verbose", "-v", help="Also show each bot's standard error as it comes."),
+        typer.Option(
+            "--verbose", "-v", help=N_("Also show each bot's standard error as it comes.")
+        ),
     ] = False,
     out: OutOption = None,
     records: RecordsOption = None,
@@ -386,15 +407,7 @@ def bot_match_command(
     max_hands: MaxHandsOption = DEFAULT_MAX_HANDS,
     timing: TimingOption = False,
 ) -> None:
-    """Play external bots (the bot protocol, docs/bot-protocol.md) against a built-in bot.
-
-    Prints the same report as `rummy500 sim`, and the log file of each bot's standard error.
-
-    A bot that sends garbage, an illegal move or no answer in time is reported on stderr.
-    The --json report lists the reports too. The beginner policy plays that move for the bot.
-
-    A bot that crashes is replaced by the beginner policy for the rest of the match.
-    """
+    """The command; its help is BOT_MATCH_HELP."""
     import tempfile
 
     from rummy500.bots.protocol import ExternalBot, Misbehaviour
@@ -519,17 +532,22 @@ def bot_match_command(
         )
 
 
+BENCH_SIM_HELP = N_(
+    "Games per second of the simulator with 1, 2, … local worker processes (same games)."
+)
+
+
 def bench_sim_command(
     bots: BotsOption = "intermediate,beginner",
     players: PlayersOption = 2,
     games: GamesOption = 40,
     workers: Annotated[
-        str, typer.Option(help="Worker counts to compare, comma-separated.")
+        str, typer.Option(help=N_("Worker counts to compare, comma-separated."))
     ] = "1,2",
     seed: SeedOption = 0,
     json_out: JsonOption = False,
 ) -> None:
-    """Games per second of the simulator with 1, 2, … local worker processes (same games)."""
+    """The command; its help is BENCH_SIM_HELP."""
     specs = bot_specs(_split_bots(bots))
     counts = [int(w) for w in workers.split(",") if w.strip()]
     tasks = plan_games(specs, players, games, Rules(), seed)
@@ -571,6 +589,6 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     """Add ``sim`` and ``bot-match`` to ``app`` and ``sim`` to ``bench_app``."""
     # extra words on the command line are rule options (see _rules)
     extra_args = {"allow_extra_args": True}
-    app.command("sim", context_settings=extra_args)(sim_command)
-    app.command("bot-match", context_settings=extra_args)(bot_match_command)
-    bench_app.command("sim")(bench_sim_command)
+    app.command("sim", help=SIM_HELP, context_settings=extra_args)(sim_command)
+    app.command("bot-match", help=BOT_MATCH_HELP, context_settings=extra_args)(bot_match_command)
+    bench_app.command("sim", help=BENCH_SIM_HELP)(bench_sim_command)
