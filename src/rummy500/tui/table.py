@@ -23,6 +23,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, RichLog
 
+from rummy500.bots.why import why
 from rummy500.engine import (
     CALL,
     DRAW,
@@ -55,7 +56,7 @@ from rummy500.tui.widgets import (
     PlayersView,
     StockView,
 )
-from rummy500.tui.words import card_label, cards_label, explain_hint, played_label
+from rummy500.tui.words import card_label, cards_label, played_label
 
 __all__ = ["TableScreen"]
 
@@ -784,7 +785,7 @@ class TableScreen(Screen[None]):
         move = await asyncio.to_thread(bot.choose, obs, legal)
         if len(session.log) != version or session.game is not game or not self.is_attached:
             return
-        sentence = explain_hint(move, obs, game)
+        sentence = why(obs, move, names=session.names)  # the game review's sentence
         if self.notation:
             self.show_info(_("Hint: {sentence} ({move})").format(sentence=sentence, move=move))
         else:
