@@ -62,6 +62,15 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
+def wait_for(page: Any, script: str, arg: Any = None) -> None:
+    """Wait until ``script`` holds for the page's snapshot ``s`` (``arg`` passed along)."""
+    page.wait_for_function(
+        f"(arg) => {{ const s = window.rummy500 && window.rummy500.snapshot(); "
+        f"return !!s && ({script}); }}",
+        arg=arg,
+    )
+
+
 def computer_name(seed: int, kinds: list[str], seat: int, creator: str) -> str:
     """The name the server gives the computer player in ``seat`` (0-based) of a table made
     from the start page by ``creator`` (the live server deals every table from one seed)."""

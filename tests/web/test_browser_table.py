@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer
+from .conftest import LiveServer, wait_for
 
 pytestmark = pytest.mark.usefixtures("_needs_chromium")
 
@@ -47,14 +47,6 @@ def open_page(chromium: Any, live_server: LiveServer) -> Iterator[Any]:
     yield open_
     for ctx in contexts:
         ctx.close()
-
-
-def wait_for(page: Any, script: str, arg: Any = None) -> None:
-    page.wait_for_function(
-        f"(arg) => {{ const s = window.rummy500 && window.rummy500.snapshot(); "
-        f"return !!s && ({script}); }}",
-        arg=arg,
-    )
 
 
 def snapshot(page: Any) -> dict[str, Any]:

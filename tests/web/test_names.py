@@ -15,7 +15,7 @@ import pytest
 
 from rummy500.server.seating import COMPUTER_NAMES
 
-from .conftest import LiveServer, computer_name
+from .conftest import LiveServer, computer_name, wait_for
 
 pytestmark = pytest.mark.usefixtures("_needs_chromium")
 
@@ -54,14 +54,6 @@ def new_page(chromium: Any, live_server: LiveServer) -> Iterator[Any]:
     yield open_
     for ctx in contexts:
         ctx.close()
-
-
-def wait_for(page: Any, script: str, arg: Any = None) -> None:
-    page.wait_for_function(
-        f"(arg) => {{ const s = window.rummy500 && window.rummy500.snapshot(); "
-        f"return !!s && ({script}); }}",
-        arg=arg,
-    )
 
 
 def create(server: LiveServer, seats: list[dict[str, Any]], name: str) -> dict[str, Any]:
