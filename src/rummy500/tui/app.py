@@ -7,10 +7,11 @@ from typing import Any
 
 from textual.app import App
 
-from rummy500.engine import GAME_OVER
+from rummy500.engine import GAME_OVER, Game
 from rummy500.i18n import _
 from rummy500.notation import RecordError
 from rummy500.tui.language import say_key_descriptions
+from rummy500.tui.review import ReviewScreen, ReviewSettings
 from rummy500.tui.screens import ConfirmScreen, StartScreen
 from rummy500.tui.session import PACES, GameSetup, Session
 from rummy500.tui.stats import Statistics
@@ -31,7 +32,8 @@ class RummyApp(App[str | None]):
     - ``pace``: how long each computer move stays on screen (a name of :data:`PACES`);
     - ``call_seconds``: how long the person's Rummy! call window stays open (0: until they
       answer);
-    - ``hint_level`` and ``hint_options``: the computer player that gives hints.
+    - ``hint_level`` and ``hint_options``: the computer player that gives hints;
+    - ``review_settings``: how hard the Review looks (tests lower its sample count).
 
     The app's return value is a line for the terminal (where the game was saved).
     """
@@ -53,6 +55,7 @@ class RummyApp(App[str | None]):
         hint_level: str = "expert",
         hint_options: dict[str, Any] | None = None,
         name: str | None = None,
+        review_settings: ReviewSettings | None = None,
     ) -> None:
         say_key_descriptions()  # in the language chosen (rummy500 --lang, LANGUAGE, LANG)
         super().__init__()
@@ -69,6 +72,7 @@ class RummyApp(App[str | None]):
             hint_options = {"time": 0.8} if hint_level in ("expert", "hard") else {}
         self.hint_options = hint_options
         self.player_name = name or ""
+        self.review_settings = review_settings or ReviewSettings()
         #: Whether the table shows moves in notation too (the ``n`` key), for this run.
         self.show_notation = False
 
@@ -193,6 +197,11 @@ class RummyApp(App[str | None]):
     def _open_table(self, session: Session) -> None:
         self.session = session
         self._show(TableScreen(session))
+
+    def open_review(self, record: Game, seat: int, names: list[str]) -> None:
+        """Review ``seat``'s game (a game just played or read from a record); Esc comes back
+        here."""
+        self.push_screen(ReviewScreen(record, seat, names, self.review_settings))
 
     def quit_saved(self) -> None:
         """Leave; the game was saved after the last move."""

@@ -638,6 +638,7 @@ class GameOverScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_game", N_("New game")),
+        Binding("r", "review", N_("Review")),
         Binding("q", "quit", N_("Quit")),
     ]
 
@@ -673,8 +674,19 @@ class GameOverScreen(Screen[None]):
                 id="gameover-caption",
             )
             yield Static(score_chart(session.names, running, 76), id="gameover-chart")
-            yield Static(_("n: a new game   q: quit"), id="gameover-keys")
+            yield Static(_("n: a new game   r: review your game   q: quit"), id="gameover-keys")
+            with Horizontal(id="gameover-buttons"):
+                yield Button(_("Review your game"), id="review", variant="primary")
         yield Footer()
+
+    def action_review(self) -> None:
+        """Every decision of the person's game evaluated, beside a replay."""
+        session = self.session
+        self.app.open_review(session.game, session.you, session.names)  # type: ignore[attr-defined]
+
+    @on(Button.Pressed, "#review")
+    def _review(self) -> None:
+        self.action_review()
 
     def action_new_game(self) -> None:
         self.app.show_start()  # type: ignore[attr-defined]
