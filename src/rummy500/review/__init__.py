@@ -304,10 +304,14 @@ def review_game(
     names: Sequence[str] | None = None,
     thresholds: Thresholds = THRESHOLDS,
     on_decision: Callable[[DecisionReview], None] | None = None,
+    decide: Callable[..., DecisionReview] = review_decision,
 ) -> GameReview:
     """Review every decision of ``seat`` in ``record`` (a game read from a record, or played:
     its deals and moves are replayed). ``on_decision`` is called after each decision (a
-    progress bar). The same record, seat, samples and seed give the same review."""
+    progress bar). The same record, seat, samples and seed give the same review.
+
+    ``decide`` reviews one decision, with :func:`review_decision`'s arguments (the server
+    passes one that runs it in a worker process)."""
     if not 0 <= seat < record.players:
         raise ValueError(
             _("there is no seat {seat} in a game of {n} players").format(
@@ -321,7 +325,7 @@ def review_game(
         if is_forced:
             forced += 1
             continue
-        decision = review_decision(
+        decision = decide(
             position.observation(seat),
             position.legal_moves(),
             played,

@@ -16,7 +16,8 @@ import concurrent.futures
 import contextlib
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from rummy500.bots import LEVELS
 from rummy500.engine import Move, Observation
@@ -32,6 +33,8 @@ __all__ = [
 ]
 
 log = logging.getLogger("rummy500.server")
+
+T = TypeVar("T")
 
 #: Levels that search (:attr:`rummy500.bots.Level.searches`), and so run in worker processes.
 SLOW_LEVELS = frozenset(name for name, level in LEVELS.items() if level.searches)
@@ -153,6 +156,37 @@ class BotRunner:
             raise BotsBusy
         self._searching += 1
         return asyncio.ensure_future(self._search(level, seed, observation, legal))
+
+    async def search(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` (picklable) on a worker of the searching players, in line with
+        their decisions (first come, first served): a game review's decisions, one at a time,
+        so the tables' computer players wait for at most one of them."""
+        loop = asyncio.get_running_loop()
+        if self._searching < self._search_slots and not self._waiting:
+            self._searching += 1
+        else:
+            turn = loop.create_future()
+            self._waiting.append(turn)
+            try:
+                await turn  # a worker is handed over by _searched
+            except asyncio.CancelledError:
+                if turn.done() and not turn.cancelled():
+                    self._searched()
+                else:
+                    self._waiting.remove(turn)
+                raise
+        try:
+            done = self._executor(next(iter(SLOW_LEVELS))).submit(fn, *args)
+        except BaseException:
+            self._searched()
+            raise
+
+        def free(_done: concurrent.futures.Future[T]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: the server stopped
+                loop.call_soon_threadsafe(self._searched)
+
+        done.add_done_callback(free)
+        return await asyncio.wrap_future(done)
 
     @property
     def busy(self) -> bool:

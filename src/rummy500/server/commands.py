@@ -80,6 +80,20 @@ def serve(
             )
         ),
     ] = 32,
+    review_samples: Annotated[
+        int,
+        typer.Option(help=N_("Sampled deals per decision in a game review (more: slower, surer).")),
+    ] = 24,
+    review_refine: Annotated[
+        int,
+        typer.Option(help=N_("Fresh deals on which a review measures a costly move again.")),
+    ] = 48,
+    review_queue: Annotated[
+        int,
+        typer.Option(
+            help=N_("Game reviews that may wait while one is computed; past that: busy (429).")
+        ),
+    ] = 2,
     handover_seconds: Annotated[
         float,
         typer.Option(
@@ -124,6 +138,9 @@ def serve(
     records_per_minute: Annotated[
         int, typer.Option(help=N_("Game records one address may fetch a minute (0: no limit)."))
     ] = 10,
+    reviews_per_minute: Annotated[
+        int, typer.Option(help=N_("Game reviews one address may ask for a minute (0: no limit)."))
+    ] = 4,
     rematches_per_minute: Annotated[
         int, typer.Option(help=N_("Rematches one address may ask for a minute (0: no limit)."))
     ] = 10,
@@ -200,6 +217,9 @@ def serve(
         summary_wait=summary_wait,
         bot_processes=bot_processes,
         bot_queue=bot_queue,
+        review_samples=review_samples,
+        review_refine=review_refine,
+        review_queue=review_queue,
         handover_seconds=handover_seconds,
         rate_per_second=rate_limit,
         rate_burst=max(1, int(rate_limit * 2)),
@@ -211,6 +231,7 @@ def serve(
         joins_per_minute=joins_per_minute,
         invites_per_minute=invites_per_minute,
         records_per_minute=records_per_minute,
+        reviews_per_minute=reviews_per_minute,
         rematches_per_minute=rematches_per_minute,
         api_per_minute=api_per_minute,
         limit_addresses=limit_addresses,

@@ -80,6 +80,12 @@ class ServerConfig:
     bot_processes: int = 1
     #: Searching decisions that may wait for a worker; past that a quick level decides.
     bot_queue: int = 32
+    #: Game review (``GET /api/tables/ID/review``): sampled deals per decision, fresh deals
+    #: for a costly move measured again, and the reviews that may wait while one is computed
+    #: (one is computed at a time; past that the server answers ``429``).
+    review_samples: int = 24
+    review_refine: int = 48
+    review_queue: int = 2
     #: Move everything alive once the server has started out of the garbage collector's sight
     #: (``gc.freeze``): a full collection then visits only what tables create, not the hundreds
     #: of thousands of objects of the libraries, and stops pausing play for a tenth of a second.
@@ -103,6 +109,7 @@ class ServerConfig:
     joins_per_minute: int = 30
     invites_per_minute: int = 20
     records_per_minute: int = 10
+    reviews_per_minute: int = 4
     rematches_per_minute: int = 10
     #: Every other request under ``/api``.
     api_per_minute: int = 1200

@@ -85,6 +85,7 @@ LOBBY_LIMITS = (
     LobbyLimit("joins", "POST", re.compile(rf"^/api/tables/{_ID}/join$"), N_("joins")),
     LobbyLimit("invites", "GET", re.compile(rf"^/api/invites/{_ID}$"), N_("invite look-ups")),
     LobbyLimit("records", "GET", re.compile(rf"^/api/tables/{_ID}/record$"), N_("records")),
+    LobbyLimit("reviews", "GET", re.compile(rf"^/api/tables/{_ID}/review$"), N_("reviews")),
     LobbyLimit("rematches", "POST", re.compile(rf"^/api/tables/{_ID}/rematch$"), N_("rematches")),
 )
 _API_WHAT = N_("requests")
@@ -97,6 +98,7 @@ def per_minute(config: ServerConfig) -> dict[str, int]:
         "joins": config.joins_per_minute,
         "invites": config.invites_per_minute,
         "records": config.records_per_minute,
+        "reviews": config.reviews_per_minute,
         "rematches": config.rematches_per_minute,
         "api": config.api_per_minute,
     }
