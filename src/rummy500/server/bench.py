@@ -7,6 +7,19 @@ moves. The latency of a move is the time from sending it to receiving the server
 (the ``update`` that carries it, or ``queued`` for an answer to a Rummy call window or a draw
 sent during one). When a game ends the players ask for a rematch and play on at the new table.
 
+The computer player's turns are timed from the same updates (:class:`_BotTurns`, by one
+simulated player per table): a turn lasts from the update that makes it the computer seat's
+turn (its draw) to the update where the turn passes on (its discard opens a call window or
+gives the next player the draw) or the hand ends, so it holds every decision of the turn (the
+draw, the melds, the discard), the wait for a free worker of the searching levels, and the
+server's own work. ``bot_turns`` counts the turns ended while measuring, ``bot_turn_p50_ms``
+and ``bot_turn_p99_ms`` are their median and 99th percentile. The server paces computer moves
+only at tables of computer players only (``--bot-table-pace``, for watching; the browser paces
+its own display), so at the benchmark's tables these are thinking times with no pause added.
+When the line for the searching levels' workers is full, the server lets the quick level
+decide at once (``--bot-queue``); ``bot_fallbacks`` is the most such decisions its log
+reported (it reports the 1st, 10th, 100th and every 1000th: a lower bound; one process only).
+
 ``errors`` counts error replies other than ``stale`` ones (a move that raced a change of the
 table: another player's Rummy call closing a window), closed connections and failed requests.
 
@@ -25,18 +38,31 @@ import gc
 import json
 import os
 import random
+import re
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["FAILOVER_KEYS", "JSON_KEYS", "run_benchmark", "run_failover"]
+__all__ = ["FAILOVER_KEYS", "JSON_KEYS", "check_level", "run_benchmark", "run_failover"]
 
 #: The keys of ``rummy500 bench server --json``.
-JSON_KEYS = ("tables", "moves", "moves_per_s", "p50_ms", "p99_ms", "errors", "processes")
+JSON_KEYS = (
+    "tables",
+    "moves",
+    "moves_per_s",
+    "p50_ms",
+    "p99_ms",
+    "errors",
+    "processes",
+    "bot_turns",
+    "bot_turn_p50_ms",
+    "bot_turn_p99_ms",
+)
 #: The keys of ``rummy500 bench failover --json``.
 FAILOVER_KEYS = ("moves_lost", "seconds_to_resume", "kills", "median_seconds", "moves")
 
@@ -47,6 +73,10 @@ RACE_CODES = frozenset({"stale", "draw_cancelled"})
 @dataclass
 class _Stats:
     latencies: list[float] = field(default_factory=list)
+    #: the computer players' turns ended while measuring, in seconds (:class:`_BotTurns`)
+    bot_turns: list[float] = field(default_factory=list)
+    #: searching decisions the server's log says it gave to the quick level (a lower bound)
+    bot_fallbacks: int = 0
     errors: int = 0
     races: int = 0
     resyncs: int = 0
@@ -58,6 +88,69 @@ class _Stats:
         self.errors += 1
         if len(self.error_samples) < 5:
             self.error_samples.append(what)
+
+
+class _BotTurns:
+    """The computer seats' turns at one table as a simulated player sees them.
+
+    A turn starts at the update whose view gives a computer seat the draw or the play
+    (``to_act`` in ``draw`` or ``play``) and ends at the first update where it no longer does
+    (a call window, the next player, the end of the hand). A ``state`` (a new connection, a
+    resync) or a missed update drops the turn under way: its start was not seen.
+    """
+
+    def __init__(self, stats: _Stats) -> None:
+        self.stats = stats
+        self.computer_seats: frozenset[str] = frozenset()
+        self.version = -1
+        #: the computer seat whose turn it is, and when its turn started (``None``: unseen)
+        self.seat: str | None = None
+        self.since: float | None = None
+
+    def see(self, m: dict[str, Any], now: float) -> None:
+        kind = m.get("type")
+        if kind in ("state", "seats"):
+            self.computer_seats = frozenset(
+                row["seat"] for row in m.get("seats") or () if row.get("kind") == "bot"
+            )
+        if kind == "state":
+            # a turn under way began unseen
+            self.version, self.seat, self.since = m["version"], self._to_act(m.get("view")), None
+        elif kind == "update":
+            actor = self._to_act(m["view"])
+            if m["version"] != self.version + 1:
+                self.seat, self.since = actor, None  # a turn under way began unseen
+            elif actor != self.seat:
+                if self.seat is not None and self.since is not None and self.stats.measuring:
+                    self.stats.bot_turns.append(now - self.since)
+                self.seat, self.since = actor, now
+            self.version = m["version"]
+        elif kind == "game_over":
+            self.seat, self.since = None, None
+
+    def _to_act(self, view: dict[str, Any] | None) -> str | None:
+        """The computer seat that has the draw or the play in ``view``, if one has."""
+        if view is None or view["phase"] not in ("draw", "play"):
+            return None
+        seat = view["to_act"]
+        return seat if seat in self.computer_seats else None
+
+
+def check_level(level: str) -> str:
+    """The computer player's level as the server names it (one of
+    :data:`rummy500.bots.LEVELS`); :class:`ValueError` with the choices otherwise, before
+    anything is started."""
+    from rummy500.bots import LEVELS
+    from rummy500.i18n import _
+
+    key = level.strip().lower()
+    if key not in LEVELS:
+        raise ValueError(
+            _("unknown opponent level {level!r} (choose from {choices})").format(
+                level=level, choices=", ".join(LEVELS)
+            )
+        )
+    return key
 
 
 def _free_port() -> int:
@@ -108,6 +201,8 @@ class _Player:
         self.decided_at = -1
         self.over = False
         self.resync: asyncio.Future[None] | None = None
+        #: times the computer player's turns (one simulated player per table does)
+        self.bot_turns: _BotTurns | None = None
 
     async def run(self, http: Any, stop: asyncio.Event) -> None:
         from websockets.asyncio.client import connect
@@ -156,6 +251,8 @@ class _Player:
 
     def _receive(self, m: dict[str, Any], ws: Any) -> None:
         now = time.perf_counter()
+        if self.bot_turns is not None:
+            self.bot_turns.see(m, now)
         ref = m.get("ref")
         if ref is not None and ref in self.pending:
             sent = self.pending.pop(ref)
@@ -235,6 +332,7 @@ async def run_benchmark(
     """Start a server, play ``tables`` tables for ``warmup`` + ``seconds`` seconds, measure the
     last ``seconds``. Returns the figures (the first keys are the ``--json`` output). With
     ``processes``, a site of that many processes behind HAProxy, on PostgreSQL."""
+    level = check_level(level)
     if processes > 0:
         return await _run_on_cluster(tables, seconds, think_ms, level, seed, warmup, processes)
 
@@ -277,6 +375,7 @@ async def run_benchmark(
                 proc.kill()
                 proc.wait()
             log.close()
+        stats.bot_fallbacks = _fallbacks_logged([log_path])
     return _figures(stats, tables, elapsed, think_ms, seconds, 1)
 
 
@@ -345,6 +444,7 @@ async def _run_on_cluster(
     try:
         async with _client(site.url) as http:
             elapsed = await _play(http, tables, level, think_ms, rng, stats, warmup, seconds)
+        stats.bot_fallbacks = _fallbacks_logged(node.log_path for node in site.nodes)
     finally:
         await loop.run_in_executor(None, site.stop)
     return _figures(stats, tables, elapsed, think_ms, seconds, P)
@@ -375,7 +475,41 @@ def _figures(
         "stale_moves": stats.races,
         "resyncs": stats.resyncs,
         "error_samples": stats.error_samples,
+        **_bot_turn_figures(stats),
     }
+
+
+def _bot_turn_figures(stats: _Stats) -> dict[str, Any]:
+    """The computer players' turns: how many ended while measuring, their p50 and p99."""
+    turns = sorted(stats.bot_turns)
+
+    def pct(p: float) -> float:
+        if not turns:
+            return 0.0
+        return round(turns[min(len(turns) - 1, int(p * len(turns)))] * 1000, 1)
+
+    return {
+        "bot_turns": len(turns),
+        "bot_turn_p50_ms": pct(0.50),
+        "bot_turn_p99_ms": pct(0.99),
+        "bot_turn_max_ms": round(turns[-1] * 1000, 1) if turns else 0.0,
+        "bot_fallbacks": stats.bot_fallbacks,
+    }
+
+
+#: The server's warning when the line for the searching computer players is full.
+_FALLBACK_LINE = re.compile(r"searching computer players is full \(\d+\): (\d+) decisions")
+
+
+def _fallbacks_logged(paths: Iterable[str | os.PathLike[str]]) -> int:
+    """The most searching decisions given to the quick level that each server log reports,
+    added up over the logs (the server logs the 1st, 10th, 100th and every 1000th)."""
+    total = 0
+    for path in paths:
+        with contextlib.suppress(OSError), open(path, encoding="utf-8", errors="replace") as f:
+            counts = [int(m.group(1)) for m in _FALLBACK_LINE.finditer(f.read())]
+            total += max(counts, default=0)
+    return total
 
 
 async def _open_tables(
@@ -406,6 +540,7 @@ async def _open_tables(
             base = str(http.base_url).rstrip("/")
             for token in (made["token"], r.json()["token"]):
                 players.append(_Player(base, table_id, token, think, rng, stats))
+            players[-2].bot_turns = _BotTurns(stats)  # the first player times the bot
 
     await asyncio.gather(*(one(i) for i in range(tables)))
     return players

@@ -1,0 +1,162 @@
+"""``rummy500 bench server``: the computer players' turns, timed from the simulated players'
+view of the table (``bot_turns``, ``bot_turn_p50_ms``, ``bot_turn_p99_ms``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from rummy500.bots import LEVELS
+from rummy500.cli import app
+from rummy500.server.bench import (
+    JSON_KEYS,
+    _BotTurns,
+    _fallbacks_logged,
+    _Stats,
+    check_level,
+    run_benchmark,
+)
+
+SEATS = [
+    {"seat": "P1", "kind": "human"},
+    {"seat": "P2", "kind": "human"},
+    {"seat": "P3", "kind": "bot"},
+]
+
+
+def state(version: int, seats: list[dict[str, Any]] = SEATS) -> dict[str, Any]:
+    return {"type": "state", "version": version, "seats": seats}
+
+
+def update(version: int, phase: str, to_act: str | None) -> dict[str, Any]:
+    return {"type": "update", "version": version, "view": {"phase": phase, "to_act": to_act}}
+
+
+def measuring_turns() -> tuple[_Stats, _BotTurns]:
+    stats = _Stats(measuring=True)
+    return stats, _BotTurns(stats)
+
+
+def test_a_computer_turn_lasts_from_its_draw_to_the_update_that_passes_the_turn_on() -> None:
+    stats, turns = measuring_turns()
+    turns.see(state(10), 0.0)
+    turns.see(update(11, "draw", "P3"), 1.0)  # the computer seat's turn starts
+    turns.see(update(12, "play", "P3"), 1.4)  # it drew
+    turns.see(update(13, "play", "P3"), 1.9)  # it melded
+    turns.see(update(14, "call", "P1"), 2.5)  # it discarded: a call window, not its turn
+    turns.see(update(15, "draw", "P1"), 2.6)
+    assert stats.bot_turns == [pytest.approx(1.5)]
+
+
+def test_a_person_s_turn_and_a_call_window_the_computer_answers_are_not_its_turns() -> None:
+    stats, turns = measuring_turns()
+    turns.see(state(1), 0.0)
+    turns.see(update(2, "draw", "P1"), 1.0)
+    turns.see(update(3, "play", "P1"), 2.0)
+    turns.see(update(4, "call", "P3"), 3.0)  # the computer may call Rummy: not its turn
+    turns.see(update(5, "draw", "P2"), 4.0)
+    assert stats.bot_turns == []
+
+
+def test_the_end_of_the_hand_ends_the_computer_s_turn() -> None:
+    stats, turns = measuring_turns()
+    turns.see(state(1), 0.0)
+    turns.see(update(2, "draw", "P3"), 1.0)
+    turns.see(update(3, "hand_over", None), 1.25)  # it went out
+    assert stats.bot_turns == [pytest.approx(0.25)]
+
+
+def test_a_turn_whose_start_was_not_seen_is_not_timed() -> None:
+    stats, turns = measuring_turns()
+    turns.see(state(1), 0.0)
+    turns.see(update(2, "draw", "P3"), 1.0)
+    turns.see(update(4, "play", "P3"), 2.0)  # version 3 was missed: the start is unknown
+    turns.see(update(5, "call", "P1"), 3.0)
+    turns.see(update(6, "draw", "P3"), 4.0)
+    turns.see(state(9), 5.0)  # a resync: the turn under way is dropped
+    turns.see(update(10, "call", "P1"), 6.0)
+    turns.see(update(11, "draw", "P3"), 7.0)
+    turns.see({"type": "game_over"}, 8.0)
+    turns.see(update(12, "call", "P1"), 9.0)
+    assert stats.bot_turns == []
+
+
+def test_a_connection_made_during_a_computer_turn_does_not_time_that_turn() -> None:
+    stats, turns = measuring_turns()
+    turns.see({**state(7), "view": {"phase": "play", "to_act": "P3"}}, 0.0)
+    turns.see(update(8, "play", "P3"), 1.0)
+    turns.see(update(9, "call", "P1"), 2.0)
+    assert stats.bot_turns == []
+
+
+def test_only_the_turns_ended_while_measuring_count() -> None:
+    stats, turns = measuring_turns()
+    stats.measuring = False
+    turns.see(state(1), 0.0)
+    turns.see(update(2, "draw", "P3"), 1.0)
+    turns.see(update(3, "call", "P1"), 2.0)  # during the warm-up
+    turns.see(update(4, "draw", "P3"), 3.0)
+    stats.measuring = True
+    turns.see(update(5, "call", "P1"), 5.0)
+    assert stats.bot_turns == [pytest.approx(2.0)]
+
+
+def test_the_seats_a_computer_plays_are_read_from_the_table() -> None:
+    stats, turns = measuring_turns()
+    seats = [{"seat": "P1", "kind": "bot"}, {"seat": "P2", "kind": "human"}]
+    turns.see(state(1, seats), 0.0)
+    turns.see(update(2, "draw", "P1"), 1.0)
+    turns.see(update(3, "draw", "P2"), 3.0)
+    turns.see(update(4, "draw", "P1"), 4.0)
+    assert stats.bot_turns == [pytest.approx(2.0)]
+
+
+def test_the_fallbacks_are_the_most_each_server_log_reports(tmp_path: Any) -> None:
+    line = (
+        "2026-12-02 WARNING rummy500.server: the line for the searching computer players is "
+        "full (32): {n} decisions given to the medium level so far\n"
+    )
+    one, two = tmp_path / "a.log", tmp_path / "b.log"
+    one.write_text("started\n" + line.format(n=1) + line.format(n=10) + line.format(n=100))
+    two.write_text(line.format(n=1))
+    assert _fallbacks_logged([one, two, tmp_path / "missing.log"]) == 101
+    assert _fallbacks_logged([tmp_path / "missing.log"]) == 0
+
+
+def test_every_level_a_seat_may_have_is_accepted_and_nothing_else() -> None:
+    for level in LEVELS:
+        assert check_level(f" {level.upper()} ") == level
+    for wrong in ("grandmaster", "beginner", ""):
+        with pytest.raises(ValueError, match="unknown opponent level") as e:
+            check_level(wrong)
+        assert "hard, expert" in str(e.value)
+
+
+def test_an_unknown_level_starts_no_server() -> None:
+    with pytest.raises(ValueError, match="unknown opponent level 'grandmaster'"):
+        asyncio.run(run_benchmark(tables=1, seconds=1, level="grandmaster"))
+
+
+def test_the_benchmark_times_a_searching_computer_player_s_turns() -> None:
+    tables = 2
+    result = CliRunner().invoke(
+        app,
+        [
+            *("bench", "server", "--tables", str(tables), "--seconds", "4", "--level", "hard"),
+            *("--think-ms", "40", "--warmup", "1", "--json"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output.strip().splitlines()[-1])
+    assert list(figures) == list(JSON_KEYS)
+    assert figures["errors"] == 0 and figures["moves"] > 0
+    # every third turn is the computer's, and a person's turn is at least two moves (a draw and
+    # a discard): a count of every update, or of every move, would be far more
+    assert 0 < figures["bot_turns"] <= figures["moves"] // 2 + tables
+    assert 0 < figures["bot_turn_p50_ms"] <= figures["bot_turn_p99_ms"]
+    # a turn is timed from updates received within the run
+    assert figures["bot_turn_p99_ms"] < (1 + 4 + 30) * 1000
