@@ -103,7 +103,8 @@ class Frame:
     moves: int  # the hand's moves in the record
     observation: Observation
     last: str  # the move just played, in words ("" at the deal)
-    next: str  # the move about to be played, in words ("" at the end of the hand)
+    next: str  # the seat's own move about to be played, in words (else "")
+    mover: int | None  # the seat about to move (None at the end of the hand)
 
 
 def _initial_totals(record: Game) -> list[int]:
@@ -117,7 +118,8 @@ def _initial_totals(record: Game) -> list[int]:
 
 def replay_frames(record: Game, seat: int, names: Sequence[str]) -> list[Frame]:
     """Every point of the record's hands, from each deal to the hand's last move, as ``seat``
-    saw it. The moves are replayed by the engine; a hand whose deal is unknown is left out."""
+    saw it. The moves are replayed by the engine; a hand whose deal is unknown is left out.
+    Another seat's coming move is not said (the seat sees it once it is played)."""
     game = Game(record.players, record.rules, totals=_initial_totals(record))
     frames: list[Frame] = []
     for hand in record.record:
@@ -128,13 +130,13 @@ def replay_frames(record: Game, seat: int, names: Sequence[str]) -> list[Frame]:
         last = ""
         for index, move in enumerate(moves):
             before = game.clone()
-            coming = describe_move(move, before, None, names, you=seat)
-            frames.append(
-                Frame(hand.number, index, len(moves), before.observation(seat), last, coming)
-            )
+            coming = describe_move(move, before, None, names, you=seat) if move.seat == seat else ""
+            obs = before.observation(seat)
+            frames.append(Frame(hand.number, index, len(moves), obs, last, coming, move.seat))
             game.play(move)
             last = describe_move(move, before, game, names, you=seat)
-        frames.append(Frame(hand.number, len(moves), len(moves), game.observation(seat), last, ""))
+        obs = game.observation(seat)
+        frames.append(Frame(hand.number, len(moves), len(moves), obs, last, "", None))
     return frames
 
 
@@ -164,6 +166,8 @@ def frame_text(frame: Frame, names: Sequence[str]) -> Text:
         text.append(_("Last move: {move}").format(move=frame.last) + "\n")
     if frame.next:
         text.append(_("Next move: {move}").format(move=frame.next) + "\n", "bold")
+    elif frame.mover is not None:
+        text.append(_("{name} is to move.").format(name=names[frame.mover]) + "\n")
     hand = sorted(obs.hand, key=sort_by_suit)
     text.append(
         ngettext("Your hand ({n} card): ", "Your hand ({n} cards): ", len(hand)).format(n=len(hand))
