@@ -5,12 +5,14 @@ import { setLanguage, preferredLanguage, t } from './i18n.js';
 import * as store from './store.js';
 import { Lobby } from './lobby.js';
 import { TableScreen } from './table.js';
+import { ReviewScreen } from './review.js';
 import { reducedMotion } from './app-shell.js';
 
 function route() {
   const params = new URLSearchParams(location.search);
   if (params.get('table')) return { screen: 'table', id: params.get('table') };
   if (params.get('watch')) return { screen: 'watch', id: params.get('watch') };
+  if (params.get('review')) return { screen: 'review', id: params.get('review'), seat: params.get('seat') };
   return { screen: 'lobby', invite: params.get('invite') };
 }
 
@@ -36,11 +38,26 @@ function App({ initialSettings }) {
   };
   useEffect(() => {
     document.title =
-      where.screen === 'lobby' ? t('title.lobby') : where.screen === 'watch' ? t('title.watch') : t('title.table');
+      where.screen === 'lobby'
+        ? t('title.lobby')
+        : where.screen === 'watch'
+          ? t('title.watch')
+          : where.screen === 'review'
+            ? t('title.review')
+            : t('title.table');
     window.scrollTo(0, 0);
   }, [where.screen, where.id]);
   if (where.screen === 'lobby') {
     return html`<${Lobby} key=${`lobby-${where.invite || ''}`} invite=${where.invite} settings=${settings} onSettings=${onSettings} />`;
+  }
+  if (where.screen === 'review') {
+    return html`<${ReviewScreen}
+      key=${`review-${where.id}-${where.seat || ''}`}
+      tableId=${where.id}
+      seat=${where.seat}
+      settings=${settings}
+      onSettings=${onSettings}
+    />`;
   }
   return html`<${TableScreen}
     key=${`${where.screen}-${where.id}`}

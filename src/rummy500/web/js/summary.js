@@ -193,6 +193,10 @@ export function Summary({ state, me, token, tableId, name, onClose, onReady, toa
         html`<a class="button" href=${api.recordUrl(tableId)} download=${`rummy500-${tableId}.r500`} data-action="record">
           ${t('summary.record')}
         </a>`}
+        ${over &&
+        html`<button onClick=${() => navigate(`/?review=${encodeURIComponent(tableId)}${me ? '' : `&seat=${encodeURIComponent(over.winner || seats[0])}`}`)} data-action="review">
+          ${t('summary.review')}
+        </button>`}
         ${over && token &&
         html`<button class="primary" disabled=${busy} onClick=${rematch} data-action="rematch">
           ${state.rematch ? t('summary.rematch.join') : t('summary.rematch')}

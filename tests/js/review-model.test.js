@@ -1,0 +1,87 @@
+// review-model.js: the review's NDJSON stream read a chunk at a time, and moving through the
+// replay and the list of decisions.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from './web.js';
+
+const { splitLines, readLine, reviewingNumber, stepBy, edge, positionOf, decisionAt, costly, points } =
+  await load('review-model.js');
+
+// two hands: three moves (four positions), then one move (two positions)
+const REPLAY = [
+  { hand: 1, moves: ['a', 'b', 'c'], positions: [{}, {}, {}, {}] },
+  { hand: 2, moves: ['d'], positions: [{}, {}] },
+];
+const REVIEW = {
+  hands: [
+    { hand: 1, decisions: [{ hand: 1, index: 0, tag: 'good' }, { hand: 1, index: 2, tag: 'mistake' }] },
+    { hand: 2, decisions: [{ hand: 2, index: 0, tag: 'blunder' }] },
+  ],
+};
+
+test('lines split across chunks are parsed once whole', () => {
+  let { lines, rest } = splitLines('', '{"type":"queued"}\n{"type":"prog');
+  assert.deepEqual(lines, [{ type: 'queued' }]);
+  assert.equal(rest, '{"type":"prog');
+  ({ lines, rest } = splitLines(rest, 'ress","done":1,"total":5}\n\n'));
+  assert.deepEqual(lines, [{ type: 'progress', done: 1, total: 5 }]);
+  assert.equal(rest, '');
+});
+
+test('the stream moves the page from queued through progress to the review', () => {
+  const start = { status: 'connecting', done: 0, total: 0, data: null, error: '' };
+  const states = [
+    { type: 'queued' },
+    { type: 'progress', done: 0, total: 54 },
+    { type: 'progress', done: 11, total: 54 },
+  ].reduce((all, line) => [...all, readLine(all.at(-1), line)], [start]);
+  assert.deepEqual(
+    states.map((s) => s.status),
+    ['connecting', 'queued', 'running', 'running'],
+  );
+  assert.deepEqual(reviewingNumber(states.at(-1).done, states.at(-1).total), { k: 12, n: 54 });
+  const done = readLine(states.at(-1), { type: 'review', review: {}, replay: [] });
+  assert.equal(done.status, 'done');
+  assert.equal(done.done, 54);
+  const failed = readLine(states.at(-1), { type: 'error', message: 'no' });
+  assert.equal(failed.status, 'failed');
+  assert.equal(failed.error, 'no');
+  assert.equal(readLine(start, { type: 'unknown' }), start);
+});
+
+test('the last decision being reviewed never counts past the total', () => {
+  assert.deepEqual(reviewingNumber(54, 54), { k: 54, n: 54 });
+  assert.deepEqual(reviewingNumber(0, 0), { k: 1, n: 0 });
+});
+
+test('stepping crosses from one hand to the next and stops at either end', () => {
+  assert.deepEqual(stepBy(REPLAY, { hand: 0, step: 2 }, 1), { hand: 0, step: 3 });
+  assert.deepEqual(stepBy(REPLAY, { hand: 0, step: 3 }, 1), { hand: 1, step: 0 });
+  assert.deepEqual(stepBy(REPLAY, { hand: 1, step: 0 }, -1), { hand: 0, step: 3 });
+  assert.deepEqual(stepBy(REPLAY, { hand: 0, step: 0 }, -1), { hand: 0, step: 0 });
+  assert.deepEqual(stepBy(REPLAY, { hand: 1, step: 1 }, 1), { hand: 1, step: 1 });
+  assert.deepEqual(edge(REPLAY, false), { hand: 0, step: 0 });
+  assert.deepEqual(edge(REPLAY, true), { hand: 1, step: 1 });
+});
+
+test('a decision is shown just before its move, and found again there', () => {
+  const mistake = REVIEW.hands[0].decisions[1];
+  const pos = positionOf(REPLAY, mistake);
+  assert.deepEqual(pos, { hand: 0, step: 2 });
+  assert.equal(decisionAt(REVIEW, REPLAY, pos), mistake);
+  assert.equal(decisionAt(REVIEW, REPLAY, { hand: 0, step: 1 }), null);
+  assert.equal(decisionAt(REVIEW, REPLAY, positionOf(REPLAY, REVIEW.hands[1].decisions[0])), REVIEW.hands[1].decisions[0]);
+});
+
+test('the costly decisions are every one not tagged good, in order', () => {
+  assert.deepEqual(
+    costly(REVIEW).map((d) => d.tag),
+    ['mistake', 'blunder'],
+  );
+});
+
+test('points are said with at most one decimal', () => {
+  assert.equal(points(12.345), '12.3');
+  assert.equal(points(97), '97');
+  assert.equal(points(0.04), '0');
+});
