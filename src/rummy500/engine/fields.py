@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import compress
 
 from rummy500.engine.deal import _Hand
 from rummy500.engine.melds import (
     TableMeld,
 )
 from rummy500.engine.moves import Move
+from rummy500.engine.observation import MeldView
 from rummy500.engine.phases import HandResult, Phase
 from rummy500.engine.rules import Rules
 from rummy500.i18n import _
@@ -36,6 +38,16 @@ MUST_ANY, MUST_NEW, MUST_LAYOFF = 0, 1, 2
 SpotEntry = tuple[int, int, int, str]
 
 _NO_CAP = 1 << 62  # no limit on the moves of a hand
+_CODES = range(53)  # every card code, the joker last
+
+
+def cards_of(counts: list[int], size: int) -> tuple[int, ...]:
+    """The cards of a count vector holding ``size`` cards, sorted (one of each code present,
+    unless some code is there more than once: two decks, or jokers)."""
+    cards = tuple(compress(_CODES, counts))
+    if len(cards) == size:
+        return cards
+    return tuple(c for c, k in enumerate(counts) for _ in range(k))
 
 
 class GameFields:
@@ -46,8 +58,10 @@ class GameFields:
         "_cap",
         "_hands",
         "_known",
+        "_known_view",
         "_legal",
         "_masks",
+        "_meld_view",
         "_must_mode",
         "_must_use",
         "_no_discard",
@@ -106,6 +120,10 @@ class GameFields:
         self.hand_sizes: list[int] = []
         self._masks: list[int] = []  # per seat, bit c set when the hand holds natural card c
         self._known: list[list[int]] = []
+        # what observations show of _known and of the melds, made when first asked for after
+        # a change (None: to be made again)
+        self._known_view: tuple[tuple[int, ...], ...] | None = None
+        self._meld_view: tuple[MeldView, ...] | None = None
         self.stock: list[int] = []
         self.discard: list[int] = []
         self.melds: list[TableMeld] = []
@@ -159,7 +177,27 @@ class GameFields:
 
     def hand(self, seat: int) -> list[int]:
         """The cards of ``seat`` as a sorted list of codes."""
-        return [c for c, k in enumerate(self._hands[seat]) for _ in range(k)]
+        return list(cards_of(self._hands[seat], self.hand_sizes[seat]))
+
+    def _known_cards(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, the cards everybody knows it holds, sorted (kept until they change)."""
+        view = self._known_view
+        if view is None:
+            view = self._known_view = tuple(cards_of(kn, sum(kn)) for kn in self._known)
+        return view
+
+    def _meld_views(self) -> tuple[MeldView, ...]:
+        """The melds on the table as observations show them (kept until one changes)."""
+        view = self._meld_view
+        if view is None:
+            views = []
+            for m in self.melds:
+                v = m.view
+                if v is None:
+                    v = m.view = MeldView(m.number, m.is_run, tuple(m.cards), tuple(m.owners))
+                views.append(v)
+            view = self._meld_view = tuple(views)
+        return view
 
     def hand_counts(self, seat: int) -> tuple[int, ...]:
         """How many of each card code (0-52) ``seat`` holds: the fast accessor for encoders

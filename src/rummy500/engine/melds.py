@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, compress
+from typing import TYPE_CHECKING
 
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, RANKS, SUITS, card_str
 from rummy500.engine.errors import IllegalMove
 from rummy500.engine.rules import Rules
+
+if TYPE_CHECKING:
+    from rummy500.engine.observation import MeldView
 
 __all__ = [
     "TableMeld",
@@ -79,7 +83,18 @@ class TableMeld:
     rank and ``suits`` a bit mask of the natural suits in it.
     """
 
-    __slots__ = ("cards", "hi", "is_run", "key", "lo", "number", "owners", "spot_list", "suits")
+    __slots__ = (
+        "cards",
+        "hi",
+        "is_run",
+        "key",
+        "lo",
+        "number",
+        "owners",
+        "spot_list",
+        "suits",
+        "view",
+    )
 
     def __init__(
         self,
@@ -102,6 +117,8 @@ class TableMeld:
         self.suits = suits
         # the lay-offs this meld allows (see layoff_index); None until computed or after a change
         self.spot_list: tuple[tuple[int, tuple[int, int, int, str]], ...] | None = None
+        # the meld as observations show it (an immutable value); None until made or after a change
+        self.view: MeldView | None = None
 
     def copy(self) -> TableMeld:
         meld = TableMeld(
@@ -115,6 +132,7 @@ class TableMeld:
             self.suits,
         )
         meld.spot_list = self.spot_list
+        meld.view = self.view
         return meld
 
     def __len__(self) -> int:
@@ -268,15 +286,12 @@ def _analyze_run(
 # make no new melds). A suit's ranks are 13 bits; a run position mask has 14 (bit 13: high ace).
 
 _SUIT_BITS = 0x1FFF
+_CARD_BITS = tuple(1 << c for c in range(52))  # each natural card's bit in a presence mask
 
 
 def presence_mask(counts: Sequence[int]) -> int:
     """Bit ``c`` set for every natural card ``c`` held."""
-    mask = 0
-    for c in range(52):
-        if counts[c]:
-            mask |= 1 << c
-    return mask
+    return sum(compress(_CARD_BITS, counts))
 
 
 def _suit_masks(present: int) -> tuple[int, int, int, int]:

@@ -361,6 +361,10 @@ class MoveGeneration(GameFields):
         """Recompute what is derived from the public state (after it was set from outside)."""
         self._legal = None
         self._spot_index = None
+        self._known_view = None
+        self._meld_view = None
+        for m in self.melds:
+            m.view = None
         self._pile_sums = []
         for c in self.discard:
             self._pile_push(c)
@@ -680,6 +684,7 @@ def _meld_from_cards(number: int, cards: list[int], owners: list[int]) -> TableM
 def _extend(meld: TableMeld, played: int, end: str, seat: int) -> int:
     """Lay ``played`` off on ``meld`` (already checked); return the position it took."""
     meld.spot_list = None
+    meld.view = None
     if meld.is_run:
         rank = (played if played < JOKER_AS else played - JOKER_AS) % 13
         if rank:

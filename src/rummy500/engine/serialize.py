@@ -17,13 +17,14 @@ from rummy500.engine.cards import (
 )
 from rummy500.engine.deal import Deal, _Hand
 from rummy500.engine.explain import Explanations
+from rummy500.engine.fields import cards_of
 from rummy500.engine.melds import (
     TableMeld,
     presence_mask,
 )
 from rummy500.engine.movegen import _meld_from_cards
 from rummy500.engine.moves import Move
-from rummy500.engine.observation import MeldView, Observation, unseen_cards
+from rummy500.engine.observation import Observation, unseen_cards
 from rummy500.engine.phases import HandResult, Phase
 from rummy500.engine.rules import Rules
 
@@ -51,6 +52,8 @@ class Serialization(Explanations):
         g.hand_sizes = self.hand_sizes[:]
         g._masks = self._masks[:]
         g._known = [k[:] for k in self._known]
+        g._known_view = self._known_view
+        g._meld_view = self._meld_view
         g.stock = self.stock[:]
         g.discard = self.discard[:]
         g.melds = [m.copy() for m in self.melds]
@@ -332,16 +335,12 @@ class Serialization(Explanations):
             phase=self.phase,
             to_act=self.to_act,
             turn=self.turn,
-            hand=tuple(self.hand(seat)),
+            hand=cards_of(self._hands[seat], self.hand_sizes[seat]),
             discard_pile=tuple(self.discard),
             stock_size=len(self.stock),
-            melds=tuple(
-                MeldView(m.number, m.is_run, tuple(m.cards), tuple(m.owners)) for m in self.melds
-            ),
+            melds=self._meld_views(),
             hand_sizes=tuple(self.hand_sizes),
-            known=tuple(
-                tuple(c for c in range(NUM_CODES) for _ in range(kn[c])) for kn in self._known
-            ),
+            known=self._known_cards(),
             totals=tuple(self.totals),
             points=tuple(self.points),
             history=tuple(self.moves),

@@ -133,6 +133,8 @@ class Game(Serialization):
             self._masks[seat] = mask
         self.hand_sizes = [len(h) for h in deal.hands]
         self._known = [[0] * NUM_CODES for _ in range(n)]
+        self._known_view = None
+        self._meld_view = None
         self.stock = list(reversed(deal.stock))  # top of the stock is the end of the list
         self.discard = [deal.discard]
         self._pile_sums = []
@@ -220,6 +222,7 @@ class Game(Serialization):
             known = self._known[seat]
             if known[card] > left:
                 known[card] = left
+                self._known_view = None
             size = self.hand_sizes[seat] - 1
             self.hand_sizes[seat] = size
             self.discard.append(card)
@@ -252,6 +255,7 @@ class Game(Serialization):
             self._pile_sums.pop()
             self._hands[seat][card] += 1
             self._known[seat][card] += 1
+            self._known_view = None
             if card != JOKER:
                 self._masks[seat] |= 1 << card
             self.hand_sizes[seat] += 1
@@ -272,6 +276,7 @@ class Game(Serialization):
                 if c != JOKER:
                     mask |= 1 << c
             self._masks[seat] = mask
+            self._known_view = None
             self.hand_sizes[seat] += n
             self._no_discard = taken[0] if n == 1 else -1
             if verb == "take":
@@ -293,6 +298,7 @@ class Game(Serialization):
             is_run, key, lo, hi, cards = analyze_meld(move.cards)
             meld = _new_meld(len(self.melds) + 1, is_run, key, lo, hi, cards, seat)
             self.melds.append(meld)
+            self._meld_view = None
             self._meld_changed(meld, ())
             self.points[seat] += meld_value(cards, self.rules.values)
             self._remove(seat, cards)
@@ -302,6 +308,7 @@ class Game(Serialization):
             meld = self._meld(move.number)
             old = meld.spot_list
             pos = _extend(meld, move.cards[0], move.end, seat)
+            self._meld_view = None
             if old is None:
                 self._spot_index = None
             else:
@@ -333,6 +340,7 @@ class Game(Serialization):
                 mask &= ~_BIT[c]  # the joker has no bit
             if known[c] > left:
                 known[c] = left
+                self._known_view = None
         self._masks[seat] = mask
         self.hand_sizes[seat] -= len(cards)
         if self._must_use >= 0 and self._must_use in cards:
@@ -560,7 +568,7 @@ class Game(Serialization):
         since), sorted."""
         if not self._known:
             return ()
-        return tuple(c for c, k in enumerate(self._known[seat]) for _ in range(k))
+        return self._known_cards()[seat]
 
     def playable_cards(self, seat: int) -> frozenset[int]:
         """The cards of ``seat``'s hand that could go into a new meld with others of the hand,
