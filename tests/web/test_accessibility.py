@@ -5,8 +5,8 @@ read from node_modules: the game itself never loads it. It is injected before th
 scripts (an init script, which the server's Content-Security-Policy does not apply to) and run
 on each screen a player meets: the start page, the table on their turn, its help (how to play,
 the table's rules, the keys), a spectator's view of it, the table with a Rummy! call window
-open, the hand summary and the game over. No violation of ``serious`` or
-``critical`` impact may be left.
+open, the hand summary and the game over, and the review of a finished game (while it is
+computed, and done). No violation of ``serious`` or ``critical`` impact may be left.
 
 The call window, the summary and the game over are the page's own components fed the server's
 messages: the connection is passed through, and the messages of those moments are added on the
@@ -16,6 +16,7 @@ player's own turn, when the computer waits for them and no real update races the
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -205,4 +206,45 @@ def test_every_screen_has_no_serious_accessibility_violation(
     audit(page, f"{size}-game-over", artifacts, found)
     assert not alice.errors, alice.errors
     page.context.close()
+    assert not found, "\n".join(found)
+
+
+@pytest.fixture(scope="module")
+def review_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    from .test_review import QUICK_REVIEW
+
+    server = LiveServer(tmp_path_factory.mktemp("a11y-review"), **QUICK_REVIEW).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_review_screen_has_no_serious_accessibility_violation(
+    chromium: Any, review_server: LiveServer, axe_source: str, artifacts: Path, size: str
+) -> None:
+    from .test_review import finished_table
+
+    made = finished_table(review_server)
+    table_id = made["table"]["table_id"]
+    ctx = chromium.new_context(**SIZES[size])
+    ctx.add_init_script(axe_source)
+    page = ctx.new_page()
+    found: list[str] = []
+    # while it is computed: a stream that has said only how far it is
+    progress = '{"type": "progress", "done": 11, "total": 54}\n'
+    page.route(
+        "**/review?seat=P2",
+        lambda route: route.fulfill(body=progress, content_type="application/x-ndjson"),
+    )
+    page.goto(f"{review_server.url}/?review={table_id}&seat=P2")
+    page.locator("[data-progress-text]").get_by_text("Reviewing move 12 of 54…").wait_for()
+    audit(page, f"{size}-review-progress", artifacts, found)
+    page.goto(f"{review_server.url}/?review={table_id}&seat=P1")
+    page.locator('[data-review="done"]').wait_for()
+    audit(page, f"{size}-review", artifacts, found)
+    page.keyboard.press("End")  # the end of the hand: every player's cards shown
+    audit(page, f"{size}-review-end", artifacts, found)
+    ctx.close()
     assert not found, "\n".join(found)
