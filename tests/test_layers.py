@@ -25,8 +25,8 @@ ALLOWED: dict[str, set[str]] = {
     "review": {"engine", "notation", "bots"},
     "words": {"engine"},
     "benchmarks": {"engine"},
-    "tui": {"engine", "notation", "bots", "sim", "words"},
-    "server": {"engine", "notation", "bots", "sim", "words"},
+    "tui": {"engine", "notation", "bots", "sim", "review", "words"},
+    "server": {"engine", "notation", "bots", "sim", "review", "words"},
     "envs": {"engine", "notation", "bots", "sim"},
     "schemas": {"engine", "notation", "bots", "sim", "server"},
     # the command line and the package's own entry points put everything together
