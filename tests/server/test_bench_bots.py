@@ -12,6 +12,8 @@ from typer.testing import CliRunner
 
 from rummy500.bots import LEVELS
 from rummy500.cli import app
+from rummy500.engine import Game, Move
+from rummy500.server.autoplay import BotRunner, choose_move
 from rummy500.server.bench import (
     JSON_KEYS,
     _BotTurns,
@@ -129,11 +131,49 @@ def test_the_fallbacks_are_the_most_each_server_log_reports(tmp_path: Any) -> No
 
 def test_every_level_a_seat_may_have_is_accepted_and_nothing_else() -> None:
     for level in LEVELS:
-        assert check_level(f" {level.upper()} ") == level
-    for wrong in ("grandmaster", "beginner", ""):
+        assert check_level(f" {level.upper()} ") == (level, [])
+    for wrong in ("grandmaster", "beginner", "", "grandmaster:samples=8"):
         with pytest.raises(ValueError, match="unknown opponent level") as e:
             check_level(wrong)
         assert "hard, expert" in str(e.value)
+
+
+def test_a_level_with_bot_options_is_served_with_them() -> None:
+    assert check_level("expert:samples=8") == (
+        "expert",
+        ["--level-options", "expert:samples=8"],
+    )
+    with pytest.raises(ValueError, match="not key=value"):
+        check_level("expert:samples")
+    with pytest.raises(TypeError, match="takes no options"):
+        check_level("easy:depth=2")
+
+
+def test_the_server_s_computer_players_decide_with_the_options_of_their_level() -> None:
+    game = Game.new(players=2, seed=3)
+    observation, legal = game.observation(game.to_act), list(game.legal_moves())
+    options = {"samples": 2, "time": 0}
+
+    async def choose(runner: BotRunner, level: str) -> Move:
+        try:
+            return await runner.choose(level, 7, observation, legal)
+        finally:
+            runner.close()
+
+    chosen = asyncio.run(choose(BotRunner(processes=0, options={"hard": options}), "hard"))
+    assert chosen == choose_move("hard", 7, observation, legal, options)
+    with pytest.raises(TypeError, match="takes no options"):
+        asyncio.run(choose(BotRunner(processes=0, options={"easy": {"depth": 2}}), "easy"))
+
+
+def test_serve_refuses_level_options_it_cannot_play() -> None:
+    for wrong, says in (
+        ("grandmaster:samples=8", "unknown opponent level"),
+        ("easy:x=1", "no options"),
+    ):
+        result = CliRunner().invoke(app, ["serve", "--level-options", wrong])
+        assert result.exit_code == 2
+        assert says in result.output
 
 
 def test_an_unknown_level_starts_no_server() -> None:
@@ -141,12 +181,13 @@ def test_an_unknown_level_starts_no_server() -> None:
         asyncio.run(run_benchmark(tables=1, seconds=1, level="grandmaster"))
 
 
-def test_the_benchmark_times_a_searching_computer_player_s_turns() -> None:
+def test_the_benchmark_times_a_searching_computer_player_s_turns_with_its_options() -> None:
     tables = 2
     result = CliRunner().invoke(
         app,
         [
-            *("bench", "server", "--tables", str(tables), "--seconds", "4", "--level", "hard"),
+            *("bench", "server", "--tables", str(tables), "--seconds", "4"),
+            *("--level", "expert:samples=2"),
             *("--think-ms", "40", "--warmup", "1", "--json"),
         ],
     )

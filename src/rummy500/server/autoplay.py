@@ -16,11 +16,12 @@ import concurrent.futures
 import contextlib
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from rummy500.bots import LEVELS
 from rummy500.engine import Move, Observation
+from rummy500.i18n import _
 from rummy500.workers import WorkerPool
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "BotsBusy",
     "choose_move",
     "decision_seed",
+    "level_options",
 ]
 
 log = logging.getLogger("rummy500.server")
@@ -47,11 +49,35 @@ def decision_seed(table_seed: int, version: int, seat: int) -> int:
     return random.Random(f"rummy500-bot:{table_seed}:{version}:{seat}").getrandbits(32)
 
 
-def choose_move(level: str, seed: int, observation: Observation, legal: Sequence[Move]) -> Move:
-    """One decision of a fresh bot of ``level`` (runs in a worker thread or process)."""
+def level_options(text: str) -> tuple[str, dict[str, Any]]:
+    """Read ``LEVEL:key=value,…`` (``expert:samples=8``): a level of
+    :data:`rummy500.bots.LEVELS` and the bot options this server gives it over its own.
+    :class:`ValueError` (or the bot's :class:`TypeError`) says what is wrong."""
+    from rummy500.sim.match import parse_bot_spec
+
+    name = text.partition(":")[0].strip().lower()
+    if name not in LEVELS:
+        raise ValueError(
+            _("unknown opponent level {level!r} (choose from {choices})").format(
+                level=name, choices=", ".join(LEVELS)
+            )
+        )
+    spec = parse_bot_spec(text)  # builds the bot once: a wrong option fails here
+    return name, dict(spec.options)
+
+
+def choose_move(
+    level: str,
+    seed: int,
+    observation: Observation,
+    legal: Sequence[Move],
+    options: Mapping[str, Any] | None = None,
+) -> Move:
+    """One decision of a fresh bot of ``level`` (runs in a worker thread or process), with
+    the bot ``options`` this server gives the level over its own (``serve --level-options``)."""
     from rummy500.bots import make_bot
 
-    bot = make_bot(level, seed=seed)
+    bot = make_bot(level, seed=seed, **(options or {}))
     try:
         return bot.choose(observation, list(legal))
     finally:
@@ -78,7 +104,15 @@ class BotRunner:
     without bound. People's moves never go through this line at all.
     """
 
-    def __init__(self, processes: int = 1, threads: int = 2, queue: int = 32) -> None:
+    def __init__(
+        self,
+        processes: int = 1,
+        threads: int = 2,
+        queue: int = 32,
+        options: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> None:
+        #: the bot options of the levels this server plays otherwise (level -> options)
+        self.options = {level: dict(o) for level, o in (options or {}).items()}
         self._threads = concurrent.futures.ThreadPoolExecutor(
             max_workers=threads, thread_name_prefix="rummy500-bot"
         )
@@ -118,7 +152,13 @@ class BotRunner:
         loop = asyncio.get_running_loop()
         if level not in SLOW_LEVELS:
             return await loop.run_in_executor(
-                self._threads, choose_move, level, seed, observation, tuple(legal)
+                self._threads,
+                choose_move,
+                level,
+                seed,
+                observation,
+                tuple(legal),
+                self.options.get(level),
             )
         if self._searching < self._search_slots and not self._waiting:
             self._searching += 1
@@ -133,7 +173,13 @@ class BotRunner:
                     FALLBACK_LEVEL,
                 )
             return await loop.run_in_executor(
-                self._threads, choose_move, FALLBACK_LEVEL, seed, observation, tuple(legal)
+                self._threads,
+                choose_move,
+                FALLBACK_LEVEL,
+                seed,
+                observation,
+                tuple(legal),
+                self.options.get(FALLBACK_LEVEL),
             )
         else:
             turn = loop.create_future()
@@ -200,7 +246,9 @@ class BotRunner:
         worker counts as busy until the decision is over (even if nobody waits for it)."""
         loop = asyncio.get_running_loop()
         try:
-            done = self._executor(level).submit(choose_move, level, seed, observation, tuple(legal))
+            done = self._executor(level).submit(
+                choose_move, level, seed, observation, tuple(legal), self.options.get(level)
+            )
         except BaseException:
             self._searched()
             raise

@@ -136,21 +136,15 @@ class _BotTurns:
         return seat if seat in self.computer_seats else None
 
 
-def check_level(level: str) -> str:
-    """The computer player's level as the server names it (one of
-    :data:`rummy500.bots.LEVELS`); :class:`ValueError` with the choices otherwise, before
-    anything is started."""
-    from rummy500.bots import LEVELS
-    from rummy500.i18n import _
+def check_level(level: str) -> tuple[str, list[str]]:
+    """``--level`` read: the level the tables name (one of :data:`rummy500.bots.LEVELS`) and
+    the ``serve`` arguments that give it the bot options written after it
+    (``expert:samples=8``: the server's expert plays with 8 samples). A wrong level or option
+    raises :class:`ValueError` (or the bot's :class:`TypeError`) before anything starts."""
+    from rummy500.server.autoplay import level_options
 
-    key = level.strip().lower()
-    if key not in LEVELS:
-        raise ValueError(
-            _("unknown opponent level {level!r} (choose from {choices})").format(
-                level=level, choices=", ".join(LEVELS)
-            )
-        )
-    return key
+    name, options = level_options(level)
+    return name, ["--level-options", level.strip()] if options else []
 
 
 def _free_port() -> int:
@@ -332,9 +326,11 @@ async def run_benchmark(
     """Start a server, play ``tables`` tables for ``warmup`` + ``seconds`` seconds, measure the
     last ``seconds``. Returns the figures (the first keys are the ``--json`` output). With
     ``processes``, a site of that many processes behind HAProxy, on PostgreSQL."""
-    level = check_level(level)
+    level, level_args = check_level(level)
     if processes > 0:
-        return await _run_on_cluster(tables, seconds, think_ms, level, seed, warmup, processes)
+        return await _run_on_cluster(
+            tables, seconds, think_ms, level, seed, warmup, processes, level_args
+        )
 
     rng = random.Random(seed)
     stats = _Stats()
@@ -353,6 +349,7 @@ async def run_benchmark(
             "--node",
             f"bench-{port}",
             *_serve_args(tables),
+            *level_args,
         ]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         log_path = os.environ.get("RUMMY500_BENCH_LOG") or os.path.join(tmp, "server.log")
@@ -432,13 +429,20 @@ async def _play(
 
 
 async def _run_on_cluster(
-    tables: int, seconds: float, think_ms: int, level: str, seed: int, warmup: float, P: int
+    tables: int,
+    seconds: float,
+    think_ms: int,
+    level: str,
+    seed: int,
+    warmup: float,
+    P: int,
+    level_args: list[str],
 ) -> dict[str, Any]:
     from rummy500.server.cluster import Cluster
 
     rng = random.Random(seed)
     stats = _Stats()
-    site = Cluster(processes=P, serve_args=_serve_args(tables))
+    site = Cluster(processes=P, serve_args=[*_serve_args(tables), *level_args])
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, site.start)
     try:

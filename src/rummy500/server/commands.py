@@ -7,7 +7,7 @@ command line starts without them.
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -80,6 +80,8 @@ def serve(
             )
         ),
     ] = 32,
+    # LEVEL:key=value,… (repeatable): a level played with other bot options (benchmarks)
+    level_options: Annotated[list[str] | None, typer.Option(hidden=True)] = None,
     review_samples: Annotated[
         int,
         typer.Option(help=N_("Sampled deals per decision in a game review (more: slower, surer).")),
@@ -217,6 +219,7 @@ def serve(
         summary_wait=summary_wait,
         bot_processes=bot_processes,
         bot_queue=bot_queue,
+        level_options=_level_options(level_options or []),
         review_samples=review_samples,
         review_refine=review_refine,
         review_queue=review_queue,
@@ -344,6 +347,20 @@ def cluster(
     finally:
         site.stop()
     print(_("rummy500 cluster: stopped"), flush=True)
+
+
+def _level_options(texts: list[str]) -> dict[str, dict[str, Any]]:
+    """``serve --level-options``, read (``typer.BadParameter`` says what is wrong)."""
+    from rummy500.server.autoplay import level_options
+
+    options: dict[str, dict[str, Any]] = {}
+    for text in texts:
+        try:
+            level, given = level_options(text)
+        except (ValueError, TypeError) as e:
+            raise typer.BadParameter(str(e), param_hint="--level-options") from None
+        options[level] = given
+    return options
 
 
 BENCH_SERVER_HELP = N_(

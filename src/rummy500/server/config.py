@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rummy500.bots import LEVELS
 
@@ -80,6 +81,11 @@ class ServerConfig:
     bot_processes: int = 1
     #: Searching decisions that may wait for a worker; past that a quick level decides.
     bot_queue: int = 32
+    #: The bot options of levels this server plays otherwise than :data:`rummy500.bots.LEVELS`
+    #: says (level -> options over the level's own: ``{"expert": {"samples": 8}}``; ``serve
+    #: --level-options expert:samples=8``, for benchmarks of other settings). Tables still
+    #: name the level.
+    level_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Game review (``GET /api/tables/ID/review``): sampled deals per decision, fresh deals
     #: for a costly move measured again, and the reviews that may wait while one is computed
     #: (one is computed at a time; past that the server answers ``429``).

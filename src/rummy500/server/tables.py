@@ -85,7 +85,9 @@ class TableHub:
         self.storage = storage
         self.db_executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="rummy500-db")
         self.writer = EventWriter(storage, self.db_executor)
-        self.bots = BotRunner(processes=config.bot_processes, queue=config.bot_queue)
+        self.bots = BotRunner(
+            processes=config.bot_processes, queue=config.bot_queue, options=config.level_options
+        )
         self.connections = Connections(config)
         self.ownership = make_ownership(
             storage, config.db_url, config.node, config.lease_seconds, self.db
