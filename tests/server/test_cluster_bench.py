@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rummy500.cli import app
+from rummy500.server.bench import run, run_benchmark
 from rummy500.server.cluster import haproxy_bin, pg_bin
 
 pytestmark = [
@@ -38,3 +39,12 @@ def test_the_failover_benchmark_kills_the_serving_process_and_loses_nothing() ->
     assert list(figures) == ["moves_lost", "seconds_to_resume", "kills", "median_seconds", "moves"]
     assert figures["moves_lost"] == 0 and figures["kills"] == 2
     assert 0 < figures["median_seconds"] <= figures["seconds_to_resume"] < 5
+
+
+def test_the_server_benchmark_says_what_each_part_of_the_site_took_of_the_cpu() -> None:
+    figures = run(run_benchmark(tables=4, seconds=2, think_ms=40, warmup=0.5, processes=2))
+    shares = figures["cpu_percent"]
+    assert set(shares) == {"servers", "postgres", "haproxy", "bench", "machine", "others"}
+    for part in ("servers", "postgres", "haproxy", "bench"):
+        assert shares[part] > 0, shares  # every part worked while the moves were measured
+    assert shares["machine"] >= shares["servers"] + shares["postgres"] - 1

@@ -44,11 +44,22 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["FAILOVER_KEYS", "JSON_KEYS", "check_level", "run_benchmark", "run_failover"]
+from rummy500.server.bench_socket import BenchSocket, SocketClosed
+
+__all__ = [
+    "FAILOVER_KEYS",
+    "JSON_KEYS",
+    "check_level",
+    "run",
+    "run_benchmark",
+    "run_failover",
+]
+
+T = TypeVar("T")
 
 #: The keys of ``rummy500 bench server --json``.
 JSON_KEYS = (
@@ -83,6 +94,8 @@ class _Stats:
     games: int = 0
     measuring: bool = False
     error_samples: list[str] = field(default_factory=list)
+    #: each part's CPU time while measuring, in percent of one core (:class:`_CpuShares`)
+    cpu: dict[str, float] = field(default_factory=dict)
 
     def error(self, what: str) -> None:
         self.errors += 1
@@ -147,6 +160,80 @@ def check_level(level: str) -> tuple[str, list[str]]:
     return name, ["--level-options", level.strip()] if options else []
 
 
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """Run a benchmark to its end on uvloop when it is installed (uvicorn's standard extra
+    brings it, and the servers run on it too): the simulated players' sockets are then
+    uvloop's, in C, and the instrument takes less of the cores it shares with what it
+    measures. Elsewhere, on asyncio's own loop."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main)
+
+
+#: Processes by part of the benchmark (``servers``, ``postgres``, ``haproxy``).
+Parts = Callable[[], dict[str, list[int]]]
+
+
+class _CpuShares:
+    """The CPU time (user and system) each part of the benchmark takes while it measures, in
+    percent of one core, from ``/proc``: the server processes, PostgreSQL and HAProxy (as
+    ``parts`` lists them), the benchmark's own process (``bench``: the simulated players), and
+    the whole machine (``machine``, every core: 200 on two; ``others`` is what none of these
+    took). Empty where there is no ``/proc``."""
+
+    def __init__(self, parts: Parts) -> None:
+        self.parts = parts
+        self._start: tuple[float, float, dict[int, float]] | None = None
+
+    def _groups(self) -> dict[str, list[int]]:
+        return {**self.parts(), "bench": [os.getpid()]}
+
+    @staticmethod
+    def _seconds(pid: int) -> float | None:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    @staticmethod
+    def _machine() -> float:
+        with open("/proc/stat", encoding="ascii") as f:
+            ticks = [int(n) for n in f.readline().split()[1:]]
+        idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)
+        return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+    def start(self) -> None:
+        if not os.path.exists("/proc/stat"):
+            return
+        pids = [pid for group in self._groups().values() for pid in group]
+        seconds = {pid: t for pid in pids if (t := self._seconds(pid)) is not None}
+        self._start = (time.monotonic(), self._machine(), seconds)
+
+    def shares(self) -> dict[str, float]:
+        if self._start is None:
+            return {}
+        began, machine, before = self._start
+        elapsed = time.monotonic() - began
+        shares: dict[str, float] = {}
+        for name, pids in self._groups().items():
+            used = 0.0
+            for pid in pids:
+                now = self._seconds(pid)
+                if now is not None:  # a process started meanwhile counts from zero
+                    used += now - before.get(pid, 0.0)
+            shares[name] = round(100 * used / elapsed, 1)
+        shares["machine"] = round(100 * (self._machine() - machine) / elapsed, 1)
+        shares["others"] = round(
+            shares["machine"] - sum(shares[n] for n in shares if n != "machine"), 1
+        )
+        return shares
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -194,56 +281,65 @@ class _Player:
         self.next_id = 0
         self.decided_at = -1
         self.over = False
-        self.resync: asyncio.Future[None] | None = None
+        #: this game's connection, its end, and the move being thought about
+        self.ws = BenchSocket(self._received)
+        self.game_over: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.thinking: asyncio.TimerHandle | None = None
         #: times the computer player's turns (one simulated player per table does)
         self.bot_turns: _BotTurns | None = None
 
     async def run(self, http: Any, stop: asyncio.Event) -> None:
-        from websockets.asyncio.client import connect
-
         ws_base = self.base.replace("http://", "ws://")
-        while not stop.is_set():
-            self.over = False
-            try:
-                async with connect(
-                    f"{ws_base}/ws/tables/{self.table_id}", max_size=1 << 22, open_timeout=60
-                ) as ws:
-                    await ws.send(json.dumps({"type": "auth", "token": self.token}))
-                    await self._play(ws, stop)
-            except Exception as e:
+        stopped = asyncio.ensure_future(stop.wait())
+        try:
+            while not stop.is_set():
+                self.over = False
+                error = await self._play(f"{ws_base}/ws/tables/{self.table_id}", stopped)
                 if stop.is_set():
                     return
-                self.stats.error(f"connection: {e!r}")
-                await asyncio.sleep(1)
-                continue
-            if stop.is_set():
-                return
-            await self._rematch(http)
-
-    async def _play(self, ws: Any, stop: asyncio.Event) -> None:
-        thinker: asyncio.Task[None] | None = None
-        stopper = asyncio.ensure_future(stop.wait())
-        try:
-            while not self.over:
-                receiver = asyncio.ensure_future(ws.recv())
-                done, _pending = await asyncio.wait(
-                    {receiver, stopper}, return_when=asyncio.FIRST_COMPLETED
-                )
-                if receiver not in done:
-                    receiver.cancel()
-                    return
-                self._receive(json.loads(receiver.result()), ws)
-                if self.legal and self.decided_at != self.version:
-                    self.decided_at = self.version
-                    if thinker is not None:
-                        thinker.cancel()
-                    thinker = asyncio.ensure_future(self._move_later(ws))
+                if error is not None:
+                    self.stats.error(f"connection: {error}")
+                    await asyncio.sleep(1)
+                    continue
+                await self._rematch(http)
         finally:
-            stopper.cancel()
-            if thinker is not None:
-                thinker.cancel()
+            stopped.cancel()
 
-    def _receive(self, m: dict[str, Any], ws: Any) -> None:
+    async def _play(self, url: str, stopped: asyncio.Future[Any]) -> str | None:
+        """One connection, until the game is over (``None``) or the connection ends (how).
+        Everything else happens in callbacks: each message as it arrives (:meth:`_received`),
+        each move when its thinking time is up (:meth:`_move`)."""
+        self.game_over = asyncio.get_running_loop().create_future()
+        ws = self.ws = BenchSocket(self._received)
+        try:
+            try:
+                await ws.open(url)
+            except (OSError, TimeoutError, SocketClosed) as e:
+                return repr(e)
+            ws.send(json.dumps({"type": "auth", "token": self.token}))
+            assert ws.ended is not None
+            await asyncio.wait(
+                {self.game_over, ws.ended, stopped}, return_when=asyncio.FIRST_COMPLETED
+            )
+            if self.game_over.done() or stopped.done():
+                return None
+            return ws.ended.result()
+        finally:
+            if self.thinking is not None:
+                self.thinking.cancel()
+                self.thinking = None
+            await ws.close()
+
+    def _received(self, data: bytes) -> None:
+        self._receive(json.loads(data))
+        if self.legal and self.decided_at != self.version:
+            self.decided_at = self.version
+            if self.thinking is not None:
+                self.thinking.cancel()
+            delay = self.think * self.rng.uniform(0.5, 1.5)
+            self.thinking = asyncio.get_running_loop().call_later(delay, self._move)
+
+    def _receive(self, m: dict[str, Any]) -> None:
         now = time.perf_counter()
         if self.bot_turns is not None:
             self.bot_turns.see(m, now)
@@ -259,7 +355,7 @@ class _Player:
         elif kind == "update":
             if m["version"] != self.version + 1:
                 self.stats.resyncs += 1
-                self.resync = asyncio.ensure_future(ws.send(json.dumps({"type": "resync"})))
+                self.ws.send(json.dumps({"type": "resync"}))
             self.version = m["version"]
             self.legal = m["legal"]
         elif kind == "error":
@@ -270,15 +366,17 @@ class _Player:
         elif kind == "game_over":
             self.stats.games += 1
             self.over = True
+            if not self.game_over.done():
+                self.game_over.set_result(None)
 
-    async def _move_later(self, ws: Any) -> None:
-        await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
-        if not self.legal:
+    def _move(self) -> None:
+        self.thinking = None
+        if not self.legal or not self.ws.is_open:
             return
         self.next_id += 1
         move = _choose(self.legal, self.rng)
         self.pending[self.next_id] = time.perf_counter()
-        await ws.send(
+        self.ws.send(
             json.dumps({"type": "move", "move": move, "id": self.next_id, "version": self.version})
         )
 
@@ -360,7 +458,10 @@ async def run_benchmark(
         try:
             async with _client(base) as http:
                 await _wait_ready(http, proc)
-                elapsed = await _play(http, tables, level, think_ms, rng, stats, warmup, seconds)
+                elapsed = await _play(
+                    http, tables, level, think_ms, rng, stats, warmup, seconds,
+                    lambda: {"servers": [proc.pid]},
+                )  # fmt: skip
         except RuntimeError as e:
             with open(log_path, encoding="utf-8", errors="replace") as f:
                 raise RuntimeError(f"{e}:\n{f.read()[-3000:]}") from None
@@ -410,19 +511,24 @@ async def _play(
     stats: _Stats,
     warmup: float,
     seconds: float,
+    parts: Parts,
 ) -> float:
-    """Open the tables, play, measure the last ``seconds``; the seconds measured."""
+    """Open the tables, play, measure the last ``seconds`` (and the CPU shares of ``parts``
+    meanwhile); the seconds measured."""
     players = await _open_tables(http, tables, level, think_ms / 1000, rng, stats)
     gc.collect()
     gc.freeze()  # the simulated players' own pauses must not count as the server's
     stop = asyncio.Event()
     runs = [asyncio.ensure_future(p.run(http, stop)) for p in players]
     await asyncio.sleep(warmup)
+    cpu = _CpuShares(parts)
+    cpu.start()
     stats.measuring = True
     start = time.perf_counter()
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - start
+    stats.cpu = cpu.shares()
     stop.set()
     await asyncio.wait(runs, timeout=30)
     return elapsed
@@ -447,7 +553,9 @@ async def _run_on_cluster(
     await loop.run_in_executor(None, site.start)
     try:
         async with _client(site.url) as http:
-            elapsed = await _play(http, tables, level, think_ms, rng, stats, warmup, seconds)
+            elapsed = await _play(
+                http, tables, level, think_ms, rng, stats, warmup, seconds, site.process_ids
+            )
         stats.bot_fallbacks = _fallbacks_logged(node.log_path for node in site.nodes)
     finally:
         await loop.run_in_executor(None, site.stop)
@@ -480,6 +588,7 @@ def _figures(
         "resyncs": stats.resyncs,
         "error_samples": stats.error_samples,
         **_bot_turn_figures(stats),
+        "cpu_percent": stats.cpu,
     }
 
 

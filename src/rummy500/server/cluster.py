@@ -128,6 +128,21 @@ def haproxy_config(
     return "\n".join(lines) + "\n"
 
 
+def _children(parent: int) -> list[int]:
+    """The processes whose parent is ``parent`` (from ``/proc``; none where there is none)."""
+    found = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                with open(f"/proc/{entry.name}/stat", encoding="ascii", errors="replace") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                if int(fields[1]) == parent:
+                    found.append(int(entry.name))
+    return found
+
+
 def _wait_http(url: str, process: subprocess.Popen[bytes], what: str, timeout: float) -> None:
     import httpx
 
@@ -370,6 +385,22 @@ class Cluster:
             for row in rows
             if row.get("pxname") == "tables" and row["svname"] not in ("FRONTEND", "BACKEND")
         }
+
+    def process_ids(self) -> dict[str, list[int]]:
+        """The processes of the site now, by part: ``servers``, ``postgres`` (the postmaster
+        and every process it started) and ``haproxy`` (for the benchmark's CPU shares)."""
+        parts: dict[str, list[int]] = {
+            "servers": [n.process.pid for n in self.nodes if n.process is not None and n.alive()],
+            "postgres": [],
+            "haproxy": [],
+        }
+        if self._haproxy is not None and self._haproxy.poll() is None:
+            parts["haproxy"].append(self._haproxy.pid)
+        if self._pg_data is not None:
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                postmaster = int((self._pg_data / "postmaster.pid").read_text().split()[0])
+                parts["postgres"] = [postmaster, *_children(postmaster)]
+        return parts
 
     def kill(self, n: int) -> ServerNode:
         """SIGKILL server process ``n``, as a crash would."""

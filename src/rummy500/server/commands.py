@@ -400,14 +400,12 @@ def bench_server(
     json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
 ) -> None:
     """The command; its help is BENCH_SERVER_HELP."""
-    import asyncio
-
     from rich.console import Console
     from rich.table import Table
 
-    from rummy500.server.bench import JSON_KEYS, run_benchmark
+    from rummy500.server.bench import JSON_KEYS, run, run_benchmark
 
-    result = asyncio.run(
+    result = run(
         run_benchmark(
             tables=tables,
             seconds=seconds,
