@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from './web.js';
 
-const { splitLines, readLine, reviewingNumber, stepBy, edge, positionOf, decisionAt, costly, points } =
-  await load('review-model.js');
+const REVIEW_MODEL = await load('review-model.js');
+const { splitLines, readLine, reviewingNumber, stepBy, edge, positionOf, decisionAt, costly, points } = REVIEW_MODEL;
 
 // two hands: three moves (four positions), then one move (two positions)
 const REPLAY = [
@@ -84,4 +84,12 @@ test('points are said with at most one decimal', () => {
   assert.equal(points(12.345), '12.3');
   assert.equal(points(97), '97');
   assert.equal(points(0.04), '0');
+});
+
+test('the next costly decision comes after the replay, then wraps to the first', () => {
+  const { nextCostly } = REVIEW_MODEL;
+  assert.equal(nextCostly(REVIEW, REPLAY, { hand: 0, step: 0 }).tag, 'mistake');
+  assert.equal(nextCostly(REVIEW, REPLAY, { hand: 0, step: 2 }).tag, 'blunder');
+  assert.equal(nextCostly(REVIEW, REPLAY, { hand: 1, step: 0 }).tag, 'mistake');
+  assert.equal(nextCostly({ hands: [{ hand: 1, decisions: [{ hand: 1, index: 0, tag: 'good' }] }] }, REPLAY, { hand: 0, step: 0 }), null);
 });

@@ -75,6 +75,22 @@ export function costly(review) {
   return review.hands.flatMap((h) => h.decisions.filter((d) => d.tag !== 'good'));
 }
 
+/** The first decision that lost points after `pos` (wrapping to the first of the game), or
+ * null when none did. */
+export function nextCostly(review, replay, pos) {
+  const all = costly(review);
+  if (!all.length) return null;
+  const order = (d) => {
+    const p = positionOf(replay, d);
+    return [p.hand, p.step];
+  };
+  const after = all.find((d) => {
+    const [hand, step] = order(d);
+    return hand > pos.hand || (hand === pos.hand && step > pos.step);
+  });
+  return after || all[0];
+}
+
 /** A number of points as the list shows it: at most one decimal, no trailing zero. */
 export function points(x) {
   return String(Math.round(x * 10) / 10);

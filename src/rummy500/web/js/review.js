@@ -15,7 +15,7 @@ import { MeldsArea } from './melds-area.js';
 import { navigate } from './app-shell.js';
 import { LanguagePicker } from './language-picker.js';
 import { seatColorClass } from './seat-colors.js';
-import { splitLines, readLine, reviewingNumber, stepBy, edge, positionOf, decisionAt, points } from './review-model.js';
+import { splitLines, readLine, reviewingNumber, stepBy, edge, positionOf, decisionAt, nextCostly, points } from './review-model.js';
 
 const TAGS = ['good', 'inaccuracy', 'mistake', 'blunder'];
 
@@ -162,6 +162,14 @@ function ReviewResult({ data, name }) {
   });
   const [onlyCostly, setOnlyCostly] = useState(false);
   const step = useCallback((delta) => setPos((p) => stepBy(replay, p, delta)), [replay]);
+  const jumpToCostly = useCallback(
+    () =>
+      setPos((p) => {
+        const d = nextCostly(review, replay, p);
+        return d ? positionOf(replay, d) : p;
+      }),
+    [review, replay],
+  );
   useEffect(() => {
     const onKey = (e) => {
       if (e.altKey || e.ctrlKey || e.metaKey) return;
@@ -170,12 +178,13 @@ function ReviewResult({ data, name }) {
       else if (e.key === 'ArrowLeft') step(-1);
       else if (e.key === 'Home') setPos(edge(replay, false));
       else if (e.key === 'End') setPos(edge(replay, true));
+      else if (e.key === 'n' || e.key === 'N') jumpToCostly();
       else return;
       e.preventDefault();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [replay, step]);
+  }, [replay, step, jumpToCostly]);
   return html`<div class="review-body">
     <section class="review-list" aria-labelledby="review-list-title">
       <h2 id="review-list-title" class="visually-hidden">${t('review.list')}</h2>
@@ -205,7 +214,7 @@ function ReviewResult({ data, name }) {
         />`,
       )}
     </section>
-    <${Replay} replay=${replay} review=${review} pos=${pos} name=${name} onStep=${step} />
+    <${Replay} replay=${replay} review=${review} pos=${pos} name=${name} onStep=${step} onNextCostly=${jumpToCostly} />
   </div>`;
 }
 
@@ -256,7 +265,7 @@ function DecisionItem({ decision, current, onPick }) {
 }
 
 /** The hand as the seat saw it at `pos`, with the buttons that step through it. */
-function Replay({ replay, review, pos, name, onStep }) {
+function Replay({ replay, review, pos, name, onStep, onNextCostly }) {
   const hand = replay[pos.hand];
   const position = hand.positions[pos.step];
   const moves = hand.moves;
@@ -278,6 +287,8 @@ function Replay({ replay, review, pos, name, onStep }) {
       <button onClick=${() => onStep(1)} disabled=${last} data-action="replay-next" aria-keyshortcuts="ArrowRight">
         ${t('review.next')}
       </button>
+      ${review.decisions > review.counts.good &&
+      html`<button onClick=${onNextCostly} data-action="replay-next-costly" aria-keyshortcuts="N">${t('review.next.costly')}</button>`}
       <span class="muted review-keys">${t('review.keys')}</span>
     </div>
     <p class="review-next-move" aria-live="polite" data-next-move>
