@@ -107,6 +107,17 @@ def test_only_the_turns_ended_while_measuring_count() -> None:
     assert stats.bot_turns == [pytest.approx(2.0)]
 
 
+def test_a_turn_still_under_way_when_measuring_ends_counts_with_its_time_so_far() -> None:
+    stats, turns = measuring_turns()
+    turns.see(state(1), 0.0)
+    turns.see(update(2, "draw", "P3"), 1.0)
+    turns.cut(31.0)  # the run ends: this turn has lasted 30 s at least
+    stats.measuring = False
+    turns.see(update(3, "call", "P1"), 40.0)
+    turns.cut(41.0)  # nothing under way
+    assert stats.bot_turns == [pytest.approx(30.0)] and stats.bot_turns_cut == 1
+
+
 def test_the_seats_a_computer_plays_are_read_from_the_table() -> None:
     stats, turns = measuring_turns()
     seats = [{"seat": "P1", "kind": "bot"}, {"seat": "P2", "kind": "human"}]
