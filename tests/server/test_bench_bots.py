@@ -34,8 +34,14 @@ def state(version: int, seats: list[dict[str, Any]] = SEATS) -> dict[str, Any]:
     return {"type": "state", "version": version, "seats": seats}
 
 
-def update(version: int, phase: str, to_act: str | None) -> dict[str, Any]:
-    return {"type": "update", "version": version, "view": {"phase": phase, "to_act": to_act}}
+def update(version: int, phase: str, to_act: str | None, by: str = "P1") -> dict[str, Any]:
+    """An update of a move by ``by`` after which ``to_act`` has the ``phase``."""
+    return {
+        "type": "update",
+        "version": version,
+        "event": {"kind": "move", "seat": by, "move": f"{by} …", "by": "player"},
+        "view": {"phase": phase, "to_act": to_act},
+    }
 
 
 def measuring_turns() -> tuple[_Stats, _BotTurns]:
@@ -46,12 +52,12 @@ def measuring_turns() -> tuple[_Stats, _BotTurns]:
 def test_a_computer_turn_lasts_from_its_draw_to_the_update_that_passes_the_turn_on() -> None:
     stats, turns = measuring_turns()
     turns.see(state(10), 0.0)
-    turns.see(update(11, "draw", "P3"), 1.0)  # the computer seat's turn starts
-    turns.see(update(12, "play", "P3"), 1.4)  # it drew
-    turns.see(update(13, "play", "P3"), 1.9)  # it melded
-    turns.see(update(14, "call", "P1"), 2.5)  # it discarded: a call window, not its turn
-    turns.see(update(15, "draw", "P1"), 2.6)
-    assert stats.bot_turns == [pytest.approx(1.5)]
+    turns.see(update(11, "draw", "P3", by="P2"), 1.0)  # the computer seat's turn starts
+    turns.see(update(12, "play", "P3", by="P3"), 1.4)  # it drew
+    turns.see(update(13, "play", "P3", by="P3"), 1.9)  # it melded
+    turns.see(update(14, "call", "P1", by="P3"), 2.5)  # it discarded: a call window
+    turns.see(update(15, "draw", "P1", by="P1"), 2.6)
+    assert stats.bot_turns == [pytest.approx(1.5)] and stats.bot_turn_moves == [3]
 
 
 def test_a_person_s_turn_and_a_call_window_the_computer_answers_are_not_its_turns() -> None:

@@ -89,6 +89,8 @@ class _Stats:
     bot_turns: list[float] = field(default_factory=list)
     #: of those, the turns still under way when measuring ended (timed until then)
     bot_turns_cut: int = 0
+    #: the moves of each computer turn ended while measuring (draw, melds, lay-offs, discard)
+    bot_turn_moves: list[int] = field(default_factory=list)
     #: searching decisions the server's log says it gave to the quick level (a lower bound)
     bot_fallbacks: int = 0
     errors: int = 0
@@ -122,6 +124,8 @@ class _BotTurns:
         #: the computer seat whose turn it is, and when its turn started (``None``: unseen)
         self.seat: str | None = None
         self.since: float | None = None
+        #: the moves it has made in this turn
+        self.moves = 0
 
     def see(self, m: dict[str, Any], now: float) -> None:
         kind = m.get("type")
@@ -136,10 +140,15 @@ class _BotTurns:
             actor = self._to_act(m["view"])
             if m["version"] != self.version + 1:
                 self.seat, self.since = actor, None  # a turn under way began unseen
-            elif actor != self.seat:
-                if self.seat is not None and self.since is not None and self.stats.measuring:
-                    self.stats.bot_turns.append(now - self.since)
-                self.seat, self.since = actor, now
+            else:
+                event = m.get("event") or {}
+                if self.seat is not None and event.get("seat") == self.seat:
+                    self.moves += event.get("kind") == "move"
+                if actor != self.seat:
+                    if self.seat is not None and self.since is not None and self.stats.measuring:
+                        self.stats.bot_turns.append(now - self.since)
+                        self.stats.bot_turn_moves.append(self.moves)
+                    self.seat, self.since, self.moves = actor, now, 0
             self.version = m["version"]
         elif kind == "game_over":
             self.seat, self.since = None, None
@@ -615,6 +624,7 @@ def _cut_bot_turns(players: list[_Player]) -> None:
 def _bot_turn_figures(stats: _Stats) -> dict[str, Any]:
     """The computer players' turns: how many ended while measuring, their p50 and p99."""
     turns = sorted(stats.bot_turns)
+    moves = stats.bot_turn_moves
 
     def pct(p: float) -> float:
         if not turns:
@@ -627,6 +637,7 @@ def _bot_turn_figures(stats: _Stats) -> dict[str, Any]:
         "bot_turn_p99_ms": pct(0.99),
         "bot_turn_max_ms": round(turns[-1] * 1000, 1) if turns else 0.0,
         "bot_turns_cut": stats.bot_turns_cut,
+        "bot_moves_per_turn": round(sum(moves) / len(moves), 2) if moves else 0.0,
         "bot_fallbacks": stats.bot_fallbacks,
     }
 
