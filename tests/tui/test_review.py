@@ -6,6 +6,7 @@ language."""
 from __future__ import annotations
 
 import io
+import os
 import re
 import time
 from pathlib import Path
@@ -304,3 +305,49 @@ async def test_the_review_in_hungarian_and_lao_fits_80x24(data_dir: Path, langua
             assert screen_lines(app)
     finally:
         i18n.set_language(None)
+
+
+@pytest.mark.asyncio
+async def test_a_kept_game_is_reviewed_from_the_start_screen(data_dir: Path) -> None:
+    """Finished games are kept in games/: the start screen's Review a game (ctrl+o) lists them,
+    newest first; a record that cannot be read is said so, and changes nothing."""
+    from rummy500.tui.screens import ChoiceScreen, StartScreen
+    from rummy500.tui.storage import GameStore
+
+    store = GameStore(data_dir)
+    record = read_record(RECORD.read_text(encoding="utf-8"))
+    store.save(record, "kept", NAMES, [None, "medium"])
+    store.archive("kept")
+    broken = store.directory / "games" / "broken.r500"
+    broken.write_text("players: 2\nhand 1\nP1 fly\n", encoding="utf-8")
+    os.utime(broken, (1_000_000_000, 1_000_000_000))  # the older
+    app = RummyApp(data_dir=data_dir, review_settings=STRICT)
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        assert "Review a game" in {key.description for key in app.screen.query(FooterKey)}
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        choices = app.screen.query_one(OptionList)
+        labels = [plain(choices.get_option_at_index(i).prompt) for i in range(2)]
+        # the record stops after its first hand: the game was not over
+        assert "Anna 114, Ada 65 · 1 hand · unfinished" in labels[0], labels
+        assert "broken.r500: cannot be read" in labels[1], labels
+        await pilot.press("down", "enter")  # the broken one
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
+        await pilot.pause()
+        assert broken.read_text(encoding="utf-8").startswith("players: 2")
+        assert not isinstance(app.screen, ReviewScreen)
+        await pilot.click("#review-game")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await wait_for(pilot, lambda: screen.review is not None, timeout=60)
+        expected = expected_review(record)
+        assert [(d.index, d.tag, d.best.words) for d in screen.decisions] == [
+            (d.index, d.tag, d.best.words) for h in expected.hands for d in h.decisions
+        ]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from textual.app import App
 
 from rummy500.engine import GAME_OVER, Game
-from rummy500.i18n import _
+from rummy500.i18n import _, ngettext
 from rummy500.notation import RecordError
 from rummy500.tui.language import say_key_descriptions
 from rummy500.tui.review import ReviewScreen, ReviewSettings
-from rummy500.tui.screens import ConfirmScreen, StartScreen
+from rummy500.tui.screens import ChoiceScreen, ConfirmScreen, StartScreen
 from rummy500.tui.session import PACES, GameSetup, Session
 from rummy500.tui.stats import Statistics
-from rummy500.tui.storage import GameStore
+from rummy500.tui.storage import GameStore, read_saved
 from rummy500.tui.table import TableScreen
 
 __all__ = ["RummyApp"]
@@ -110,6 +111,7 @@ class RummyApp(App[str | None]):
                 setup=setup or self._setup,
                 pace=self.pace,
                 can_resume=self.store.has_saved(),
+                can_review=bool(self.store.kept_games()),
                 summary=self.stats.summary(),
                 waiting=self.waiting_text(),
             )
@@ -203,6 +205,34 @@ class RummyApp(App[str | None]):
         here."""
         self.push_screen(ReviewScreen(record, seat, names, self.review_settings))
 
+    #: How many of the kept games, newest first, are offered for review.
+    REVIEW_CHOICES = 20
+
+    def choose_game_to_review(self) -> None:
+        """Offer the kept games (``games/``), newest first; the one chosen is reviewed."""
+        paths = self.store.kept_games()[: self.REVIEW_CHOICES]
+        if not paths:
+            self.notify(_("There is no finished game to review yet."))
+            return
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                self.review_kept(paths[index])
+
+        self.push_screen(
+            ChoiceScreen(_("Which game do you want to review?"), [_kept_label(p) for p in paths]),
+            callback=chosen,
+        )
+
+    def review_kept(self, path: Path) -> None:
+        """Review the person's seat of a kept game (or say why it cannot be read)."""
+        try:
+            saved = read_saved(path.read_text(encoding="utf-8"))
+        except (RecordError, ValueError, OSError) as e:
+            self.notify(_("The game cannot be read: {reason}").format(reason=e), severity="error")
+            return
+        self.open_review(saved.game, saved.you, saved.names)
+
     def quit_saved(self) -> None:
         """Leave; the game was saved after the last move."""
         session = self.session
@@ -214,3 +244,22 @@ class RummyApp(App[str | None]):
             )
         else:
             self.exit()
+
+
+def _kept_label(path: Path) -> str:
+    """A kept game in a line: when it was played, who played, the totals."""
+    when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+    try:
+        saved = read_saved(path.read_text(encoding="utf-8"))
+    except (RecordError, ValueError, OSError):
+        return f"{when} · {path.name}: " + _("cannot be read")
+    scores = ", ".join(
+        f"{name} {total}" for name, total in zip(saved.names, saved.game.totals, strict=False)
+    )
+    hands = ngettext("{n} hand", "{n} hands", len(saved.game.record)).format(
+        n=len(saved.game.record)
+    )
+    label = f"{when} · {scores} · {hands}"
+    if not saved.game.is_game_over():
+        label += " · " + _("unfinished")
+    return label

@@ -119,6 +119,7 @@ class StartScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+n", "start", N_("Start")),
         Binding("ctrl+r", "resume", N_("Resume")),
+        Binding("ctrl+o", "review", N_("Review a game")),
         Binding("escape", "quit", N_("Quit")),
     ]
 
@@ -129,6 +130,7 @@ class StartScreen(Screen[None]):
         setup: GameSetup | None = None,
         pace: str = "normal",
         can_resume: bool = False,
+        can_review: bool = False,
         summary: StatsSummary | None = None,
         waiting: str = "",
     ) -> None:
@@ -137,6 +139,7 @@ class StartScreen(Screen[None]):
         self.player_name = name or self.setup.name or ""
         self.pace = pace
         self.can_resume = can_resume
+        self.can_review = can_review  # finished games are kept
         self.summary = summary
         self.waiting = waiting  # the saved game in progress, in words
 
@@ -198,6 +201,7 @@ class StartScreen(Screen[None]):
         with Horizontal(id="start-buttons"):
             yield Button(_("Start"), id="start", variant="primary")
             yield Button(_("Resume"), id="resume", disabled=not self.can_resume)
+            yield Button(_("Review a game"), id="review-game", disabled=not self.can_review)
             yield Button(_("Quit"), id="quit")
         yield Static(self.waiting, id="start-waiting")
         yield Static("", id="start-error")
@@ -288,6 +292,10 @@ class StartScreen(Screen[None]):
         if self.can_resume:
             self.app.resume_game()  # type: ignore[attr-defined]
 
+    def action_review(self) -> None:
+        if self.can_review:
+            self.app.choose_game_to_review()  # type: ignore[attr-defined]
+
     def action_quit(self) -> None:
         def answered(yes: bool | None) -> None:
             if yes:
@@ -310,6 +318,10 @@ class StartScreen(Screen[None]):
     @on(Button.Pressed, "#resume")
     def _resume(self) -> None:
         self.action_resume()
+
+    @on(Button.Pressed, "#review-game")
+    def _review(self) -> None:
+        self.action_review()
 
     @on(Button.Pressed, "#quit")
     def _quit(self) -> None:

@@ -97,6 +97,13 @@ class GameStore:
             return None
         return read_saved(self.current_path.read_text(encoding="utf-8"))
 
+    def kept_games(self) -> list[Path]:
+        """The games put away in ``games/`` (finished, or set aside unfinished), newest first."""
+        folder = self.directory / "games"
+        if not folder.is_dir():
+            return []
+        return sorted(folder.glob("*.r500"), key=lambda p: p.stat().st_mtime, reverse=True)
+
     def archive(self, game_id: str) -> Path | None:
         """Move the finished game out of the way, to ``games/<id>.r500``; its header no longer
         says to continue it."""
