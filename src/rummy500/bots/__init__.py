@@ -79,7 +79,7 @@ class Level(NamedTuple):
     options: Mapping[str, Any]
     #: what it plays like, for players choosing one (marked for translation: show ``_(help)``)
     help: str
-    #: whether it searches (a third of a second or more a move: servers run it off the loop)
+    #: whether it searches (tens of milliseconds a move or more: servers run it off the loop)
     searches: bool = False
     #: a level for testing, not for play (the terminal game's start screen leaves it out)
     testing: bool = False
@@ -107,14 +107,14 @@ LEVELS: Mapping[str, Level] = MappingProxyType(
         ),
         "hard": Level(
             "expert",
-            {"time": 0.3},
-            N_("searches the likely hands of the others for about a third of a second."),
+            {"samples": 6, "candidates": 6},
+            N_("tries its six best moves on six likely deals of the others' cards."),
             searches=True,
         ),
         "expert": Level(
             "expert",
-            {},
-            N_("searches the likely hands of the others for about a second a move."),
+            {"samples": 12, "candidates": 8},
+            N_("tries its eight best moves on twelve likely deals of the others' cards."),
             searches=True,
         ),
     }

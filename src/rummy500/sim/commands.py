@@ -585,10 +585,90 @@ def bench_sim_command(
     console.print(table)
 
 
+BENCH_BOTS_HELP = N_(
+    "CPU milliseconds per decision of computer players, on the same positions from seeded "
+    "games, with a reference measured in the same run."
+)
+
+
+def bench_bots_command(
+    bots: Annotated[
+        str,
+        typer.Option(
+            help=N_("Bots or levels to measure, comma-separated (options after a colon).")
+        ),
+    ] = "hard,expert",
+    reference: Annotated[
+        str, typer.Option(help=N_("The bot every median is compared with ('' for none)."))
+    ] = "expert:samples=8",
+    decisions: Annotated[
+        int, typer.Option(min=1, help=N_("How many positions each bot decides."))
+    ] = 100,
+    players: PlayersOption = 2,
+    seed: SeedOption = 0,
+    json_out: JsonOption = False,
+) -> None:
+    """The command; its help is BENCH_BOTS_HELP."""
+    from rummy500.sim.bench_bots import bot_decision_benchmark
+
+    labels = _split_bots(bots)
+    try:  # an unknown bot or option is refused before anything runs
+        for spec in bot_specs([*labels, *([reference] if reference else [])]):
+            spec.build(seed)
+    except (ValueError, TypeError) as e:
+        err_console.print(f"[red]{e}[/red]")
+        raise typer.Exit(2) from None
+    count = len(dict.fromkeys([*([reference] if reference else []), *labels]))
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=json_out,
+    ) as progress:
+        task = progress.add_task(_("Deciding"), total=count * decisions)
+
+        def step(label: str) -> None:
+            progress.update(task, advance=1, description=label)
+
+        figures = bot_decision_benchmark(
+            labels,
+            reference=reference or None,
+            decisions=decisions,
+            players=players,
+            seed=seed,
+            on_decision=step,
+        )
+    if json_out:
+        print(json.dumps(figures))
+        return
+    table = Table(
+        title=_("CPU per decision, {n} positions, {players} players").format(
+            n=figures["decisions"], players=players
+        )
+    )
+    table.add_column(_("bot"))
+    for heading in (_("median ms"), _("p90 ms"), _("mean ms"), _("vs reference")):
+        table.add_column(heading, justify="right")
+    for label, f in figures["bots"].items():
+        ratio = f.get("vs_reference")
+        table.add_row(
+            label,
+            f"{f['median_ms']:.1f}",
+            f"{f['p90_ms']:.1f}",
+            f"{f['mean_ms']:.1f}",
+            f"{ratio:.2f}x" if ratio is not None else "",
+        )
+    console.print(table)
+
+
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
-    """Add ``sim`` and ``bot-match`` to ``app`` and ``sim`` to ``bench_app``."""
+    """Add ``sim`` and ``bot-match`` to ``app`` and ``sim`` and ``bots`` to ``bench_app``."""
     # extra words on the command line are rule options (see _rules)
     extra_args = {"allow_extra_args": True}
     app.command("sim", help=SIM_HELP, context_settings=extra_args)(sim_command)
     app.command("bot-match", help=BOT_MATCH_HELP, context_settings=extra_args)(bot_match_command)
     bench_app.command("sim", help=BENCH_SIM_HELP)(bench_sim_command)
+    bench_app.command("bots", help=BENCH_BOTS_HELP)(bench_bots_command)
