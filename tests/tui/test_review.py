@@ -24,6 +24,7 @@ from rummy500.review import GameReview, Thresholds, review_game
 from rummy500.tui.app import RummyApp
 from rummy500.tui.review import ReviewScreen, ReviewSettings, decision_id, tag_word
 from rummy500.tui.screens import GameOverScreen
+from rummy500.tui.widgets import sort_by_suit
 from rummy500.tui.words import card_label, played_label
 from tests.tui.helpers import scripted_session, settle, table_app, wait_for
 
@@ -166,9 +167,15 @@ async def test_the_replay_steps_through_the_hand_as_the_seat_saw_it(data_dir: Pa
             assert f"Ada: {obs.hand_sizes[1]} card" in text
             for meld in obs.melds:
                 assert " ".join(played_label(c) for c in meld.cards) in text
+            if step == len(positions) - 1:
+                # the hand is over: the cards left in it are shown to everyone
+                left = " ".join(card_label(c) for c in sorted(position.hand(1), key=sort_by_suit))
+                assert f"Ada was left with {left}." in text
+                continue
             for card in hidden_cards(position, 0):
                 if card != JOKER:
                     assert not named(card, text), (step, card_label(card), text)
+        assert position.hand(1)  # the test shows cards left
         await pilot.press("right")  # the end of the record: it stays there
         assert screen.frame == len(positions) - 1
         assert "The hand is over" in replay_text(screen)

@@ -105,6 +105,8 @@ class Frame:
     last: str  # the move just played, in words ("" at the deal)
     next: str  # the seat's own move about to be played, in words (else "")
     mover: int | None  # the seat about to move (None at the end of the hand)
+    #: At the end of a hand, the cards left in every hand (shown to all then); else empty.
+    left: tuple[tuple[int, ...], ...] = ()
 
 
 def _initial_totals(record: Game) -> list[int]:
@@ -119,7 +121,8 @@ def _initial_totals(record: Game) -> list[int]:
 def replay_frames(record: Game, seat: int, names: Sequence[str]) -> list[Frame]:
     """Every point of the record's hands, from each deal to the hand's last move, as ``seat``
     saw it. The moves are replayed by the engine; a hand whose deal is unknown is left out.
-    Another seat's coming move is not said (the seat sees it once it is played)."""
+    Another seat's coming move is not said (the seat sees it once it is played); the other
+    hands are shown once the hand is over, as the table's summary of the hand shows them."""
     game = Game(record.players, record.rules, totals=_initial_totals(record))
     frames: list[Frame] = []
     for hand in record.record:
@@ -136,7 +139,10 @@ def replay_frames(record: Game, seat: int, names: Sequence[str]) -> list[Frame]:
             game.play(move)
             last = describe_move(move, before, game, names, you=seat)
         obs = game.observation(seat)
-        frames.append(Frame(hand.number, len(moves), len(moves), obs, last, "", None))
+        left = (
+            tuple(tuple(game.hand(s)) for s in range(game.players)) if game.is_hand_over() else ()
+        )
+        frames.append(Frame(hand.number, len(moves), len(moves), obs, last, "", None, left))
     return frames
 
 
@@ -206,10 +212,15 @@ def frame_text(frame: Frame, names: Sequence[str]) -> Text:
             text.append(f" ({who})\n", "dim")
     else:
         text.append(_("No melds on the table yet.") + "\n")
-    if frame.index == frame.moves and obs.hand_results and len(obs.hand_results) >= frame.hand:
+    if frame.left and obs.hand_results:
         result = obs.hand_results[-1]
         scores = ", ".join(f"{names[s]} {score:+d}" for s, score in enumerate(result.scores))
         text.append(_("The hand is over: {scores}.").format(scores=scores) + "\n", "bold")
+    for other, cards in enumerate(frame.left):
+        if other != obs.seat and cards:
+            shown = " ".join(card_label(c) for c in sorted(cards, key=sort_by_suit))
+            text.append(_("{name} was left with {cards}.").format(name=names[other], cards=shown))
+            text.append("\n")
     return text
 
 
