@@ -417,8 +417,8 @@ export default {
   'level.random.help': 'Plays any legal move: for trying things out.',
   'level.easy.help': 'A beginner: melds what it sees, discards its highest card.',
   'level.medium.help': 'A steady player that keeps track of what others take.',
-  'level.hard.help': 'Thinks ahead a little (about a third of a second a move).',
-  'level.expert.help': 'Thinks ahead the longest: a strong opponent.',
+  'level.hard.help': 'Thinks ahead a little: tries its best moves on a few likely hands of yours.',
+  'level.expert.help': 'Thinks ahead the most: tries more moves on more likely hands. A strong opponent.',
 
   // rules
   'rules.target.short': 'target {n}',
@@ -525,6 +525,7 @@ export default {
   'review.queued': 'Waiting for the review of another game to finish…',
   'review.starting': 'Starting the review…',
   'review.progress': 'Reviewing move {k} of {n}…',
+  'review.counts.so.far': 'The verdicts so far',
   'review.progress.label': 'Progress of the review',
   'review.explain': 'Every decision is played out on sampled deals by a strong computer player, who sees only what you saw then. This takes a little while.',
   'review.tag.good': 'good',

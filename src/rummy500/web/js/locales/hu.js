@@ -423,8 +423,8 @@ export default {
   'level.random.help': 'Bármilyen szabályos lépést megtesz: kísérletezéshez.',
   'level.easy.help': 'Kezdő: kirakja, amit lát, és a legértékesebb lapját dobja el.',
   'level.medium.help': 'Megbízható játékos, aki figyeli, mit vesznek fel a többiek.',
-  'level.hard.help': 'Kicsit előre gondolkodik (lépésenként nagyjából egyharmad másodpercig).',
-  'level.expert.help': 'A legtovább gondolkodik előre: erős ellenfél.',
+  'level.hard.help': 'Kicsit előre gondolkodik: a legjobb lépéseit kipróbálja néhány valószínű lapkiosztáson.',
+  'level.expert.help': 'A legtöbbet gondolkodik előre: több lépést próbál ki több valószínű lapkiosztáson. Erős ellenfél.',
 
   // rules
   'rules.target.short': '{n} pontig',
@@ -531,6 +531,7 @@ export default {
   'review.queued': 'Várakozás, amíg egy másik játszma elemzése elkészül…',
   'review.starting': 'Az elemzés indul…',
   'review.progress': '{k}. lépés elemzése ({n} közül)…',
+  'review.counts.so.far': 'Az eddigi ítéletek',
   'review.progress.label': 'Az elemzés állása',
   'review.explain': 'Egy erős gépi játékos minden döntést végigjátszik kipróbált osztásokon, és csak azt látja, amit te akkor láttál. Ez eltart egy ideig.',
   'review.tag.good': 'jó',
