@@ -333,6 +333,82 @@ def bench_engine(
     console.print(table)
 
 
+BENCH_PLAYOUT_HELP = N_(
+    "The searching bots' playouts: CPU time of expert decisions with a fixed number of sampled "
+    "deals, on the positions of bench bots; pin it to one core with taskset -c 0.\n\n"
+    "With --against REV the same decisions are measured with the engine of git revision REV "
+    "(everything else today's) in the same run, each side in fresh processes, in turn: the "
+    "speedup and whether both chose the same moves."
+)
+
+
+@bench_app.command("playout", help=BENCH_PLAYOUT_HELP)
+def bench_playout(
+    decisions: Annotated[
+        int, typer.Option(min=1, help=N_("How many positions the expert decides."))
+    ] = 50,
+    samples: Annotated[
+        int, typer.Option(min=1, help=N_("Sampled deals per decision (expert:samples=N)."))
+    ] = 8,
+    players: Annotated[int, typer.Option(min=2, max=8, help=N_("Players per game."))] = 2,
+    seed: Annotated[int, typer.Option(help=N_("Seed of the positions and the searches."))] = 0,
+    against: Annotated[
+        str | None,
+        typer.Option(help=N_("A git revision whose engine to measure in the same run.")),
+    ] = None,
+    rounds: Annotated[
+        int, typer.Option(min=1, help=N_("With --against: measurements of each side."))
+    ] = 3,
+    json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
+) -> None:
+    """The command; its help is BENCH_PLAYOUT_HELP."""
+    from rummy500.benchmarks import compare_with_revision
+    from rummy500.sim.bench_playout import playout_benchmark
+
+    options = {"decisions": decisions, "samples": samples, "players": players, "seed": seed}
+    result: dict[str, Any]
+    if against is None:
+        result = playout_benchmark(**options)
+        rows = [(_("today"), result)]
+    else:
+        try:
+            result = compare_with_revision(
+                "rummy500.sim.bench_playout:playout_benchmark", options, against, rounds=rounds
+            )
+        except (ValueError, RuntimeError) as e:
+            console.print(f"[red]{e}[/red]")
+            raise typer.Exit(2) from None
+        rows = [(_("today"), result["current"]), (against, result["at_revision"])]
+    if json_out:
+        print(json.dumps(result))
+        return
+    table = Table(
+        title=_("Expert decisions, {samples} sampled deals each, {n} positions").format(
+            samples=samples, n=decisions
+        )
+    )
+    table.add_column(_("engine"))
+    for heading in (_("decisions/s"), _("median ms"), _("mean ms"), _("moves digest")):
+        table.add_column(heading, justify="right")
+    for label, f in rows:
+        table.add_row(
+            label,
+            f"{f['decisions_per_s']:.2f}",
+            f"{f['median_ms']:.1f}",
+            f"{f['mean_ms']:.1f}",
+            f["digest"],
+        )
+    console.print(table)
+    if against is not None:
+        same = _("the same moves") if result["same_results"] else _("different moves")
+        console.print(
+            _("speedup {ratio:.2f}x over {revision}: {same}").format(
+                ratio=result["speedup"], revision=against, same=same
+            ),
+            highlight=False,
+        )
+
+
 @app.command(
     help=N_("Watch computer players play a game: every move in words, then the score table.")
 )
