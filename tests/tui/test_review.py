@@ -358,3 +358,34 @@ async def test_a_kept_game_is_reviewed_from_the_start_screen(data_dir: Path) -> 
         ]
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, StartScreen))
+
+
+@pytest.mark.asyncio
+async def test_a_kept_game_with_a_seat_not_in_it_is_refused_with_a_reason(data_dir: Path) -> None:
+    """A header that says the person sat at a seat the game does not have (or names fewer
+    seats than it has) does not break the review: a seat not in the game is said, and missing
+    names are the seats' own."""
+    from rummy500.tui.screens import StartScreen
+    from rummy500.tui.storage import GameStore
+
+    store = GameStore(data_dir)
+    record = read_record(RECORD.read_text(encoding="utf-8"))
+    store.save(record, "odd", ["Anna"], [None, "medium"], you=4)
+    path = store.archive("odd")
+    assert path is not None
+    app = RummyApp(data_dir=data_dir, review_settings=STRICT)
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.pause()
+        app.review_kept(path)
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        assert any(
+            "no seat P5 in a game of 2 players" in str(n.message) for n in app._notifications
+        )
+        app.open_review(record, 1, ["Anna"])  # one name for two seats
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        assert screen.names == ["Anna", "P2"]
+        await wait_for(pilot, lambda: screen.review is not None, timeout=60)
+        assert "Game review: P2" in plain(screen.query_one("#review-title", Static).render())

@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.app import App
 
-from rummy500.engine import GAME_OVER, Game
+from rummy500.engine import GAME_OVER, Game, seat_str
 from rummy500.i18n import _, ngettext
 from rummy500.notation import RecordError
 from rummy500.tui.language import say_key_descriptions
@@ -203,6 +203,17 @@ class RummyApp(App[str | None]):
     def open_review(self, record: Game, seat: int, names: list[str]) -> None:
         """Review ``seat``'s game (a game just played or read from a record); Esc comes back
         here."""
+        if not 0 <= seat < record.players:
+            self.notify(
+                _("there is no seat {seat} in a game of {n} players").format(
+                    seat=seat_str(seat), n=record.players
+                ),
+                severity="error",
+            )
+            return
+        # a record's header may name fewer seats than it has
+        names = [*names[: record.players]]
+        names += [seat_str(s) for s in range(len(names), record.players)]
         self.push_screen(ReviewScreen(record, seat, names, self.review_settings))
 
     #: How many of the kept games, newest first, are offered for review.
