@@ -40,6 +40,8 @@ test('the stream moves the page from queued through progress to the review', () 
     ['connecting', 'queued', 'running', 'running'],
   );
   assert.deepEqual(reviewingNumber(states.at(-1).done, states.at(-1).total), { k: 12, n: 54 });
+  const counted = readLine(states.at(-1), { type: 'progress', done: 12, total: 54, counts: { good: 10, blunder: 2 } });
+  assert.deepEqual(counted.counts, { good: 10, blunder: 2 });
   const done = readLine(states.at(-1), { type: 'review', review: {}, replay: [] });
   assert.equal(done.status, 'done');
   assert.equal(done.done, 54);

@@ -57,7 +57,8 @@ async def test_the_review_of_a_finished_game_is_review_game_of_its_record(
     assert final["type"] == "review" and final["cached"] is False
     record = read_record((await server.http.get(f"/api/tables/{table_id}/record")).text)
     total = count_decisions(record, 0)
-    assert progress and progress[-1] == {"type": "progress", "done": total, "total": total}
+    assert progress and progress[-1]["done"] == progress[-1]["total"] == total
+    assert progress[-1]["counts"] == final["review"]["counts"]  # the tags so far, as they come
     assert [m["done"] for m in progress] == sorted(m["done"] for m in progress)
     names = [s["name"] for s in (await server.http.get(f"/api/tables/{table_id}")).json()["seats"]]
     expected = review_game(record, 0, samples=2, refine=0, names=names).model_dump()

@@ -233,10 +233,12 @@ def test_the_review_screen_has_no_serious_accessibility_violation(
     page = ctx.new_page()
     found: list[str] = []
     # while it is computed: a stream that has said only how far it is
-    progress = '{"type": "progress", "done": 11, "total": 54}\n'
+    progress = json.dumps(
+        {"type": "progress", "done": 11, "total": 54, "counts": {"good": 9, "blunder": 2}}
+    )
     page.route(
         "**/review?seat=P2",
-        lambda route: route.fulfill(body=progress, content_type="application/x-ndjson"),
+        lambda route: route.fulfill(body=progress + "\n", content_type="application/x-ndjson"),
     )
     page.goto(f"{review_server.url}/?review={table_id}&seat=P2")
     page.locator("[data-progress-text]").get_by_text("Reviewing move 12 of 54…").wait_for()

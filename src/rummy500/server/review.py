@@ -14,7 +14,8 @@ decision at a time in line with theirs, never on the event loop. It is bounded:
 - the lobby's per-address limit (``reviews_per_minute``) counts the requests.
 
 The answer is NDJSON (``application/x-ndjson``), one object a line: ``queued`` while another
-review is computed, ``progress`` (decisions ``done`` of ``total``) while this one is, then
+review is computed, ``progress`` (decisions ``done`` of ``total``, and the ``counts`` of their tags)
+while this one is, then
 ``review``: the :class:`~rummy500.review.GameReview` and the ``replay``, every position of each
 hand as the seat saw it (:meth:`~rummy500.engine.Game.observation`: its own hand and the public
 cards, never another hand until the hand is over). See docs/protocol.md.
@@ -39,6 +40,7 @@ from rummy500.engine import Game, Move, NotationError, Observation, parse_seat, 
 from rummy500.i18n import _, current_language, use_language
 from rummy500.notation import read_record
 from rummy500.review import (
+    TAGS,
     DecisionReview,
     GameReview,
     count_decisions,
@@ -142,13 +144,16 @@ class ReviewJob:
     error: str = ""
     changes: int = 0
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the tags of the decisions reviewed so far
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TAGS, 0))
 
     def change(self) -> None:
         self.changes += 1
         self.changed.set()
 
-    def advance(self) -> None:
+    def advance(self, tag: str) -> None:
         self.done += 1
+        self.counts[tag] = self.counts.get(tag, 0) + 1
         self.change()
 
     async def lines(self) -> AsyncIterator[str]:
@@ -171,8 +176,8 @@ class ReviewJob:
             if self.state == "queued":
                 yield json.dumps({"type": "queued"}) + "\n"
             else:
-                yield json.dumps({"type": "progress", "done": self.done, "total": self.total})
-                yield "\n"
+                progress = {"done": self.done, "total": self.total, "counts": self.counts}
+                yield json.dumps({"type": "progress", **progress}) + "\n"
 
 
 def _line(kind: str, *, cached: bool) -> str:
@@ -263,8 +268,8 @@ class ReviewDesk:
             call = bots.search(review_one, language, obs, tuple(legal), played, options)
             return asyncio.run_coroutine_threadsafe(call, loop).result()
 
-        def report(_decision: DecisionReview) -> None:
-            loop.call_soon_threadsafe(job.advance)
+        def report(decision: DecisionReview) -> None:
+            loop.call_soon_threadsafe(job.advance, decision.tag)
 
         def settle(result: GameReview | None, error: BaseException | None) -> None:
             if finished.done():

@@ -19,7 +19,7 @@ export function readLine(state, line) {
     case 'queued':
       return { ...state, status: 'queued' };
     case 'progress':
-      return { ...state, status: 'running', done: line.done, total: line.total };
+      return { ...state, status: 'running', done: line.done, total: line.total, counts: line.counts || null };
     case 'review':
       return { ...state, status: 'done', done: state.total, data: line };
     case 'error':

@@ -145,6 +145,11 @@ function ReviewProgress({ state }) {
       data-progress=${`${state.done}/${state.total}`}
     ></progress>
     <p role="status" aria-live="polite" data-progress-text>${text}</p>
+    ${state.status === 'running' &&
+    state.counts &&
+    html`<ul class="review-counts" aria-label=${t('review.counts.so.far')} data-progress-counts>
+      ${TAGS.map((tag) => html`<li key=${tag}><${TagBadge} tag=${tag} /> ${state.counts[tag] || 0}</li>`)}
+    </ul>`}
     <p class="muted">${t('review.explain')}</p>
   </div>`;
 }
