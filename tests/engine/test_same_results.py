@@ -92,5 +92,37 @@ def test_seeded_games_give_the_recorded_moves_observations_and_scores() -> None:
     assert digest() == EXPECTED
 
 
+def test_what_observations_keep_between_moves_is_never_out_of_date() -> None:
+    """The known cards and the melds' views are kept until they change (and shared by clones
+    and sampled games): after every move they equal those of a game rebuilt from its JSON,
+    which has kept nothing."""
+    for i, (rules, players) in enumerate(CASES[:6]):
+        rng = random.Random(i)
+        game = Game.new(players, rules, seed=2000 + i, max_moves_per_hand=160)
+        copy, before = game.clone(), game
+        sampled = None
+        while not game.is_hand_over():
+            fresh = Game.from_json(game.to_json())
+            for seat in range(players):
+                assert game.observation(seat) == fresh.observation(seat), (rules, players)
+                assert game.known_cards(seat) == fresh.known_cards(seat)
+                # a clone keeps its own: the move played since on the game changed nothing
+                assert copy.observation(seat) == before.observation(seat)
+            actor = game.to_act
+            assert actor is not None
+            obs = game.observation(actor)
+            if sampled is None or rng.random() < 0.1:
+                sampled = sample_state(obs, random.Random(i))
+                assert sampled.observation(actor) == obs
+            move = _choose(game, game.legal_moves(), rng)
+            copy, before = game.clone(), fresh
+            game.play(move)  # type: ignore[arg-type]
+            if not sampled.is_hand_over() and move in sampled.legal_moves():
+                sampled.play(move)  # type: ignore[arg-type]
+                if not sampled.is_hand_over():
+                    again = Game.from_json(sampled.to_json())
+                    assert sampled.observation(actor) == again.observation(actor)
+
+
 if __name__ == "__main__":
     print(digest())
