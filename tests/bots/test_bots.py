@@ -44,10 +44,11 @@ def test_make_bot_knows_every_name_and_level() -> None:
     assert make_bot("easy").name == "beginner"
     assert make_bot("medium").name == "intermediate"
     hard = make_bot("hard")
-    assert isinstance(hard, ExpertBot) and hard.time == pytest.approx(0.3)
+    assert isinstance(hard, ExpertBot) and (hard.samples, hard.candidates) == (6, 6)
     expert = make_bot("expert")
-    assert isinstance(expert, ExpertBot) and expert.time == pytest.approx(1.0)
-    assert isinstance(make_bot("hard", time=0.1), ExpertBot)
+    assert isinstance(expert, ExpertBot) and (expert.samples, expert.candidates) == (12, 8)
+    timed = make_bot("hard", samples=None, time=0.1)
+    assert isinstance(timed, ExpertBot) and (timed.samples, timed.time) == (None, 0.1)
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster")
 
@@ -208,3 +209,42 @@ def test_bots_answer_rummy_call_windows(name: str) -> None:
     me = players[0]
     assert me.phases.get("call", 0) > 0 and me.verbs.get("pass", 0) > 0
     assert sum(p.verbs.get("rummy", 0) for p in players) > 0, "nobody ever called Rummy"
+
+
+def test_the_searching_levels_count_deals_not_seconds_so_a_slow_clock_changes_no_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """hard and expert search a fixed number of sampled deals: a machine so busy that every
+    reading of the clock is a minute later plays the same moves (a time budget would cut the
+    search short and play the intermediate choice)."""
+    from rummy500.bots import expert as expert_module
+
+    game = Game.new(2, Rules(), seed=5)
+    positions = []
+    medium = make_bot("medium")
+    while len(positions) < 6 and not game.is_hand_over():
+        seat = game.to_act
+        assert seat is not None
+        legal = tuple(game.legal_moves())
+        obs = game.observation(seat)
+        if len(legal) > 2:
+            positions.append((obs, legal))
+        game.play(medium.choose(obs, legal))
+    assert len(positions) == 6
+
+    def decide() -> dict[str, list[tuple[str, int]]]:
+        made: dict[str, list[tuple[str, int]]] = {}
+        for level in ("hard", "expert"):
+            for i, (obs, legal) in enumerate(positions):
+                bot = make_bot(level, seed=i)
+                assert isinstance(bot, ExpertBot)
+                made.setdefault(level, []).append((str(bot.choose(obs, legal)), bot.last_samples))
+        return made
+
+    calm = decide()
+    ticks = iter(range(0, 10**9, 60))
+    monkeypatch.setattr(expert_module._time, "perf_counter", lambda: float(next(ticks)))
+    assert decide() == calm
+    searched = [n for level in calm.values() for _move, n in level if n]
+    assert searched and set(n for _m, n in calm["hard"] if n) == {6}
+    assert set(n for _m, n in calm["expert"] if n) == {12}
