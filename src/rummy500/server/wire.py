@@ -374,7 +374,10 @@ class HintAnswer(_Message):
 
     type: Literal["hint"]
     move: str
-    text: str = Field(description="The move in words, in the server's language.")
+    text: str = Field(
+        description="The move and why, in words (the game review's sentence), in the language of"
+        " the connection."
+    )
     ref: Ref
 
 
