@@ -457,6 +457,8 @@ class ReviewScreen(Screen[None]):
     # --- the replay -----------------------------------------------------------------------
 
     def _show_frame(self) -> None:
+        if not self.query("#review-replay"):
+            return  # not composed yet: on_mount shows it
         if not self.frames:
             self.query_one("#review-replay", Static).update(_("This game has no moves to replay."))
             return
