@@ -213,7 +213,7 @@ async def test_n_jumps_to_the_next_mistake_and_choosing_a_decision_moves_the_rep
 @pytest.mark.asyncio
 async def test_escape_cancels_a_running_review_and_leaves_no_worker(data_dir: Path) -> None:
     record = read_record(RECORD.read_text(encoding="utf-8"))
-    slow = ReviewSettings(samples=200, candidates=5, refine=200)  # minutes, if left to run
+    slow = ReviewSettings(samples=80, candidates=5, refine=0)  # about 10 s, if left to run
     app = RummyApp(data_dir=data_dir, review_settings=slow)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
