@@ -19,7 +19,9 @@ only at tables of computer players only (``--bot-table-pace``, for watching; the
 its own display), so at the benchmark's tables these are thinking times with no pause added.
 When the line for the searching levels' workers is full, the server lets the quick level
 decide at once (``--bot-queue``); ``bot_fallbacks`` is the most such decisions its log
-reported (it reports the 1st, 10th, 100th and every 1000th: a lower bound; one process only).
+reported over the whole run (it reports the 1st, 10th, 100th and every 1000th: a lower bound;
+added up over the processes). ``--level`` may give the level bot options (``expert:samples=8``):
+the server is then started with ``--level-options`` (:func:`check_level`).
 
 ``errors`` counts error replies other than ``stale`` ones (a move that raced a change of the
 table: another player's Rummy call closing a window), closed connections and failed requests.
