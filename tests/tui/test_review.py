@@ -110,6 +110,9 @@ async def test_the_list_shows_the_decisions_tags_and_better_moves_of_review_game
                 assert not re.search(r"\b[2-9TJQKA][CDHS]\b", line)  # words, not notation
         summary = plain(screen.query_one("#review-summary", Static).render())
         assert f"accuracy {expected.accuracy:.0f}%" in " ".join(summary.split())
+        # 140 columns: the replay beside the list
+        side, body = screen.query_one("#review-side"), screen.query_one("#review-list")
+        assert not screen.has_class("-narrow") and side.region.x >= body.region.right
 
 
 def hidden_cards(game: Game, seat: int) -> list[int]:
@@ -297,6 +300,9 @@ async def test_the_review_in_hungarian_and_lao_fits_80x24(data_dir: Path, langua
             await pilot.press("n")
             await pilot.pause(0.2)
             lines = check_fits(app, language, "review")
+            # 80 columns: the replay below the list
+            side, body = screen.query_one("#review-side"), screen.query_one("#review-list")
+            assert screen.has_class("-narrow") and side.region.y >= body.region.bottom
             text = "\n".join(lines)
             assert i18n._("Game review: {name}").format(name="Anna") in text
             assert i18n._("Game review: {name}") != "Game review: {name}"
