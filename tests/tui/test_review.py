@@ -22,7 +22,13 @@ from rummy500.engine import JOKER, Game, Rules
 from rummy500.notation import read_record
 from rummy500.review import GameReview, Thresholds, review_game
 from rummy500.tui.app import RummyApp
-from rummy500.tui.review import ReviewScreen, ReviewSettings, decision_id, tag_word
+from rummy500.tui.review import (
+    ReviewScreen,
+    ReviewSettings,
+    decision_id,
+    decision_text,
+    tag_word,
+)
 from rummy500.tui.screens import GameOverScreen
 from rummy500.tui.widgets import sort_by_suit
 from rummy500.tui.words import card_label, played_label
@@ -228,7 +234,13 @@ async def test_escape_cancels_a_running_review_and_leaves_no_worker(data_dir: Pa
         await wait_for(pilot, lambda: bool(screen.query("#review-progress-text")))
         label = screen.query_one("#review-progress-text", Label)
         await wait_for(pilot, lambda: "Reviewing move 1 of 15" in str(label.render()))
-        assert screen.running
+        # the decisions reviewed so far are listed, under their hand, while the rest is computed
+        await wait_for(pilot, lambda: len(screen.decisions) >= 2, timeout=30)
+        assert screen.running and "Reviewing move 3 of 15" in str(label.render())
+        listing = screen.query_one("#review-list", OptionList)
+        assert plain(listing.get_option_at_index(0).prompt).strip() == "Hand 1"
+        for d in screen.decisions[:2]:
+            assert plain(listing.get_option(decision_id(d)).prompt) == plain(decision_text(d))
         worker = screen._worker
         assert worker is not None
         began = time.monotonic()

@@ -251,7 +251,7 @@ def decision_text(decision: DecisionReview) -> Group:
     return Group(text, Padding(better, (0, 0, 0, 5)))
 
 
-def _hand_title(review_hand: HandReview) -> str:
+def _hand_title(review_hand: HandReview) -> Text:
     title = _("Hand {n}: accuracy {accuracy}, {points} points lost").format(
         n=review_hand.hand,
         accuracy=f"{review_hand.accuracy:.0f}%",
@@ -259,7 +259,7 @@ def _hand_title(review_hand: HandReview) -> str:
     )
     if review_hand.score is not None:
         title += " " + _("(scored {score})").format(score=review_hand.score)
-    return title
+    return Text(title, "bold")
 
 
 def decision_id(decision: DecisionReview) -> str:
@@ -288,12 +288,14 @@ class ReviewScreen(Screen[None]):
     ]
 
     class Progress(Message):
-        """``done`` of ``total`` decisions reviewed (posted from the worker thread)."""
+        """``done`` of ``total`` decisions reviewed, the last of them ``decision`` (posted from
+        the worker thread)."""
 
-        def __init__(self, done: int, total: int) -> None:
+        def __init__(self, done: int, total: int, decision: DecisionReview | None = None) -> None:
             super().__init__()
             self.done = done
             self.total = total
+            self.decision = decision
 
     def __init__(
         self,
@@ -312,6 +314,7 @@ class ReviewScreen(Screen[None]):
         self.frame = 0
         self.review: GameReview | None = None
         self.error = ""
+        self._so_far: list[DecisionReview] = []
         #: Set when the review's thread has returned (finished, failed or cancelled).
         self.finished = threading.Event()
         self._stop = threading.Event()
@@ -358,12 +361,12 @@ class ReviewScreen(Screen[None]):
             self.post_message(self.Progress(0, total))
             done = 0
 
-            def decided(_decision: DecisionReview) -> None:
+            def decided(decision: DecisionReview) -> None:
                 nonlocal done
                 if self._stop.is_set() or worker.is_cancelled:
                     raise _Stopped
                 done += 1
-                self.post_message(self.Progress(done, total))
+                self.post_message(self.Progress(done, total, decision))
 
             settings = self.settings
             return review_game(
@@ -392,6 +395,18 @@ class ReviewScreen(Screen[None]):
             self._progress_text(event.done, event.total)
         )
         self.query_one("#review-bar", ProgressBar).update(total=event.total, progress=event.done)
+        decision = event.decision
+        if decision is None or self.review is not None:
+            return
+        # the decisions reviewed so far can be read (and replayed) while the rest is computed
+        listing = self.query_one("#review-list", OptionList)
+        if not self._so_far or self._so_far[-1].hand != decision.hand:
+            title = Text(_("Hand {n}").format(n=decision.hand), "bold")
+            listing.add_option(Option(title, id=f"hand-{decision.hand}", disabled=True))
+        self._so_far.append(decision)
+        listing.add_option(Option(decision_text(decision), id=decision_id(decision)))
+        if len(self._so_far) == 1:
+            listing.highlighted = listing.get_option_index(decision_id(decision))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker is not self._worker:
@@ -433,25 +448,30 @@ class ReviewScreen(Screen[None]):
             )
         )
         summary.display = True
+        listing = self.query_one("#review-list", OptionList)
+        listing.focus()
+        if [h.hand for h in review.hands] == list(dict.fromkeys(d.hand for d in self._so_far)):
+            # every hand is listed already: its title gets its accuracy
+            for hand in review.hands:
+                listing.replace_option_prompt(f"hand-{hand.hand}", _hand_title(hand))
+            return
         options: list[Option | None] = []
         for hand in review.hands:
-            options.append(Option(Text(_hand_title(hand), "bold"), disabled=True))
+            options.append(Option(_hand_title(hand), id=f"hand-{hand.hand}", disabled=True))
             if not hand.decisions:
                 options.append(Option(Text("  " + _("no decisions"), "dim"), disabled=True))
             options += [Option(decision_text(d), id=decision_id(d)) for d in hand.decisions]
-        listing = self.query_one("#review-list", OptionList)
         listing.clear_options()
         listing.add_options(options)
-        listing.focus()
         first = next(iter(self.decisions), None)
         if first is not None:
             listing.highlighted = listing.get_option_index(decision_id(first))
 
     @property
     def decisions(self) -> list[DecisionReview]:
-        """The decisions reviewed, in order (none until the review is done)."""
+        """The decisions reviewed, in order (so far, while the review is computed)."""
         if self.review is None:
-            return []
+            return list(self._so_far)
         return [d for hand in self.review.hands for d in hand.decisions]
 
     # --- the replay -----------------------------------------------------------------------
