@@ -177,3 +177,50 @@ async def test_a_stopped_server_resumes_its_tables_on_the_same_database(
         assert len(events) == client.version
     finally:
         await server.stop()
+
+
+def test_a_batch_of_many_moves_checks_each_on_its_own(storage: Storage) -> None:
+    """More moves than a statement of one placeholder per value could carry (PostgreSQL's
+    batch goes as arrays): every move stored at its version and by its owner only."""
+    tables = [new_table(storage) for _ in range(40)]
+    for t in tables:
+        storage.claim(t.id, "n", 30)
+    assert storage.append([Append(t.id, 0, ["deal"], "n") for t in tables]) == [True] * 40
+    batch = [
+        Append(t.id, 1 if n % 5 else 0, ["P1 draw"], "other" if n % 7 == 3 else "n")
+        for n, t in enumerate(tables)
+    ]
+    batch.append(Append(tables[1].id, 2, ["P2 draw", "P2 discard 7H"], "n", "playing"))
+    expected = [n % 5 != 0 and n % 7 != 3 for n in range(40)] + [True]
+    assert storage.append(batch) == expected
+    for n, t in enumerate(tables):
+        assert storage.events(t.id) == ["deal"] + (["P1 draw"] if expected[n] else []) + (
+            ["P2 draw", "P2 discard 7H"] if n == 1 else []
+        )
+        record = storage.table(t.id)
+        assert record is not None and record.version == len(storage.events(t.id))
+
+
+def test_moves_are_stored_again_after_the_database_dropped_the_writers_connection(
+    storage: Storage,
+) -> None:
+    if storage.is_sqlite:
+        pytest.skip("PostgreSQL keeps a connection for the moves")
+    import psycopg
+
+    one, two = new_table(storage), new_table(storage)
+    for t in (one, two):
+        storage.claim(t.id, "n", 30)
+    assert storage.append([Append(one.id, 0, ["deal"], "n")]) == [True]
+    url = storage.url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    # the batch fails on the dead connection and is stored item by item on a new one
+    batch = [Append(one.id, 1, ["P1 draw"], "n"), Append(two.id, 0, ["deal"], "n")]
+    assert storage.append(batch) == [True, True]
+    assert storage.events(one.id) == ["deal", "P1 draw"]
+    assert storage.events(two.id) == ["deal"]
+    assert storage.append([Append(two.id, 1, ["P1 draw"], "n")]) == [True]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -301,6 +302,9 @@ class Storage:
         self._mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
         #: whether ``UPDATE … RETURNING`` works (SQLite 3.35 and later, PostgreSQL)
         self.returning = not self.is_sqlite or sqlite3.sqlite_version_info >= (3, 35)
+        #: PostgreSQL: the connection the moves are written on, kept (see :meth:`_append_pg`)
+        self._writer: Any = None
+        self._writer_lock = threading.Lock()
 
     # --- schema --------------------------------------------------------------------------------
 
@@ -317,6 +321,8 @@ class Storage:
             command.upgrade(cfg, "head")
 
     def close(self) -> None:
+        with self._writer_lock:
+            self._drop_writer()
         self.engine.dispose()
 
     def wal_path(self) -> Path | None:
@@ -623,9 +629,9 @@ class Storage:
         return texts
 
     def append(self, items: Sequence[Append]) -> list[bool]:
-        """Store each item's events and advance its table's version, all in one transaction;
-        an item whose table moved on or changed owner is refused (``False``) and stores nothing.
-        """
+        """Store each item's events and advance its table's version, all in one transaction
+        (:meth:`_append`, SQLite; :meth:`_append_pg`, PostgreSQL: one statement); an item
+        whose table moved on or changed owner is refused (``False``) and stores nothing."""
         if not items:
             return []
         if self.is_sqlite:
@@ -635,7 +641,7 @@ class Storage:
                 if wal is not None and wal.exists() and wal.stat().st_size > WAL_FLOOD_BYTES:
                     self.checkpoint()
         try:
-            return self._append(items)
+            return self._append_pg(items) if not self.is_sqlite else self._append(items)
         except Exception:
             if len(items) == 1:
                 raise
@@ -643,7 +649,9 @@ class Storage:
         results = []
         for item in items:
             try:
-                results.extend(self._append([item]))
+                results.extend(
+                    self._append_pg([item]) if not self.is_sqlite else self._append([item])
+                )
             except Exception:
                 results.append(False)
         return results
@@ -714,6 +722,96 @@ class Storage:
         finally:
             conn.close()
         return [n in ok for n in range(len(items))]
+
+    #: PostgreSQL: a batch (each table once) in one statement — each table checked and
+    #: advanced, and the events of those that were inserted — its values as arrays.
+    _APPEND_PG = """
+        WITH batch AS (
+            SELECT * FROM unnest(%s::varchar[], %s::int[], %s::varchar[], %s::int[], %s::varchar[])
+                AS b(id, version, owner, events, status)
+        ), advanced AS (
+            UPDATE tables AS t
+            SET version = t.version + batch.events, updated_at = %s,
+                status = COALESCE(batch.status, t.status)
+            FROM batch
+            WHERE t.id = batch.id AND t.version = batch.version AND t.owner = batch.owner
+            RETURNING t.id
+        ), stored AS (
+            INSERT INTO events (table_id, seq, text, at)
+            SELECT e.table_id, e.seq, e.text, %s
+            FROM unnest(%s::varchar[], %s::int[], %s::varchar[]) AS e(table_id, seq, text)
+            JOIN advanced ON advanced.id = e.table_id
+        )
+        SELECT id FROM advanced
+    """
+
+    def _append_pg(self, items: Sequence[Append]) -> list[bool]:
+        """PostgreSQL: the whole batch in one statement on a connection kept for it, in
+        autocommit (one statement is one transaction): one round trip, where :meth:`_append`
+        takes a pool check-out with its ``SELECT 1``, ``BEGIN``, two or more statements and
+        ``COMMIT``. Its text is the same whatever the batch's size (the values go as arrays),
+        so the driver parses it once and the server prepares it once per connection. (A table
+        twice in a batch, which the writer never does, takes one statement per time.) A
+        broken connection is dropped and the next batch opens another; a batch that failed
+        is tried again item by item, each behind its version check."""
+        now = time.time()
+        rounds: list[list[int]] = []  # each table once per statement, in order
+        times: dict[str, int] = {}
+        for n, item in enumerate(items):
+            k = times[item.table_id] = times.get(item.table_id, -1) + 1
+            if k == len(rounds):
+                rounds.append([])
+            rounds[k].append(n)
+        ok: set[int] = set()
+        with self._writer_lock:
+            if self._writer is None or self._writer.closed:
+                self._drop_writer()
+                writer = self.engine.raw_connection()
+                driver = writer.driver_connection
+                writer.detach()  # out of the pool: it stays in autocommit
+                driver.autocommit = True
+                self._writer = writer
+            conn = self._writer
+            try:
+                cursor = conn.cursor()
+                for numbers in rounds:
+                    batch = [items[n] for n in numbers]
+                    stored = [
+                        (item.table_id, item.version + k, text)
+                        for item in batch
+                        for k, text in enumerate(item.texts, start=1)
+                    ]
+                    cursor.execute(
+                        self._APPEND_PG,
+                        [
+                            [item.table_id for item in batch],
+                            [item.version for item in batch],
+                            [item.node for item in batch],
+                            [len(item.texts) for item in batch],
+                            [item.status for item in batch],
+                            now,
+                            now,
+                            [row[0] for row in stored],
+                            [row[1] for row in stored],
+                            [row[2] for row in stored],
+                        ],
+                    )
+                    advanced = {row[0] for row in cursor.fetchall()}
+                    ok.update(n for n in numbers if items[n].table_id in advanced)
+            except BaseException:
+                if conn.closed:
+                    self._drop_writer()
+                raise
+        return [n in ok for n in range(len(items))]
+
+    def _drop_writer(self) -> None:
+        """Close the kept connection (if any)."""
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            try:
+                writer.close()
+            except Exception:
+                writer.invalidate()
 
     # --- ownership -----------------------------------------------------------------------------
 
