@@ -31,6 +31,7 @@ __all__ = [
     "language_from_environment",
     "match_language",
     "ngettext",
+    "pgettext",
     "set_language",
     "use_language",
 ]
@@ -176,6 +177,12 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """Translate a message whose form depends on the number ``n``."""
     return _translation().ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """Translate ``message`` as used in ``context``: for a word that two places use with two
+    meanings a translation may tell apart ("hand": a hand's number, or points this hand)."""
+    return _translation().pgettext(context, message)
 
 
 def N_(message: str) -> str:

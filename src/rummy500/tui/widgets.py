@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from rummy500.engine import JOKER, MeldView
-from rummy500.i18n import N_, _
+from rummy500.i18n import N_, _, pgettext
 from rummy500.tui.words import card_label, is_red, played_label
 
 __all__ = [
@@ -549,7 +549,8 @@ class PlayersView(Widget):
     def render(self) -> Text:
         width = max(self.content_size.width, 20)
         name_width = width - 1 - 3 - 5 - 5
-        right = " ".join([_("cards"), _("hand"), _("total")])
+        # "hand": this hand's points (the word has a context: elsewhere it is a hand's number)
+        right = " ".join([_("cards"), pgettext("points this hand", "hand"), _("total")])
         left = " " + _("player")
         # widths in terminal cells, not characters: Lao's vowel and tone marks take none
         if cell_len(left) + cell_len(right) > width:
