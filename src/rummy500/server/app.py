@@ -172,6 +172,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         if config.freeze_gc:
             gc.collect()
             gc.freeze()
+            young, middle, _full = gc.get_threshold()
+            gc.set_threshold(young, middle, config.full_gc_after)
         log.info("rummy500 server (node %s) ready", config.node)
         try:
             yield

@@ -96,6 +96,14 @@ class ServerConfig:
     #: (``gc.freeze``): a full collection then visits only what tables create, not the hundreds
     #: of thousands of objects of the libraries, and stops pausing play for a tenth of a second.
     freeze_gc: bool = False
+    #: With ``freeze_gc``, a full collection is considered only after this many collections
+    #: of the middle generation (Python's default: 10). The connections, tables and their
+    #: tasks are a few hundred thousand objects at 600 tables, and a full collection of them
+    #: held the event loop for 175-390 ms, every 10 s or so (the rematches' new connections
+    #: grow the old generation by the quarter that triggers one). At 1000, one comes every
+    #: quarter of an hour or so at that load; the cycles it frees wait until then (the young
+    #: collections free most: some tens of objects a second are left for it).
+    full_gc_after: int = 1000
     #: Whether a new table may ask for its seed (tests and demonstrations: a known deal).
     allow_seeds: bool = False
     #: Static files of the browser game, served at ``/`` when the folder exists.
