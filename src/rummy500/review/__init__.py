@@ -50,10 +50,23 @@ __all__ = [
     "review_game",
     "review_record",
     "tag_for",
+    "tag_word",
 ]
 
 #: The tags, best first.
 TAGS = ("good", "inaccuracy", "mistake", "blunder")
+
+
+def tag_word(tag: str) -> str:
+    """A tag of :data:`TAGS` in the player's language."""
+    return {
+        "good": _("good"),
+        "inaccuracy": _("inaccuracy"),
+        "mistake": _("mistake"),
+        "blunder": _("blunder"),
+    }[tag]
+
+
 #: How many standard errors a loss must exceed to be tagged (the 95% margin of error).
 Z95 = 1.959963984540054
 #: Fresh deals on which a loss of an inaccuracy or more is measured again

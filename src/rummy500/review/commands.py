@@ -33,6 +33,7 @@ from rummy500.review import (
     GameReview,
     count_decisions,
     review_game,
+    tag_word,
 )
 
 __all__ = ["register"]
@@ -42,15 +43,6 @@ err_console = Console(stderr=True)
 
 #: How each tag is shown in the terminal.
 TAG_STYLES = {"good": "green", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red"}
-
-
-def _tag_words(tag: str) -> str:
-    return {
-        "good": _("good"),
-        "inaccuracy": _("inaccuracy"),
-        "mistake": _("mistake"),
-        "blunder": _("blunder"),
-    }[tag]
 
 
 def _fail(message: str) -> typer.Exit:
@@ -125,7 +117,7 @@ def review_command(
 
     def advance(decision: DecisionReview) -> None:
         counts[decision.tag] += 1
-        tags = " ".join(f"[{TAG_STYLES[t]}]{_tag_words(t)} {n}[/]" for t, n in counts.items() if n)
+        tags = " ".join(f"[{TAG_STYLES[t]}]{tag_word(t)} {n}[/]" for t, n in counts.items() if n)
         progress.update(task, advance=1, tags=tags)
 
     with progress:
@@ -167,12 +159,12 @@ def _print_review(review: GameReview, show_all: bool) -> None:
             table.add_row(
                 str(d.index + 1),
                 d.played.words,
-                f"[{style}]{_tag_words(d.tag)}[/]",
+                f"[{style}]{tag_word(d.tag)}[/]",
                 f"{d.loss:.0f} ± {d.margin:.0f}",
                 d.why or d.best.words,
             )
         console.print(table, highlight=False)
-    counts = ", ".join(f"{_tag_words(t)} {n}" for t, n in review.counts.items())
+    counts = ", ".join(f"{tag_word(t)} {n}" for t, n in review.counts.items())
     console.print(
         _(
             "{seat}: accuracy {accuracy} over {n} decisions ({counts}); about {points} points "

@@ -42,6 +42,7 @@ from rummy500.review import (
     Thresholds,
     count_decisions,
     review_game,
+    tag_word,
 )
 from rummy500.tui.widgets import sort_by_suit
 from rummy500.tui.words import card_label, describe_move, is_red, played_label
@@ -54,7 +55,6 @@ __all__ = [
     "decision_text",
     "frame_text",
     "replay_frames",
-    "tag_word",
 ]
 
 #: How each tag is shown (the word is always there too: nothing depends on colour alone).
@@ -66,16 +66,6 @@ TAG_STYLES = {
 }
 #: The narrowest terminal that shows the replay beside the list (narrower: below it).
 WIDE = 110
-
-
-def tag_word(tag: str) -> str:
-    """A tag in the player's language."""
-    return {
-        "good": _("good"),
-        "inaccuracy": _("inaccuracy"),
-        "mistake": _("mistake"),
-        "blunder": _("blunder"),
-    }[tag]
 
 
 @dataclass(frozen=True)
