@@ -43,6 +43,7 @@ def test_the_failover_benchmark_kills_the_serving_process_and_loses_nothing() ->
 
 def test_the_server_benchmark_says_what_each_part_of_the_site_took_of_the_cpu() -> None:
     figures = run(run_benchmark(tables=4, seconds=2, think_ms=40, warmup=0.5, processes=2))
+    assert figures["players_seated"] == 8  # measuring began once all were seated
     shares = figures["cpu_percent"]
     assert set(shares) == {"servers", "postgres", "haproxy", "bench", "machine", "others"}
     for part in ("servers", "postgres", "haproxy", "bench"):

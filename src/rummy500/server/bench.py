@@ -100,6 +100,8 @@ class _Stats:
     resyncs: int = 0
     games: int = 0
     measuring: bool = False
+    #: the simulated players that have had their first ``state`` (are seated and playing)
+    seated: int = 0
     error_samples: list[str] = field(default_factory=list)
     #: each part's CPU time while measuring, in percent of one core (:class:`_CpuShares`)
     cpu: dict[str, float] = field(default_factory=dict)
@@ -306,6 +308,7 @@ class _Player:
         self.ws = BenchSocket(self._received)
         self.game_over: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.thinking: asyncio.TimerHandle | None = None
+        self.seated = False
         #: times the computer player's turns (one simulated player per table does)
         self.bot_turns: _BotTurns | None = None
 
@@ -371,6 +374,9 @@ class _Player:
                 self.stats.latencies.append(now - sent)
         kind = m["type"]
         if kind == "state":
+            if not self.seated:
+                self.seated = True
+                self.stats.seated += 1
             self.version = m["version"]
             self.legal = m["legal"]
         elif kind == "update":
@@ -541,6 +547,11 @@ async def _play(
     gc.freeze()  # the simulated players' own pauses must not count as the server's
     stop = asyncio.Event()
     runs = [asyncio.ensure_future(p.run(http, stop)) for p in players]
+    # the warm-up starts once every player is seated: hundreds of connections arriving at
+    # once (each loading its table and claiming it) are the start, not the play measured
+    seated_by = time.monotonic() + 120
+    while stats.seated < len(players) and time.monotonic() < seated_by:
+        await asyncio.sleep(0.05)
     await asyncio.sleep(warmup)
     cpu = _CpuShares(parts)
     cpu.start()
@@ -611,6 +622,7 @@ def _figures(
         "error_samples": stats.error_samples,
         **_bot_turn_figures(stats),
         "cpu_percent": stats.cpu,
+        "players_seated": stats.seated,
     }
 
 
