@@ -123,6 +123,7 @@ async def test_every_client_message_has_a_schema_and_parses() -> None:
         "resync": {"type": "resync"},
         "record": {"type": "record"},
         "ping": {"type": "ping"},
+        "language": {"type": "language", "lang": "hu"},
     }
     assert {name.split("/")[1] for name in CLIENT_MODELS} == set(examples)
     import json

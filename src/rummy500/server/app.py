@@ -36,6 +36,7 @@ from rummy500.server.messages import (
     AuthMessage,
     ChatMessage,
     HintMessage,
+    LanguageMessage,
     MoveMessage,
     PingMessage,
     ReadyMessage,
@@ -446,5 +447,8 @@ async def _dispatch(table: LiveTable, client: Client, message: Any, config: Serv
         await table.record_text(client)
     elif isinstance(message, PingMessage):
         await table.ping(client)
+    elif isinstance(message, LanguageMessage):
+        client.speak(message.lang)
+        await table.resync(client)  # merged like a resync: at most one state on its way
     else:
         table.error(client, "invalid", _("you have already said who you are"))

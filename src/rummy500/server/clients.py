@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from rummy500.i18n import _, current_language, use_language
+from rummy500.i18n import _, adopt_language, current_language, use_language
 from rummy500.server.config import ServerConfig
 
 if TYPE_CHECKING:
@@ -70,7 +70,8 @@ class Client:
     ) -> None:
         self.ws = ws
         self.seat = seat
-        #: The language this client reads (said at auth or watch, else its Accept-Language).
+        #: The language this client reads (said at auth or watch, else its Accept-Language; a
+        #: ``language`` message changes it: :meth:`speak`).
         self.language = current_language() if language is None else language
         self.max_bytes = config.max_outbox_bytes
         self.send_timeout = config.send_timeout
@@ -90,6 +91,13 @@ class Client:
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(dumps(message))
+
+    def speak(self, language: str) -> str:
+        """Read ``language`` from now on (English if it is not shipped, as at auth): texts made
+        in this connection's own task (refusals, hints) and those said to it from other tasks
+        (:meth:`send_said`). Call it from the connection's task. Returns the language matched."""
+        self.language = adopt_language(language)
+        return self.language
 
     def send_said(self, build: Callable[[], dict[str, Any]]) -> None:
         """Send the message ``build`` makes, its texts said in this client's language (for

@@ -27,6 +27,7 @@ __all__ = [
     "Unprocessable",
     "JoinReply",
     "JoinRequest",
+    "LanguageMessage",
     "MoveMessage",
     "PingMessage",
     "ReadyMessage",
@@ -380,6 +381,20 @@ class PingMessage(_Strict):
     type: Literal["ping"]
 
 
+class LanguageMessage(_Strict):
+    """The client reads another language now (its player switched): the server's texts for this
+    connection are said in it from now on, and a fresh ``state`` answers (merged like
+    ``resync``'s). Nothing changes for the other clients, the game or its record."""
+
+    type: Literal["language"]
+    lang: str = Field(
+        min_length=1,
+        max_length=35,
+        description="A language code such as hu or hu-HU; one the server does not ship means "
+        "English (as at auth and watch).",
+    )
+
+
 ClientMessage = Annotated[
     AuthMessage
     | WatchMessage
@@ -390,7 +405,8 @@ ClientMessage = Annotated[
     | ReadyMessage
     | ResyncMessage
     | RecordMessage
-    | PingMessage,
+    | PingMessage
+    | LanguageMessage,
     Field(discriminator="type"),
 ]
 

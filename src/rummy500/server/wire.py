@@ -19,6 +19,7 @@ from rummy500.server.messages import (
     ChatMessage,
     ClientMessage,
     HintMessage,
+    LanguageMessage,
     MoveMessage,
     PingMessage,
     ReadyMessage,
@@ -460,6 +461,7 @@ CLIENT_MODELS: dict[str, type[BaseModel]] = {
     "client/resync": ResyncMessage,
     "client/record": RecordMessage,
     "client/ping": PingMessage,
+    "client/language": LanguageMessage,
 }
 
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
