@@ -1,4 +1,5 @@
-// connection.js: how a table's connection comes back after the server closes it.
+// connection.js: how a table's connection comes back after the server closes it, and the
+// language it says.
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from './web.js';
@@ -14,7 +15,9 @@ class FakeSocket {
     FakeSocket.made.push(this);
   }
 
-  send() {}
+  send(text) {
+    (this.sent ||= []).push(JSON.parse(text));
+  }
 
   close() {}
 }
@@ -32,13 +35,14 @@ afterEach(() => {
   for (const connection of opened.splice(0)) connection.close();
 });
 
-function open() {
+function open(language = undefined) {
   const statuses = [];
   const connection = new TableConnection({
     path: '/ws/tables/T1',
     token: 'token',
     onMessage() {},
     onStatus: (status, detail) => statuses.push({ status, detail }),
+    language,
   });
   opened.push(connection);
   connection.connect();
@@ -80,4 +84,35 @@ test('a refusal for good does not reconnect', () => {
   const table = open();
   table.socket().onclose({ code: 4404 });
   assert.equal(table.statuses.at(-1).status, 'closed');
+});
+
+/** The socket opens: the connection says who it is (and its language). */
+function opens(table) {
+  const socket = table.socket();
+  socket.readyState = FakeSocket.OPEN;
+  socket.onopen();
+  return socket;
+}
+
+test('a language switched while connected is said at once, and at every reconnection', () => {
+  let language = 'en';
+  const table = open(() => language);
+  const first = opens(table);
+  assert.deepEqual(first.sent, [{ type: 'auth', token: 'token', lang: 'en', summary: true }]);
+  language = 'hu';
+  assert.equal(table.connection.sayLanguage('hu'), true);
+  assert.deepEqual(first.sent.at(-1), { type: 'language', lang: 'hu' });
+  closeWith(table, 1006);
+  const second = opens(table);
+  assert.notEqual(second, first);
+  assert.deepEqual(second.sent, [{ type: 'auth', token: 'token', lang: 'hu', summary: true }]);
+});
+
+test('a language switched while offline is not sent: the next auth says it', () => {
+  let language = 'en';
+  const table = open(() => language);
+  language = 'lo';
+  assert.equal(table.connection.sayLanguage('lo'), false); // still connecting
+  const socket = opens(table);
+  assert.deepEqual(socket.sent, [{ type: 'auth', token: 'token', lang: 'lo', summary: true }]);
 });

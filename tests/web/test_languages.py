@@ -222,3 +222,45 @@ def test_the_servers_words_follow_the_language_the_player_picked(open_page: Any)
         }"""
     )
     assert message == said
+
+
+def test_a_language_picked_at_the_table_reaches_the_servers_refusals_at_once(
+    open_page: Any,
+) -> None:
+    """Switched with the picker at the table, the server's refusal of an illegal attempt is in
+    the new language at once: the page says it on its connection, without reconnecting."""
+    from .test_browser_game import Player
+
+    english = "draw first: from the stock or the discard pile"
+    said = {"en": english, "hu": translation("hu", english), "lo": translation("lo", english)}
+    assert all(said.values()), "the catalogs must translate this refusal"
+    page = open_page("desktop")
+    sockets: list[Any] = []
+    sent: list[dict[str, Any]] = []
+
+    def opened(ws: Any) -> None:
+        sockets.append(ws)
+        ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
+
+    page.on("websocket", opened)
+    start_table(page)
+    page.wait_for_function(  # the player's own turn, before drawing
+        "() => window.rummy500.snapshot().legal.some((m) => m.includes(' draw'))"
+    )
+    alice = Player(page, "Alice")
+    page.evaluate("() => { window.__same_page = true; }")
+    for language in ("hu", "lo", "en"):
+        pick(page, language)
+        alice.dismiss_toasts()
+        alice.select([alice.hand()[0]])
+        page.keyboard.press("x")  # discard before drawing: the server refuses it
+        error = page.locator('[data-error="illegal_move"]')
+        error.wait_for()
+        assert said[language] in error.inner_text(), (language, error.inner_text())
+        alice.clear_selection()
+    assert page.evaluate("() => window.__same_page") is True  # no reload
+    assert len(sockets) == 1 and not sockets[0].is_closed()  # and no reconnection
+    languages = [m["lang"] for m in sent if m.get("type") == "language"]
+    assert languages == ["hu", "lo", "en"]
+    assert [m["lang"] for m in sent if m.get("type") == "auth"] == ["en"]
+    assert not page.errors, page.errors

@@ -22,7 +22,8 @@ export class TableConnection {
   /**
    * onMessage(message) gets each message in order; onStatus(status, detail) hears
    * 'connecting' | 'open' | 'reconnecting' | 'closed' (closed: the server refused us for good).
-   * language() is the page's language, said to the server at every (re)connection.
+   * language() is the page's language, said to the server at every (re)connection (and, when it
+   * changes while connected, with sayLanguage).
    */
   constructor({ path, token, onMessage, onStatus, language = () => undefined }) {
     this.path = path;
@@ -167,6 +168,15 @@ export class TableConnection {
 
   resync() {
     this.send({ type: 'resync' });
+  }
+
+  /**
+   * The player switched language: the server says its texts (refusals, hints) in `lang` from now
+   * on, and answers with a fresh state. Offline, nothing is sent: the next connection says the
+   * page's language at auth or watch anyway. Returns whether it was sent.
+   */
+  sayLanguage(lang) {
+    return this.send({ type: 'language', lang });
   }
 
   /** Drop the connection as a network failure would (the tests use it); it reconnects. */

@@ -52,6 +52,15 @@ export function useTableConnection(tableId, token, toasts, computerSpeed) {
     return () => c.close();
   }, [tableId, token]);
 
+  // the player switched language (the picker): the server's texts follow at once, no reconnection
+  const language = currentLanguage();
+  const saidLanguage = useRef(language);
+  useEffect(() => {
+    if (saidLanguage.current === language) return;
+    saidLanguage.current = language;
+    if (conn.current) conn.current.sayLanguage(language);
+  }, [language]);
+
   // a hook for tests and for curious people: what this page knows
   useEffect(() => {
     window.rummy500 = {
