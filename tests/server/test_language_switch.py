@@ -166,3 +166,39 @@ async def test_language_messages_in_a_row_queue_one_state(server: RunningServer)
     assert [m["type"] for m in got] == ["pong", "state", "pong"]
     assert not await mover.drain()
     assert is_lao(await _refused(mover))
+
+
+@pytest.mark.asyncio
+async def test_a_spectator_switches_language_too(server: RunningServer) -> None:
+    table_id, _tokens, _mover, _waiter = await _table(server)
+    watcher = await server.connect(table_id, first={"type": "watch", "lang": "en"})
+    await watcher.expect("state")
+    said = {}
+    for lang in LANGS:
+        await watcher.send({"type": "language", "lang": lang})
+        await watcher.expect("state")
+        await watcher.send({"type": "hint"})
+        said[lang] = (await watcher.expect("error", code="spectator"))["message"]
+    assert said["en"] == "spectators cannot ask for a hint"
+    assert len(set(said.values())) == 3 and is_lao(said["lo"]), said
+
+
+@pytest.mark.asyncio
+async def test_a_text_made_outside_the_connections_task_follows_the_switch(
+    server: RunningServer,
+) -> None:
+    """The seat left from the lobby (an English request) is told in the language switched to."""
+    from rummy500 import i18n
+
+    table_id, _tokens, mover, _waiter = await _table(server)
+    await mover.send({"type": "language", "lang": "hu"})
+    await mover.expect("state")
+    r = await server.http.post(
+        f"/api/tables/{table_id}/leave",
+        headers={"Authorization": f"Bearer {mover.token}", "Accept-Language": "en"},
+    )
+    assert r.status_code == 200, r.text
+    left = await mover.expect("error", code="seat_left")
+    with i18n.use_language("hu"):
+        hungarian = i18n._("you have left this seat")
+    assert hungarian != "you have left this seat" and left["message"] == hungarian
