@@ -3,7 +3,8 @@
 An HTTP request and a table's WebSocket connection start in the language their
 ``Accept-Language`` header prefers (:class:`SpokenLanguage`, an ASGI middleware around the whole
 app); a connection then says its own in its ``auth`` or ``watch`` message, and keeps it
-(:attr:`rummy500.server.clients.Client.language`). Texts a table makes for a client outside
+(:attr:`rummy500.server.clients.Client.language`) until a ``language`` message switches it
+(:meth:`~rummy500.server.clients.Client.speak`). Texts a table makes for a client outside
 that client's own task — a bot's turn, a timer — are said with
 :meth:`~rummy500.server.clients.Client.send_said`, in the recipient's language. The record
 and the notation never change with the language.
