@@ -118,7 +118,7 @@ def slow_search(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     """Every decision waits until the event is set (in its worker thread)."""
     release = threading.Event()
 
-    def choose(level: str, seed: int, observation: Any, legal: Any) -> Move:
+    def choose(level: str, seed: int, observation: Any, legal: Any, options: Any = None) -> Move:
         release.wait(10)
         return legal[0]
 
@@ -184,7 +184,7 @@ async def test_a_burst_of_searching_turns_past_the_line_is_decided_at_once_by_a_
     release = threading.Event()
     levels: list[str] = []
 
-    def choose(level: str, seed: int, observation: Any, legal: Any) -> Move:
+    def choose(level: str, seed: int, observation: Any, legal: Any, options: Any = None) -> Move:
         levels.append(level)
         if level in autoplay.SLOW_LEVELS:
             release.wait(10)  # the searches are held until the end
