@@ -3,9 +3,9 @@
 A bot is given a seat's :class:`~rummy500.engine.Observation` and its legal moves, exactly as in
 :mod:`rummy500.bots`. The quick levels (random, easy, medium: well under a millisecond a move)
 run in a thread pool; the searching ones (hard, expert: tens of milliseconds a move, up to a few
-hundred) in worker processes so that they never hold the server's interpreter. A bot is made afresh for every
-decision with a seed drawn from the table's seed and version, so it holds nothing between moves
-and a restarted server plays on the same way.
+hundred) in worker processes so that they never hold the server's interpreter. A bot is made
+afresh for every decision with a seed drawn from the table's seed and version, so it holds
+nothing between moves and a restarted server plays on the same way.
 """
 
 from __future__ import annotations
