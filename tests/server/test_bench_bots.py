@@ -218,3 +218,28 @@ def test_the_benchmark_times_a_searching_computer_player_s_turns_with_its_option
     assert 0 < figures["bot_turn_p50_ms"] <= figures["bot_turn_p99_ms"]
     # a turn is timed from updates received within the run
     assert figures["bot_turn_p99_ms"] < (1 + 4 + 30) * 1000
+
+
+def test_the_bench_gives_its_server_the_bot_worker_processes_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--bot-processes`` reaches the benchmarked ``serve`` (a 2-core host runs two workers)."""
+    from rummy500.server import bench
+
+    started: list[list[str]] = []
+
+    class Refused(Exception):
+        pass
+
+    def popen(command: list[str], **_kwargs: Any) -> Any:
+        started.append(command)
+        raise Refused
+
+    monkeypatch.setattr(bench.subprocess, "Popen", popen)
+    for asked in (2, 0):
+        with pytest.raises(Refused):
+            asyncio.run(bench.run_benchmark(1, 1, level="hard", bot_processes=asked))
+    assert [c[c.index("--bot-processes") + 1] for c in started] == ["2", "0"]
+    runner = CliRunner()
+    result = runner.invoke(app, ["bench", "server", "--bot-processes", "-1", "--json"])
+    assert result.exit_code != 0

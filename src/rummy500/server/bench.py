@@ -447,11 +447,14 @@ async def run_benchmark(
     seed: int = 0,
     warmup: float = 3.0,
     processes: int = 0,
+    bot_processes: int = 1,
 ) -> dict[str, Any]:
     """Start a server, play ``tables`` tables for ``warmup`` + ``seconds`` seconds, measure the
     last ``seconds``. Returns the figures (the first keys are the ``--json`` output). With
-    ``processes``, a site of that many processes behind HAProxy, on PostgreSQL."""
+    ``processes``, a site of that many processes behind HAProxy, on PostgreSQL. Each server
+    process runs the searching computer players on ``bot_processes`` worker processes."""
     level, level_args = check_level(level)
+    level_args = [*level_args, "--bot-processes", str(bot_processes)]
     if processes > 0:
         return await _run_on_cluster(
             tables, seconds, think_ms, level, seed, warmup, processes, level_args

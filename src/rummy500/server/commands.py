@@ -397,6 +397,12 @@ def bench_server(
             ),
         ),
     ] = 0,
+    bot_processes: Annotated[
+        int,
+        typer.Option(
+            min=0, max=64, help=N_("Worker processes for the hard and expert bots, per process.")
+        ),
+    ] = 1,
     json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
 ) -> None:
     """The command; its help is BENCH_SERVER_HELP."""
@@ -415,6 +421,7 @@ def bench_server(
             seed=seed,
             warmup=warmup,
             processes=processes,
+            bot_processes=bot_processes,
         )
     )
     if json_out:
