@@ -201,11 +201,10 @@ def test_a_batch_of_many_moves_checks_each_on_its_own(storage: Storage) -> None:
         assert record is not None and record.version == len(storage.events(t.id))
 
 
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)  # it keeps a writer connection
 def test_moves_are_stored_again_after_the_database_dropped_the_writers_connection(
     storage: Storage,
 ) -> None:
-    if storage.is_sqlite:
-        pytest.skip("PostgreSQL keeps a connection for the moves")
     import psycopg
 
     one, two = new_table(storage), new_table(storage)
