@@ -248,3 +248,9 @@ def test_the_searching_levels_count_deals_not_seconds_so_a_slow_clock_changes_no
     searched = [n for level in calm.values() for _move, n in level if n]
     assert searched and set(n for _m, n in calm["hard"] if n) == {6}
     assert set(n for _m, n in calm["expert"] if n) == {12}
+
+
+def test_an_unknown_expert_option_is_named_with_the_options_there_are() -> None:
+    with pytest.raises(TypeError, match=r"no option 'depth' \(its options: time, samples"):
+        make_bot("hard", depth=3)
+    assert isinstance(make_bot("expert", settle=2.0), ExpertBot)

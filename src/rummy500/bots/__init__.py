@@ -38,8 +38,18 @@ __all__ = [
 
 
 def _expert(seed: int | None, **options: Any) -> Bot:
+    import inspect
+
     from rummy500.bots.expert import ExpertBot
 
+    known = [p for p in inspect.signature(ExpertBot).parameters if p not in ("seed", "policy")]
+    for option in options:
+        if option not in known:
+            raise TypeError(
+                _("the {name} bot has no option {option!r} (its options: {options})").format(
+                    name=ExpertBot.name, option=option, options=", ".join(known)
+                )
+            )
     return ExpertBot(seed=seed, **options)
 
 
