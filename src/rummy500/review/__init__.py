@@ -48,6 +48,7 @@ __all__ = [
     "count_decisions",
     "review_decision",
     "review_game",
+    "replay_record",
     "review_record",
     "tag_for",
     "tag_word",
@@ -181,9 +182,11 @@ def _initial_totals(record: Game) -> list[int]:
     return totals
 
 
-def _moves(record: Game) -> Iterator[tuple[Game, int, int, Move]]:
-    """``(game before the move, hand number, index, move)`` for every move of the record (the
-    game is replayed from the deals; it is played on after each yield)."""
+def replay_record(record: Game) -> Iterator[tuple[Game, int, int, Move | None]]:
+    """``(game, hand number, index, move)`` for every move of the record, the game as it was
+    before the move (the game is replayed from the deals and played on after each yield), and
+    at the end of every hand ``(game after its last move, hand number, number of moves, None)``.
+    Raises :class:`ValueError` for a record that does not know a hand's deal."""
     game = Game(record.players, record.rules, totals=_initial_totals(record))
     for hand in record.record:
         if hand.deal is None:
@@ -191,9 +194,18 @@ def _moves(record: Game) -> Iterator[tuple[Game, int, int, Move]]:
                 _("this game does not know the deal of hand {n}").format(n=hand.number)
             )
         game.deal(hand.deal, dealer=hand.dealer, number=hand.number)
-        for index, move in enumerate(list(hand.moves)):
+        moves = list(hand.moves)
+        for index, move in enumerate(moves):
             yield game, hand.number, index, move
             game.play(move)
+        yield game, hand.number, len(moves), None
+
+
+def _moves(record: Game) -> Iterator[tuple[Game, int, int, Move]]:
+    """``(game before the move, hand number, index, move)`` for every move of the record."""
+    for game, hand, index, move in replay_record(record):
+        if move is not None:
+            yield game, hand, index, move
 
 
 def _position(game: Game, seat: int) -> Game:

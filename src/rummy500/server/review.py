@@ -44,6 +44,7 @@ from rummy500.review import (
     DecisionReview,
     GameReview,
     count_decisions,
+    replay_record,
     review_decision,
     review_game,
 )
@@ -88,38 +89,23 @@ def review_one(
         return review_decision(observation, legal, played, **options)
 
 
-def _initial_totals(game: Game) -> list[int]:
-    totals = list(game.totals)
-    for result in game.hand_results:
-        for seat, score in enumerate(result.scores):
-            totals[seat] -= score
-    return totals
-
-
 def replay(game: Game, seat: int) -> list[dict[str, Any]]:
     """Every hand of ``game`` as ``seat`` saw it: for each, the moves in notation and the
     position before each move and after the last (``positions`` is one longer than
     ``moves``); the last also holds the cards every player was left holding, public once the
     hand is over. Built from :meth:`Game.observation` only."""
-    hands = []
-    play = Game(game.players, game.rules, totals=_initial_totals(game))
-    for hand in game.record:
-        if hand.deal is None:
-            raise ValueError(
-                _("this game does not know the deal of hand {n}").format(n=hand.number)
-            )
-        play.deal(hand.deal, dealer=hand.dealer, number=hand.number)
-        moves = list(hand.moves)
-        positions = []
-        for move in moves:
-            positions.append(_position(play, seat))
-            play.play(move)
-        end = _position(play, seat)
-        end["left_cards"] = left_cards(play)
-        positions.append(end)
-        hands.append(
-            {"hand": hand.number, "moves": [str(m) for m in moves], "positions": positions}
-        )
+    hands: list[dict[str, Any]] = []
+    moves: list[str] = []
+    positions: list[dict[str, Any]] = []
+    for play, number, _index, move in replay_record(game):
+        position = _position(play, seat)
+        positions.append(position)
+        if move is not None:
+            moves.append(str(move))
+            continue
+        position["left_cards"] = left_cards(play)
+        hands.append({"hand": number, "moves": moves, "positions": positions})
+        moves, positions = [], []
     return hands
 
 

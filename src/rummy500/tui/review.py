@@ -31,7 +31,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from rummy500.bots.evaluate import DEFAULT_CANDIDATES, DEFAULT_SAMPLES
-from rummy500.engine import Game, Observation
+from rummy500.engine import Game, Move, Observation
 from rummy500.i18n import N_, _, ngettext
 from rummy500.review import (
     DEFAULT_REFINE,
@@ -41,6 +41,7 @@ from rummy500.review import (
     HandReview,
     Thresholds,
     count_decisions,
+    replay_record,
     review_game,
     tag_word,
 )
@@ -99,40 +100,33 @@ class Frame:
     left: tuple[tuple[int, ...], ...] = ()
 
 
-def _initial_totals(record: Game) -> list[int]:
-    """The totals before the record's first hand (a record may start in the middle of a game)."""
-    totals = list(record.totals)
-    for result in record.hand_results:
-        for seat, score in enumerate(result.scores):
-            totals[seat] -= score
-    return totals
-
-
 def replay_frames(record: Game, seat: int, names: Sequence[str]) -> list[Frame]:
     """Every point of the record's hands, from each deal to the hand's last move, as ``seat``
     saw it. The moves are replayed by the engine; a hand whose deal is unknown is left out.
     Another seat's coming move is not said (the seat sees it once it is played); the other
     hands are shown once the hand is over, as the table's summary of the hand shows them."""
-    game = Game(record.players, record.rules, totals=_initial_totals(record))
     frames: list[Frame] = []
-    for hand in record.record:
-        if hand.deal is None:
-            break
-        game.deal(hand.deal, dealer=hand.dealer, number=hand.number)
-        moves = list(hand.moves)
-        last = ""
-        for index, move in enumerate(moves):
-            before = game.clone()
+    last = ""
+    before: Game | None = None
+    played: Move | None = None
+    try:
+        for game, number, index, move in replay_record(record):
+            if index == 0:
+                last = ""
+            elif before is not None and played is not None:
+                last = describe_move(played, before, game, names, you=seat)
+            obs = game.observation(seat)
+            if move is None:  # the hand's end
+                over = game.is_hand_over()
+                left = tuple(tuple(game.hand(s)) for s in range(game.players)) if over else ()
+                frames.append(Frame(number, index, index, obs, last, "", None, left))
+                continue
+            total = len(next(h for h in record.record if h.number == number).moves)
+            before, played = game.clone(), move
             coming = describe_move(move, before, None, names, you=seat) if move.seat == seat else ""
-            obs = before.observation(seat)
-            frames.append(Frame(hand.number, index, len(moves), obs, last, coming, move.seat))
-            game.play(move)
-            last = describe_move(move, before, game, names, you=seat)
-        obs = game.observation(seat)
-        left = (
-            tuple(tuple(game.hand(s)) for s in range(game.players)) if game.is_hand_over() else ()
-        )
-        frames.append(Frame(hand.number, len(moves), len(moves), obs, last, "", None, left))
+            frames.append(Frame(number, index, total, obs, last, coming, move.seat))
+    except ValueError:  # a hand whose deal is unknown: the hands before it are shown
+        pass
     return frames
 
 
