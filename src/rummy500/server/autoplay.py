@@ -221,18 +221,7 @@ class BotRunner:
                 else:
                     self._waiting.remove(turn)
                 raise
-        try:
-            done = self._executor(next(iter(SLOW_LEVELS))).submit(fn, *args)
-        except BaseException:
-            self._searched()
-            raise
-
-        def free(_done: concurrent.futures.Future[T]) -> None:
-            with contextlib.suppress(RuntimeError):  # the loop is closed: the server stopped
-                loop.call_soon_threadsafe(self._searched)
-
-        done.add_done_callback(free)
-        return await asyncio.wrap_future(done)
+        return await self._on_worker(next(iter(SLOW_LEVELS)), fn, *args)
 
     @property
     def busy(self) -> bool:
@@ -244,16 +233,21 @@ class BotRunner:
     ) -> asyncio.Future[Move]:
         """Run a decision of a searching level on the worker already counted for it; the
         worker counts as busy until the decision is over (even if nobody waits for it)."""
+        return self._on_worker(
+            level, choose_move, level, seed, observation, tuple(legal), self.options.get(level)
+        )
+
+    def _on_worker(self, level: str, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """``fn(*args)`` on the executor of ``level``, on the worker already counted for it,
+        which is freed (:meth:`_searched`) when the work is over."""
         loop = asyncio.get_running_loop()
         try:
-            done = self._executor(level).submit(
-                choose_move, level, seed, observation, tuple(legal), self.options.get(level)
-            )
+            done = self._executor(level).submit(fn, *args)
         except BaseException:
             self._searched()
             raise
 
-        def free(_done: concurrent.futures.Future[Move]) -> None:
+        def free(_done: concurrent.futures.Future[T]) -> None:
             with contextlib.suppress(RuntimeError):  # the loop is closed: the server stopped
                 loop.call_soon_threadsafe(self._searched)
 
