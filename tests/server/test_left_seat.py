@@ -30,6 +30,7 @@ async def test_a_seat_left_during_the_game_says_who_left_and_that_the_computer_p
     bob = await server.connect(table_id, tokens["P2"], name="bob")
     state = await ann.expect("state")
     assert not row(state["seats"], "P2")["left"]
+    await bob.expect("state")  # Bob is at the table (his token checked) before he gives it up
     r = await server.http.post(
         f"/api/tables/{table_id}/leave", headers={"Authorization": f"Bearer {tokens['P2']}"}
     )
