@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from rummy500.bots import LEVELS, Bot, make_bot
+from rummy500.bots import LEVELS, REFERENCE_EXPERT, Bot, make_bot
 from rummy500.bots.expert import ExpertBot
 from rummy500.engine import Game, Move, Observation, Rules
 from rummy500.engine.rules import option_choices
+from rummy500.sim.match import parse_bot_spec
 
 from .helpers import play_hands
 
@@ -46,7 +47,12 @@ def test_make_bot_knows_every_name_and_level() -> None:
     hard = make_bot("hard")
     assert isinstance(hard, ExpertBot) and (hard.samples, hard.candidates) == (6, 6)
     expert = make_bot("expert")
-    assert isinstance(expert, ExpertBot) and (expert.samples, expert.candidates) == (12, 8)
+    assert isinstance(expert, ExpertBot)
+    assert (expert.samples, expert.candidates, expert.confidence) == (24, 8, 0.25)
+    # the reference is the expert as it was: its options spelled out, none from the level
+    reference = parse_bot_spec(REFERENCE_EXPERT).build(0)
+    assert isinstance(reference, ExpertBot)
+    assert (reference.samples, reference.candidates, reference.confidence) == (8, 6, 1.0)
     timed = make_bot("hard", samples=None, time=0.1)
     assert isinstance(timed, ExpertBot) and (timed.samples, timed.time) == (None, 0.1)
     with pytest.raises(ValueError, match="unknown bot"):
@@ -247,7 +253,7 @@ def test_the_searching_levels_count_deals_not_seconds_so_a_slow_clock_changes_no
     assert decide() == calm
     searched = [n for level in calm.values() for _move, n in level if n]
     assert searched and set(n for _m, n in calm["hard"] if n) == {6}
-    assert set(n for _m, n in calm["expert"] if n) == {12}
+    assert set(n for _m, n in calm["expert"] if n) == {24}
 
 
 def test_an_unknown_expert_option_is_named_with_the_options_there_are() -> None:

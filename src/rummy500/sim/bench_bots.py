@@ -7,8 +7,9 @@ position once, from that seat's observation, and the CPU time of its ``choose`` 
 (:func:`time.process_time`: the process's own CPU, so other programs on the machine do not
 count; pin it to one core with ``taskset -c 0`` for the issue's "on one core").
 
-The reference (``expert:samples=8`` unless told otherwise) is measured in the same run on the
-same positions, and each bot's median is given as a ratio to it.
+The reference (:data:`~rummy500.bots.REFERENCE_EXPERT`, the expert as it was before the levels,
+unless told otherwise) is measured in the same run on the same positions, and each bot's median
+is given as a ratio to it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rummy500.bots import make_bot
+from rummy500.bots import REFERENCE_EXPERT, make_bot
 from rummy500.engine import Game, Move, Observation, Rules
 
 __all__ = ["DecisionPosition", "bot_decision_benchmark", "decision_positions"]
@@ -74,7 +75,7 @@ def _figures(times: Sequence[float], reference: float | None) -> dict[str, Any]:
 def bot_decision_benchmark(
     bots: Sequence[str],
     *,
-    reference: str | None = "expert:samples=8",
+    reference: str | None = REFERENCE_EXPERT,
     decisions: int = 100,
     players: int = 2,
     rules: Rules | None = None,

@@ -24,7 +24,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from rummy500.bots import BOTS, LEVELS
+from rummy500.bots import BOTS, LEVELS, REFERENCE_EXPERT
 from rummy500.engine import InvalidRules, Rules
 from rummy500.extras import require_extra
 from rummy500.i18n import N_, _, ngettext
@@ -600,7 +600,7 @@ def bench_bots_command(
     ] = "hard,expert",
     reference: Annotated[
         str, typer.Option(help=N_("The bot every median is compared with ('' for none)."))
-    ] = "expert:samples=8",
+    ] = REFERENCE_EXPERT,
     decisions: Annotated[
         int, typer.Option(min=1, help=N_("How many positions each bot decides."))
     ] = 100,
