@@ -10,19 +10,39 @@ count; pin it to one core with ``taskset -c 0`` for the issue's "on one core").
 The reference (:data:`~rummy500.bots.REFERENCE_EXPERT`, the expert as it was before the levels,
 unless told otherwise) is measured in the same run on the same positions, and each bot's median
 is given as a ratio to it.
+
+With ``oracle_samples``, it also says how good the decisions are: every position is evaluated
+once more by a far longer search (:func:`~rummy500.bots.evaluate.evaluate` with that many
+sampled deals, over the intermediate ranking's best ``ORACLE_CANDIDATES`` moves and every move a
+bot chose there), and each bot's *regret* is the mean number of points of hand net its move
+falls short of the best move found (0 when it chose it), with the standard error over the
+positions. The oracle plays its playouts with the same intermediate policy as the searching
+bots, so the figure measures how well a bot searches, not how well that policy plays.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from rummy500.bots import REFERENCE_EXPERT, make_bot
+from rummy500.bots.evaluate import evaluate
 from rummy500.engine import Game, Move, Observation, Rules
 
-__all__ = ["DecisionPosition", "bot_decision_benchmark", "decision_positions"]
+__all__ = [
+    "ORACLE_CANDIDATES",
+    "DecisionPosition",
+    "bot_decision_benchmark",
+    "decision_positions",
+    "oracle_seed",
+]
+
+#: the intermediate ranking's best moves the oracle evaluates at every position (besides the
+#: moves the bots chose)
+ORACLE_CANDIDATES = 10
 
 #: one decision to measure: the seat's observation and its legal moves
 DecisionPosition = tuple[Observation, tuple[Move, ...]]
@@ -82,10 +102,17 @@ def bot_decision_benchmark(
     seed: int = 0,
     build: Callable[[str, int], Any] | None = None,
     on_decision: Callable[[str], None] | None = None,
+    oracle_samples: int = 0,
+    on_oracle: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
     """The CPU time per decision of each bot of ``bots`` (names with options, as ``rummy500
     sim`` takes them: ``"expert:samples=8"``) on the same ``decisions`` positions, the reference
-    first. ``on_decision(label)`` is called after every decision (for a progress bar)."""
+    first. ``on_decision(label)`` is called after every decision (for a progress bar).
+
+    With ``oracle_samples`` (at least 2), each bot's figures also hold ``regret`` (mean points
+    of hand net lost against the oracle's best move), ``regret_se`` (its standard error) and
+    ``best_pct`` (how often it chose the oracle's best move); ``on_oracle()`` is called after
+    each position the oracle evaluates."""
     if build is None:
         from rummy500.sim.match import parse_bot_spec
 
@@ -95,22 +122,76 @@ def bot_decision_benchmark(
     positions = decision_positions(decisions, players=players, rules=rules, seed=seed)
     labels = list(dict.fromkeys([*([reference] if reference else []), *bots]))
     results: dict[str, Any] = {}
+    chosen: dict[str, list[Move]] = {}
     reference_median: float | None = None
     for label in labels:
         times = []
+        moves = chosen[label] = []
         for i, (obs, legal) in enumerate(positions):
             bot = build(label, seed + i)
             start = time.process_time()
-            bot.choose(obs, legal)
+            moves.append(bot.choose(obs, legal))
             times.append(time.process_time() - start)
             if on_decision:
                 on_decision(label)
         if label == reference:
             reference_median = statistics.median(times)
         results[label] = _figures(times, reference_median)
-    return {
+    figures: dict[str, Any] = {
         "decisions": len(positions),
         "players": players,
         "reference": reference,
         "bots": results,
+    }
+    if oracle_samples:
+        losses = _oracle_losses(positions, chosen, oracle_samples, seed, on_oracle)
+        for label, lost in losses.items():
+            results[label].update(_regret(lost))
+        figures["oracle"] = {"samples": oracle_samples, "candidates": ORACLE_CANDIDATES}
+    return figures
+
+
+def _oracle_losses(
+    positions: Sequence[DecisionPosition],
+    chosen: dict[str, list[Move]],
+    samples: int,
+    seed: int,
+    on_oracle: Callable[[], None] | None,
+) -> dict[str, list[float]]:
+    """For each bot, the points of net its move loses against the oracle's best, position by
+    position (the oracle's deals are its own: seeded apart from the bots')."""
+    losses: dict[str, list[float]] = {label: [] for label in chosen}
+    for i, (obs, legal) in enumerate(positions):
+        picks = {label: moves[i] for label, moves in chosen.items()}
+        found = evaluate(
+            obs,
+            legal,
+            include=picks.values(),
+            samples=samples,
+            candidates=ORACLE_CANDIDATES,
+            seed=oracle_seed(seed, i),
+        )
+        for label, move in picks.items():
+            value = found.value(move)
+            assert value is not None  # every chosen move was evaluated
+            losses[label].append(value.loss)
+        if on_oracle:
+            on_oracle()
+    return losses
+
+
+def oracle_seed(seed: int, position: int) -> int:
+    """The seed of the oracle's deals at ``position`` of a run seeded ``seed`` (apart from the
+    bots', which are ``seed + position``)."""
+    return 1_000_003 * (seed + 1) + position
+
+
+def _regret(lost: Sequence[float]) -> dict[str, Any]:
+    mean = statistics.fmean(lost)
+    se = statistics.stdev(lost) / math.sqrt(len(lost)) if len(lost) > 1 else 0.0
+    best = sum(1 for x in lost if x == 0.0)
+    return {
+        "regret": round(mean, 3),
+        "regret_se": round(se, 3),
+        "best_pct": round(100 * best / len(lost), 1),
     }
