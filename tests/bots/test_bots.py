@@ -45,7 +45,8 @@ def test_make_bot_knows_every_name_and_level() -> None:
     assert make_bot("easy").name == "beginner"
     assert make_bot("medium").name == "intermediate"
     hard = make_bot("hard")
-    assert isinstance(hard, ExpertBot) and (hard.samples, hard.candidates) == (6, 6)
+    assert isinstance(hard, ExpertBot)
+    assert (hard.samples, hard.candidates, hard.horizon, hard.confidence) == (8, 4, 12, 0.25)
     expert = make_bot("expert")
     assert isinstance(expert, ExpertBot)
     assert (expert.samples, expert.candidates, expert.confidence) == (24, 8, 0.25)
@@ -252,7 +253,7 @@ def test_the_searching_levels_count_deals_not_seconds_so_a_slow_clock_changes_no
     monkeypatch.setattr(expert_module._time, "perf_counter", lambda: float(next(ticks)))
     assert decide() == calm
     searched = [n for level in calm.values() for _move, n in level if n]
-    assert searched and set(n for _m, n in calm["hard"] if n) == {6}
+    assert searched and set(n for _m, n in calm["hard"] if n) == {8}
     assert set(n for _m, n in calm["expert"] if n) == {24}
 
 

@@ -118,8 +118,11 @@ LEVELS: Mapping[str, Level] = MappingProxyType(
         ),
         "hard": Level(
             "expert",
-            {"samples": 6, "candidates": 6},
-            N_("tries its six best moves on six likely deals of the others' cards."),
+            {"samples": 8, "candidates": 4, "horizon": 12, "confidence": 0.25},
+            N_(
+                "tries its four best moves on eight likely deals of the others' cards, twelve "
+                "moves ahead."
+            ),
             searches=True,
         ),
         "expert": Level(
