@@ -236,10 +236,25 @@ def test_the_bench_gives_its_server_the_bot_worker_processes_asked_for(
         raise Refused
 
     monkeypatch.setattr(bench.subprocess, "Popen", popen)
-    for asked in (2, 0):
+    for asked in (2, 0, None):
         with pytest.raises(Refused):
             asyncio.run(bench.run_benchmark(1, 1, level="hard", bot_processes=asked))
-    assert [c[c.index("--bot-processes") + 1] for c in started] == ["2", "0"]
+    assert [c[c.index("--bot-processes") + 1] for c in started[:2]] == ["2", "0"]
+    assert "--bot-processes" not in started[2]  # serve's own default: one per core
     runner = CliRunner()
     result = runner.invoke(app, ["bench", "server", "--bot-processes", "-1", "--json"])
     assert result.exit_code != 0
+
+
+def test_a_server_runs_one_search_worker_per_core_it_may_use_unless_told(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import os
+
+    from rummy500.server.config import ServerConfig, default_bot_processes
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1, 2}, raising=False)
+    assert default_bot_processes() == 3 and ServerConfig("sqlite:///x").bot_processes == 3
+    assert ServerConfig("sqlite:///x", bot_processes=0).bot_processes == 0  # threads
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(), raising=False)
+    assert default_bot_processes() == 1

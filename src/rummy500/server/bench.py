@@ -447,14 +447,16 @@ async def run_benchmark(
     seed: int = 0,
     warmup: float = 3.0,
     processes: int = 0,
-    bot_processes: int = 1,
+    bot_processes: int | None = None,
 ) -> dict[str, Any]:
     """Start a server, play ``tables`` tables for ``warmup`` + ``seconds`` seconds, measure the
     last ``seconds``. Returns the figures (the first keys are the ``--json`` output). With
     ``processes``, a site of that many processes behind HAProxy, on PostgreSQL. Each server
-    process runs the searching computer players on ``bot_processes`` worker processes."""
+    process runs the searching computer players on ``bot_processes`` worker processes (``None``:
+    as ``serve`` does by default, one per core)."""
     level, level_args = check_level(level)
-    level_args = [*level_args, "--bot-processes", str(bot_processes)]
+    if bot_processes is not None:
+        level_args = [*level_args, "--bot-processes", str(bot_processes)]
     if processes > 0:
         return await _run_on_cluster(
             tables, seconds, think_ms, level, seed, warmup, processes, level_args

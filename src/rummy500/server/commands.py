@@ -69,8 +69,15 @@ def serve(
         float, typer.Option(help=N_("Messages a second one connection may send (bursts: twice)."))
     ] = 20.0,
     bot_processes: Annotated[
-        int, typer.Option(help=N_("Worker processes for the hard and expert bots (0: threads)."))
-    ] = 1,
+        int | None,
+        typer.Option(
+            min=0,
+            show_default=False,
+            help=N_(
+                "Worker processes for the hard and expert bots (default: one per core; 0: threads)."
+            ),
+        ),
+    ] = None,
     bot_queue: Annotated[
         int,
         typer.Option(
@@ -207,7 +214,7 @@ def serve(
     import uvicorn
 
     from rummy500.server.app import create_app
-    from rummy500.server.config import ServerConfig, default_db_url
+    from rummy500.server.config import ServerConfig, default_bot_processes, default_db_url
     from rummy500.server.deadlines import AbortingWebSocketProtocol, http_protocol
 
     config = ServerConfig(
@@ -217,7 +224,7 @@ def serve(
         away_seconds=away_seconds,
         hand_pause=hand_pause,
         summary_wait=summary_wait,
-        bot_processes=bot_processes,
+        bot_processes=default_bot_processes() if bot_processes is None else bot_processes,
         bot_queue=bot_queue,
         level_options=_level_options(level_options or []),
         review_samples=review_samples,
@@ -398,11 +405,17 @@ def bench_server(
         ),
     ] = 0,
     bot_processes: Annotated[
-        int,
+        int | None,
         typer.Option(
-            min=0, max=64, help=N_("Worker processes for the hard and expert bots, per process.")
+            min=0,
+            max=64,
+            show_default=False,
+            help=N_(
+                "Worker processes for the hard and expert bots, per process (default: as serve: "
+                "one per core)."
+            ),
         ),
-    ] = 1,
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
 ) -> None:
     """The command; its help is BENCH_SERVER_HELP."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -9,7 +10,7 @@ from typing import Any
 
 from rummy500.bots import LEVELS
 
-__all__ = ["BOT_LEVELS", "LEVEL_HELP", "ServerConfig", "default_db_url"]
+__all__ = ["BOT_LEVELS", "LEVEL_HELP", "ServerConfig", "default_bot_processes", "default_db_url"]
 
 #: The bot levels a seat can be given: :data:`rummy500.bots.LEVELS`, weakest first.
 BOT_LEVELS = tuple(LEVELS)
@@ -29,6 +30,15 @@ def default_db_url() -> str:
 
 def _web_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "web"
+
+
+def default_bot_processes() -> int:
+    """One search worker per core this process may run on (``taskset`` and containers'
+    CPU sets count), at least one."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 @dataclass
@@ -78,7 +88,9 @@ class ServerConfig:
     #: A table nobody is connected to is released after this long.
     idle_seconds: float = 300.0
     #: Worker processes for the slow computer players (hard, expert); 0 runs them in threads.
-    bot_processes: int = 1
+    #: One per core this process may run on by default: their searches, not the server,
+    #: use the CPU of a site hosting computer players (docs/server.md, "Capacity").
+    bot_processes: int = field(default_factory=lambda: default_bot_processes())
     #: Searching decisions that may wait for a worker; past that a quick level decides.
     bot_queue: int = 32
     #: The bot options of levels this server plays otherwise than :data:`rummy500.bots.LEVELS`
