@@ -90,7 +90,7 @@ class ServerConfig:
     #: Worker processes for the slow computer players (hard, expert); 0 runs them in threads.
     #: One per core this process may run on by default: their searches, not the server,
     #: use the CPU of a site hosting computer players (docs/server.md, "Capacity").
-    bot_processes: int = field(default_factory=lambda: default_bot_processes())
+    bot_processes: int = field(default_factory=default_bot_processes)
     #: Searching decisions that may wait for a worker; past that a quick level decides.
     bot_queue: int = 32
     #: The bot options of levels this server plays otherwise than :data:`rummy500.bots.LEVELS`
