@@ -31,6 +31,7 @@ from typing import Any
 from rummy500.bots import REFERENCE_EXPERT, make_bot
 from rummy500.bots.evaluate import evaluate
 from rummy500.engine import Game, Move, Observation, Rules
+from rummy500.i18n import _
 
 __all__ = [
     "ORACLE_CANDIDATES",
@@ -119,6 +120,10 @@ def bot_decision_benchmark(
         def build(spec: str, bot_seed: int) -> Any:
             return parse_bot_spec(spec).build(bot_seed)
 
+    if oracle_samples == 1:  # refused now, not after every bot has decided
+        raise ValueError(
+            _("a margin of error needs at least two samples, not {n}").format(n=oracle_samples)
+        )
     positions = decision_positions(decisions, players=players, rules=rules, seed=seed)
     labels = list(dict.fromkeys([*([reference] if reference else []), *bots]))
     results: dict[str, Any] = {}

@@ -622,10 +622,6 @@ def bench_bots_command(
     json_out: JsonOption = False,
 ) -> None:
     """The command; its help is BENCH_BOTS_HELP."""
-    if oracle_samples == 1:
-        refused = _("the oracle needs at least two samples, or 0 for none")
-        err_console.print(f"[red]{refused}[/red]")
-        raise typer.Exit(2)
     from rummy500.sim.bench_bots import bot_decision_benchmark
 
     labels = _split_bots(bots)
@@ -651,16 +647,20 @@ def bench_bots_command(
         def step(label: str) -> None:
             progress.update(task, advance=1, description=label)
 
-        figures = bot_decision_benchmark(
-            labels,
-            reference=reference or None,
-            decisions=decisions,
-            players=players,
-            seed=seed,
-            on_decision=step,
-            oracle_samples=oracle_samples,
-            on_oracle=lambda: progress.update(judged, advance=1),
-        )
+        try:
+            figures = bot_decision_benchmark(
+                labels,
+                reference=reference or None,
+                decisions=decisions,
+                players=players,
+                seed=seed,
+                on_decision=step,
+                oracle_samples=oracle_samples,
+                on_oracle=lambda: progress.update(judged, advance=1),
+            )
+        except ValueError as e:  # an oracle of one sample: refused before any bot decides
+            err_console.print(f"[red]{e}[/red]")
+            raise typer.Exit(2) from None
     if json_out:
         print(json.dumps(figures))
         return
