@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from typing import Any
 
 import pytest
@@ -218,6 +219,18 @@ def test_the_benchmark_times_a_searching_computer_player_s_turns_with_its_option
     assert 0 < figures["bot_turn_p50_ms"] <= figures["bot_turn_p99_ms"]
     # a turn is timed from updates received within the run
     assert figures["bot_turn_p99_ms"] < (1 + 4 + 30) * 1000
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="CPU times from /proc")
+def test_the_search_workers_cpu_is_counted_apart_from_the_server_s() -> None:
+    figures = asyncio.run(
+        run_benchmark(tables=2, seconds=3, think_ms=40, warmup=1, level="expert:samples=2")
+    )
+    shares = figures["cpu_percent"]
+    assert set(shares) == {"servers", "searches", "bench", "machine", "others"}
+    assert figures["bot_turns"] > 0
+    assert shares["searches"] > 0, shares  # the computer players thought in their workers
+    assert shares["machine"] >= shares["servers"] + shares["searches"] - 1
 
 
 def test_the_bench_gives_its_server_the_bot_worker_processes_asked_for(

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -17,6 +19,7 @@ from websockets.http11 import Request, Response
 
 from rummy500.server.bench import _CpuShares, run
 from rummy500.server.bench_socket import BenchSocket, SocketClosed
+from rummy500.server.cluster import descendants
 
 
 class _Echo:
@@ -153,3 +156,26 @@ async def test_cpu_shares_tell_a_busy_process_from_an_idle_one() -> None:
     assert measured["postgres"] < 5
     assert measured["bench"] < 20  # this test's process sleeps meanwhile
     assert measured["machine"] >= measured["servers"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="processes from /proc")
+def test_a_process_s_descendants_are_its_children_and_theirs() -> None:
+    # a child that starts a grandchild, and says its pid once it has
+    script = (
+        "import subprocess, sys, time\n"
+        "g = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        "print(g.pid, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        grandchild = int(child.stdout.readline())
+        assert sorted(descendants(child.pid)) == [grandchild]
+        assert {child.pid, grandchild} <= set(descendants(os.getpid()))
+        assert descendants(grandchild) == []
+    finally:
+        for pid in descendants(child.pid):
+            os.kill(pid, signal.SIGKILL)
+        child.kill()
+        child.wait()

@@ -45,7 +45,8 @@ def test_the_server_benchmark_says_what_each_part_of_the_site_took_of_the_cpu() 
     figures = run(run_benchmark(tables=4, seconds=2, think_ms=40, warmup=0.5, processes=2))
     assert figures["players_seated"] == 8  # measuring began once all were seated
     shares = figures["cpu_percent"]
-    assert set(shares) == {"servers", "postgres", "haproxy", "bench", "machine", "others"}
+    parts = {"servers", "searches", "postgres", "haproxy", "bench"}
+    assert set(shares) == {*parts, "machine", "others"}
     for part in ("servers", "postgres", "haproxy", "bench"):
         assert shares[part] > 0, shares  # every part worked while the moves were measured
     assert shares["machine"] >= shares["servers"] + shares["postgres"] - 1

@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from rummy500.server.bench_socket import BenchSocket, SocketClosed
+from rummy500.server.cluster import descendants
 
 __all__ = [
     "FAILOVER_KEYS",
@@ -202,10 +203,10 @@ Parts = Callable[[], dict[str, list[int]]]
 
 class _CpuShares:
     """The CPU time (user and system) each part of the benchmark takes while it measures, in
-    percent of one core, from ``/proc``: the server processes, PostgreSQL and HAProxy (as
-    ``parts`` lists them), the benchmark's own process (``bench``: the simulated players), and
-    the whole machine (``machine``, every core: 200 on two; ``others`` is what none of these
-    took). Empty where there is no ``/proc``."""
+    percent of one core, from ``/proc``: the server processes, their search workers, PostgreSQL
+    and HAProxy (as ``parts`` lists them), the benchmark's own process (``bench``: the simulated
+    players), and the whole machine (``machine``, every core: 200 on two; ``others`` is what
+    none of these took). Empty where there is no ``/proc``."""
 
     def __init__(self, parts: Parts) -> None:
         self.parts = parts
@@ -492,7 +493,7 @@ async def run_benchmark(
                 await _wait_ready(http, proc)
                 elapsed = await _play(
                     http, tables, level, think_ms, rng, stats, warmup, seconds,
-                    lambda: {"servers": [proc.pid]},
+                    lambda: {"servers": [proc.pid], "searches": descendants(proc.pid)},
                 )  # fmt: skip
         except RuntimeError as e:
             with open(log_path, encoding="utf-8", errors="replace") as f:

@@ -29,7 +29,7 @@ from types import TracebackType
 
 from rummy500.i18n import _
 
-__all__ = ["Cluster", "ClusterError", "ServerNode", "haproxy_config", "pg_bin"]
+__all__ = ["Cluster", "ClusterError", "ServerNode", "descendants", "haproxy_config", "pg_bin"]
 
 #: Names of the server processes, in order (then ``node-7``, ``node-8``, …).
 NODE_NAMES = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")
@@ -128,9 +128,10 @@ def haproxy_config(
     return "\n".join(lines) + "\n"
 
 
-def _children(parent: int) -> list[int]:
-    """The processes whose parent is ``parent`` (from ``/proc``; none where there is none)."""
-    found = []
+def descendants(parent: int) -> list[int]:
+    """The processes ``parent`` started, and theirs, and so on (from ``/proc``, in one pass; none
+    where there is no ``/proc``)."""
+    children: dict[int, list[int]] = {}
     with contextlib.suppress(OSError):
         for entry in os.scandir("/proc"):
             if not entry.name.isdigit():
@@ -138,8 +139,13 @@ def _children(parent: int) -> list[int]:
             with contextlib.suppress(OSError, ValueError, IndexError):
                 with open(f"/proc/{entry.name}/stat", encoding="ascii", errors="replace") as f:
                     fields = f.read().rsplit(")", 1)[1].split()
-                if int(fields[1]) == parent:
-                    found.append(int(entry.name))
+                children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found: list[int] = []
+    todo = [parent]
+    while todo:
+        kids = children.get(todo.pop(), [])
+        found += kids
+        todo += kids
     return found
 
 
@@ -387,10 +393,14 @@ class Cluster:
         }
 
     def process_ids(self) -> dict[str, list[int]]:
-        """The processes of the site now, by part: ``servers``, ``postgres`` (the postmaster
-        and every process it started) and ``haproxy`` (for the benchmark's CPU shares)."""
+        """The processes of the site now, by part: ``servers``, ``searches`` (the processes the
+        servers started: the computer players' search workers and multiprocessing's helpers),
+        ``postgres`` (the postmaster and every process it started) and ``haproxy`` (for the
+        benchmark's CPU shares)."""
+        servers = [n.process.pid for n in self.nodes if n.process is not None and n.alive()]
         parts: dict[str, list[int]] = {
-            "servers": [n.process.pid for n in self.nodes if n.process is not None and n.alive()],
+            "servers": servers,
+            "searches": [pid for server in servers for pid in descendants(server)],
             "postgres": [],
             "haproxy": [],
         }
@@ -399,7 +409,7 @@ class Cluster:
         if self._pg_data is not None:
             with contextlib.suppress(OSError, ValueError, IndexError):
                 postmaster = int((self._pg_data / "postmaster.pid").read_text().split()[0])
-                parts["postgres"] = [postmaster, *_children(postmaster)]
+                parts["postgres"] = [postmaster, *descendants(postmaster)]
         return parts
 
     def kill(self, n: int) -> ServerNode:
