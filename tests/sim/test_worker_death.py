@@ -71,7 +71,7 @@ def test_a_stopped_simulations_workers_end_within_seconds(
             for process in children:
                 with contextlib.suppress(psutil.Error):
                     process.send_signal(stop)
-        proc.wait(20)
+        proc.wait(60)  # seconds when the machine is quiet; a hang is what fails here
         alive = wait_until_gone(children, timeout=10)
         assert not alive, [" ".join(p.cmdline()) for p in alive]
         if stop == signal.SIGINT:
