@@ -174,6 +174,8 @@ def test_a_process_s_descendants_are_its_children_and_theirs() -> None:
         assert sorted(descendants(child.pid)) == [grandchild]
         assert {child.pid, grandchild} <= set(descendants(os.getpid()))
         assert descendants(grandchild) == []
+        assert sorted(descendants(child.pid, grandchild)) == [grandchild]  # one pass for both
+        assert descendants() == []
     finally:
         for pid in descendants(child.pid):
             os.kill(pid, signal.SIGKILL)

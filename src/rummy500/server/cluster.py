@@ -128,9 +128,9 @@ def haproxy_config(
     return "\n".join(lines) + "\n"
 
 
-def descendants(parent: int) -> list[int]:
-    """The processes ``parent`` started, and theirs, and so on (from ``/proc``, in one pass; none
-    where there is no ``/proc``)."""
+def descendants(*parents: int) -> list[int]:
+    """The processes ``parents`` started, and theirs, and so on (from ``/proc``, in one pass
+    whatever the number of parents; none where there is no ``/proc``)."""
     children: dict[int, list[int]] = {}
     with contextlib.suppress(OSError):
         for entry in os.scandir("/proc"):
@@ -141,7 +141,7 @@ def descendants(parent: int) -> list[int]:
                     fields = f.read().rsplit(")", 1)[1].split()
                 children.setdefault(int(fields[1]), []).append(int(entry.name))
     found: list[int] = []
-    todo = [parent]
+    todo = list(parents)
     while todo:
         kids = children.get(todo.pop(), [])
         found += kids
@@ -400,7 +400,7 @@ class Cluster:
         servers = [n.process.pid for n in self.nodes if n.process is not None and n.alive()]
         parts: dict[str, list[int]] = {
             "servers": servers,
-            "searches": [pid for server in servers for pid in descendants(server)],
+            "searches": descendants(*servers),
             "postgres": [],
             "haproxy": [],
         }
