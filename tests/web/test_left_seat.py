@@ -64,6 +64,8 @@ def test_a_seat_left_mid_game_shows_who_left_and_is_offered_as_a_takeover(
     assert listed.locator("[data-left]").inner_text().startswith("left — the computer plays")
     listed.get_by_role("button", name="Take over a seat").click()
     cleo.locator("[data-takeover]").wait_for()
+    # the page glides up to the form: a tap lands where the button is once it is still
+    cleo.wait_for_function("() => window.scrollY === 0")
     cleo.get_by_label("Your name").first.fill("Cleo")
     cleo.get_by_role("button", name="Take over the seat").click()
     cleo.wait_for_url("**/?table=*")

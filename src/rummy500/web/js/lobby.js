@@ -4,7 +4,7 @@ import { html, cls, useState, useEffect, useRef } from './lib.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
 import * as store from './store.js';
-import { navigate, Settings } from './app-shell.js';
+import { navigate, reducedMotion, Settings } from './app-shell.js';
 import { computerSeatText } from './names.js';
 import { LanguagePicker } from './language-picker.js';
 
@@ -503,7 +503,8 @@ export function Lobby({ invite, settings, onSettings }) {
           <${MyTables} />
           <${OpenTables} onJoin=${(table) => {
             setJoining(table);
-            window.scrollTo({ top: 0, behavior: 'smooth' });
+            // the form opens at the top: glide there, unless motion is turned off
+            window.scrollTo({ top: 0, behavior: settings.speed === 'none' || reducedMotion() ? 'auto' : 'smooth' });
           }} />
           <${Statistics} />
         </div>
