@@ -110,43 +110,61 @@ STATE_BUDGET = 5_000
 _DEAD, _LAY, _MELD = 0, 1, 2
 
 
-def _has_partner(card: int, present: set[int]) -> bool:
-    """Whether another card of ``present`` could share a meld with ``card``: one of the same
-    rank in another suit, or one of the same suit at most two ranks away (aces count at both
-    ends)."""
+def _partners(card: int) -> int:
+    """The cards that could share a meld with ``card``, as a 52-bit mask: those of the same
+    rank in another suit, and those of the same suit at most two ranks away (aces count at
+    both ends)."""
     rank, suit = card % 13, card // 13
+    mask = 0
     for s in range(4):
-        if s != suit and rank + 13 * s in present:
-            return True
+        if s != suit:
+            mask |= 1 << (rank + 13 * s)
     base = suit * 13
     for pos in (rank, 13) if rank == 0 else (rank,):
         for d in (-2, -1, 1, 2):
             p = pos + d
-            if 0 <= p <= 13 and base + (0 if p == 13 else p) in present and p % 13 != rank:
-                return True
-    return False
+            if 0 <= p <= 13 and p % 13 != rank:
+                mask |= 1 << (base + (0 if p == 13 else p))
+    return mask
+
+
+#: :func:`_partners` of every natural card code
+_PARTNERS = tuple(_partners(c) for c in range(52))
+#: for every natural card code, the codes of the same rank in the other suits
+_SAME_RANK = tuple(tuple(c % 13 + 13 * s for s in range(4) if s != c // 13) for c in range(52))
+
+
+@lru_cache(maxsize=1 << 12)
+def _table_masks(table: TableFits) -> tuple[int, dict[int, int]]:
+    """The table's lay-off spots as a 52-bit mask, and its ``after`` as a dict (not to be
+    changed: it is shared)."""
+    mask = 0
+    for c in table.fits:
+        mask |= 1 << c
+    return mask, dict(table.after)
 
 
 @lru_cache(maxsize=1 << 16)
 def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
     val = card_values(values)
     ace_low = card_value(0, values, low_ace=True)
-    after = dict(table.after)
+    fits, after = _table_masks(table)
     naturals = [c for c in hand if c != JOKER]
     jokers = len(hand) - len(naturals)
-    fits = set(table.fits)
     # A card with no possible partner (and at most one joker in the hand) can only be laid off
     # or left over: take it out of the search, which is exponential in the size of the hand.
     alone_dead: list[int] = []
     alone_laid: list[int] = []
     if jokers <= 1:
-        present = set(naturals)
+        present = 0
+        for c in naturals:
+            present |= 1 << c
         kept = []
         for c in naturals:
-            if _has_partner(c, present):
+            if _PARTNERS[c] & present:
                 kept.append(c)
-            elif c in fits:
-                fits.discard(c)
+            elif fits >> c & 1:
+                fits &= ~(1 << c)
                 alone_laid.append(c)
             else:
                 alone_dead.append(c)
@@ -180,9 +198,7 @@ def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
             options.append((v, _LAY, (c,), (rest, jokers, nfits, placed)))
         rank, suit = c % 13, c // 13
         # groups with c
-        others = [
-            rank + 13 * s for s in range(4) if s != suit and rest >> (2 * (rank + 13 * s)) & 3
-        ]
+        others = [o for o in _SAME_RANK[c] if rest >> (2 * o) & 3]
         if others or jokers >= 2:
             for k in range(len(others) + 1):
                 need = 2 - k if k < 2 else 0
@@ -238,12 +254,17 @@ def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
         memo[key] = entry
         return top
 
-    mask = sum(1 << 2 * c for c in naturals)
-    fits_mask = sum(1 << c for c in fits)
-    state = (mask, jokers, fits_mask, table.joker)
+    mask = 0
+    for c in naturals:
+        mask += 1 << 2 * c
+    state = (mask, jokers, fits, table.joker)
     score = best(*state)
-    score += sum(val[c] for c in alone_laid) - sum(val[c] for c in alone_dead)
-    melded = sum(val[c] for c in alone_laid)
+    melded = 0
+    for c in alone_laid:
+        melded += val[c]
+    score += melded
+    for c in alone_dead:
+        score -= val[c]
     melds: list[tuple[int, ...]] = []
     layoffs: list[int] = list(alone_laid)
     deadwood: list[int] = list(alone_dead)

@@ -544,15 +544,6 @@ class Storage:
                         "{n} more seconds"
                     ).format(n=max(1, round(record.reserved_until - time.time())))
                 )
-            taken_names = conn.execute(
-                select(seats.c.name_key).where(
-                    seats.c.table_id == table_id, seats.c.name_key.is_not(None)
-                )
-            ).scalars()
-            if key in set(taken_names):
-                raise SeatError(
-                    _("someone at this table is already called {name}").format(name=name)
-                )
             if seat is not None:
                 if not 0 <= seat < record.players:
                     raise SeatError(
@@ -570,6 +561,16 @@ class Storage:
                 candidates = [s.number for s in record.seats if s.kind == "human" and not s.taken]
                 if not candidates:
                     raise SeatError(_("there is no free seat at this table"))
+            # the seat first: a name is worth changing only where there is a seat to take
+            taken_names = conn.execute(
+                select(seats.c.name_key).where(
+                    seats.c.table_id == table_id, seats.c.name_key.is_not(None)
+                )
+            ).scalars()
+            if key in set(taken_names):
+                raise SeatError(
+                    _("someone at this table is already called {name}").format(name=name)
+                )
             for number in candidates:
                 done = conn.execute(
                     update(seats)

@@ -1,0 +1,60 @@
+"""Hand reading's shortcuts change no reading: a card the search leaves out (it has no possible
+partner) is one no meld could hold with another card of the hand, and reading with and without
+leaving such cards out finds the same score."""
+
+from __future__ import annotations
+
+import random
+from itertools import permutations
+
+import pytest
+
+from rummy500.bots import reading
+from rummy500.bots.reading import read_hand, table_fits
+from rummy500.engine import JOKER, IllegalMove
+from rummy500.engine.melds import analyze_meld
+
+from .helpers import position
+
+
+def _meld_holds_both(a: int, b: int) -> bool:
+    """Whether some three natural cards holding ``a`` and ``b`` are a meld, in some order."""
+    for x in range(52):
+        for order in permutations((a, b, x)):
+            try:
+                analyze_meld(order)
+            except IllegalMove:
+                continue
+            return True
+    return False
+
+
+def test_a_card_left_out_is_one_no_meld_holds_with_the_other() -> None:
+    rng = random.Random(5)
+    pairs = [(a, b) for a in range(52) for b in range(52) if a != b]
+    for a, b in [*rng.sample(pairs, 400), (0, 11), (0, 12), (0, 1), (0, 2), (0, 10), (12, 0)]:
+        assert bool(reading._PARTNERS[a] >> b & 1) == _meld_holds_both(a, b), (a, b)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_leaving_out_the_lone_cards_finds_the_same_score(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(seed)
+    game = position(
+        ["2C 3C 4C 5D 9H 2S KD JH AH 6H 7D 3S QC", "5S 6S 7S 8D 9D TC JC KC AS 4H 5H 2D 3D"],
+        "QH",
+        moves="P2 draw\nP2 meld 5S 6S 7S",
+    )
+    tables = [table_fits(()), table_fits(game.observation(0).melds)]
+    deck = [*range(52), *range(52), JOKER, JOKER]
+    hands = [tuple(sorted(rng.sample(deck, rng.randint(3, 11)))) for _ in range(150)]
+    read = reading._read.__wrapped__
+    shortcut = [read(h, t, "standard") for h in hands for t in tables]
+    monkeypatch.setattr(reading, "_PARTNERS", ((1 << 52) - 1,) * 52)  # every card a partner
+    full = [read(h, t, "standard") for h in hands for t in tables]
+    assert [r.score for r in shortcut] == [r.score for r in full]
+    assert [r.melded for r in shortcut] == [r.melded for r in full]
+    assert any(r.melds for r in full) and any(r.layoffs for r in full)
+    # and read_hand (cached) agrees with the reading it caches
+    assert read_hand(hands[0], tables[1]) == shortcut[1]
