@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import random
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -550,7 +552,11 @@ def main() -> None:
     """Entry point of the ``rummy500`` console script.
 
     A command whose extra is missing says which one to install (status 2), not a traceback.
+    ``kill -USR1`` prints the stack of every thread to standard error (a command that seems
+    stuck says where).
     """
+    if hasattr(signal, "SIGUSR1"):
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     try:
         app()
     except MissingExtra as e:

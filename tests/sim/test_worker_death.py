@@ -71,7 +71,12 @@ def test_a_stopped_simulations_workers_end_within_seconds(
             for process in children:
                 with contextlib.suppress(psutil.Error):
                     process.send_signal(stop)
-        proc.wait(60)  # seconds when the machine is quiet; a hang is what fails here
+        try:
+            proc.wait(60)  # seconds when the machine is quiet; a hang is what fails here
+        except subprocess.TimeoutExpired:
+            os.kill(proc.pid, signal.SIGUSR1)  # where it is stuck: every thread's stack
+            time.sleep(2)
+            pytest.fail("the simulation did not end:\n" + (tmp_path / "stderr.txt").read_text())
         alive = wait_until_gone(children, timeout=10)
         assert not alive, [" ".join(p.cmdline()) for p in alive]
         if stop == signal.SIGINT:

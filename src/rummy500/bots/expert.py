@@ -46,7 +46,11 @@ class ExpertBot(Bot):
       (:func:`~rummy500.bots.evaluate.position_scores`) instead of playing it to the end
       (``None``, the default);
     - ``settle``: stop playing out an alternative once it is behind the intermediate choice by
-      more than this many standard errors (``None``, the default: never).
+      more than this many standard errors (``None``, the default: never);
+    - ``halving``: with ``samples``, spend the same playouts (``samples`` for each candidate)
+      in stages, keeping the better half of the candidates after each (and always the
+      intermediate choice), so that the last few are compared on more deals (successive
+      halving; ``False``, the default: every candidate on the same ``samples`` deals).
     """
 
     name = "expert"
@@ -62,6 +66,7 @@ class ExpertBot(Bot):
         policy: IntermediatePolicy | None = None,
         horizon: int | None = None,
         settle: float | None = None,
+        halving: bool = False,
     ) -> None:
         super().__init__(seed)
         if time <= 0 and not samples:
@@ -75,6 +80,7 @@ class ExpertBot(Bot):
             raise ValueError(_("the horizon must be 0 moves or more, not {n}").format(n=horizon))
         self.horizon = horizon
         self.settle = settle
+        self.halving = halving
         self.policy = policy or IntermediatePolicy()
         #: how many samples the last search looked at (for measurements)
         self.last_samples = 0
@@ -96,6 +102,8 @@ class ExpertBot(Bot):
         ``settle`` standard errors (after four samples) is played out no more, and the search
         stops when none is left."""
         n = len(candidates)
+        if self.halving and self.samples and n > 2:
+            return self._halving(obs, candidates)
         diff_sums = [0.0] * n  # paired with candidate 0
         diff_squares = [0.0] * n
         counts = [0] * n
@@ -140,6 +148,52 @@ class ExpertBot(Bot):
             k = counts[i]
             if not k:
                 continue
+            mean = diff_sums[i] / k
+            var = max(diff_squares[i] / k - mean * mean, 0.0)
+            se = math.sqrt(var / k) if k > 1 else float("inf")
+            margin = mean - self.confidence * se
+            if margin > best_margin:
+                best, best_margin = i, margin
+        return candidates[best]
+
+    def _halving(self, obs: Observation, candidates: Sequence[Move]) -> Move:
+        """Successive halving: ``samples`` playouts a candidate in all, spent in stages of
+        equal cost; after each stage the better half of the candidates (by their mean gain over
+        the first) go on, the first always among them. The choice is made as in
+        :meth:`search`, among the last ones, on all their deals."""
+        assert self.samples
+        n = len(candidates)
+        stages = max(1, math.ceil(math.log2(n)))
+        per_stage = self.samples * n / stages  # playouts a stage
+        diff_sums = [0.0] * n
+        diff_squares = [0.0] * n
+        counts = [0] * n
+        active = list(range(n))
+        rounds = 0
+        for stage in range(stages):
+            deals = max(1, round(per_stage / len(active)))
+            for _deal in range(deals):
+                state = sample_state(obs, self.rng)
+                scores = {}
+                for i in active:
+                    game = state.clone()
+                    game.play(candidates[i])
+                    scores[i] = self.playout(game, obs.seat)
+                for i in active[1:]:
+                    d = scores[i] - scores[0]
+                    diff_sums[i] += d
+                    diff_squares[i] += d * d
+                    counts[i] += 1
+                rounds += 1
+            if stage < stages - 1:
+                keep = max(2, (len(active) + 1) // 2)
+                others = sorted(active[1:], key=lambda i: -diff_sums[i] / counts[i])
+                active = [0, *others[: keep - 1]]
+        self.last_samples = rounds
+        best = 0
+        best_margin = 0.0
+        for i in active[1:]:
+            k = counts[i]
             mean = diff_sums[i] / k
             var = max(diff_squares[i] / k - mean * mean, 0.0)
             se = math.sqrt(var / k) if k > 1 else float("inf")
