@@ -240,7 +240,16 @@ async def play_to_the_end(
             sent_for = client.version
             move = choose(client.legal, rng)
             await client.send({"type": "move", "move": move, "id": sent_for, "version": sent_for})
-        m = await client.recv(max(0.01, end - loop.time()))
+        try:
+            m = await client.recv(max(0.01, end - loop.time()))
+        except TimeoutError:
+            view = client.view or {}
+            raise AssertionError(
+                f"{client.name}: nothing came for {timeout:g} s at version {client.version}"
+                f" (phase {view.get('phase')}, turn {view.get('turn')}, legal {client.legal},"
+                f" call {client.call}, sent for {sent_for}); last messages:\n"
+                + "\n".join(text[:400] for text in client.raw[-6:])
+            ) from None
         if m["type"] == "error" and m["code"] not in ("draw_cancelled", "stale"):
             raise AssertionError(f"{client.name}: {m}")
     raise AssertionError("too many messages")
