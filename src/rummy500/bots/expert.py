@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import time as _time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from rummy500.bots.base import Bot
 from rummy500.bots.evaluate import net_score, playout_scores
@@ -123,17 +123,7 @@ class ExpertBot(Bot):
                     break
             if len(active) == 1:
                 break  # settled: every alternative is clearly behind
-            state = sample_state(obs, self.rng)
-            scores = {}
-            for i in active:
-                game = state.clone()
-                game.play(candidates[i])
-                scores[i] = self.playout(game, obs.seat)
-            for i, s in scores.items():
-                d = s - scores[0]
-                diff_sums[i] += d
-                diff_squares[i] += d * d
-                counts[i] += 1
+            self._deal(obs, candidates, active, diff_sums, diff_squares, counts)
             rounds += 1
             if self.settle is not None and rounds >= 4:
                 active = [
@@ -142,19 +132,7 @@ class ExpertBot(Bot):
                     if i == 0 or self._upper(diff_sums[i], diff_squares[i], counts[i]) >= 0
                 ]
         self.last_samples = rounds
-        best = 0
-        best_margin = 0.0
-        for i in range(1, n):
-            k = counts[i]
-            if not k:
-                continue
-            mean = diff_sums[i] / k
-            var = max(diff_squares[i] / k - mean * mean, 0.0)
-            se = math.sqrt(var / k) if k > 1 else float("inf")
-            margin = mean - self.confidence * se
-            if margin > best_margin:
-                best, best_margin = i, margin
-        return candidates[best]
+        return candidates[self._choice(range(1, n), diff_sums, diff_squares, counts)]
 
     def _halving(self, obs: Observation, candidates: Sequence[Move]) -> Move:
         """Successive halving: ``samples`` playouts a candidate in all, spent in stages of
@@ -173,34 +151,60 @@ class ExpertBot(Bot):
         for stage in range(stages):
             deals = max(1, round(per_stage / len(active)))
             for _deal in range(deals):
-                state = sample_state(obs, self.rng)
-                scores = {}
-                for i in active:
-                    game = state.clone()
-                    game.play(candidates[i])
-                    scores[i] = self.playout(game, obs.seat)
-                for i in active[1:]:
-                    d = scores[i] - scores[0]
-                    diff_sums[i] += d
-                    diff_squares[i] += d * d
-                    counts[i] += 1
+                self._deal(obs, candidates, active, diff_sums, diff_squares, counts)
                 rounds += 1
             if stage < stages - 1:
                 keep = max(2, (len(active) + 1) // 2)
                 others = sorted(active[1:], key=lambda i: -diff_sums[i] / counts[i])
                 active = [0, *others[: keep - 1]]
         self.last_samples = rounds
+        return candidates[self._choice(active[1:], diff_sums, diff_squares, counts)]
+
+    def _deal(
+        self,
+        obs: Observation,
+        candidates: Sequence[Move],
+        active: Sequence[int],
+        diff_sums: list[float],
+        diff_squares: list[float],
+        counts: list[int],
+    ) -> None:
+        """One sampled deal: play each active candidate on it and add its gain over the first
+        (candidate 0, always active) to the sums."""
+        state = sample_state(obs, self.rng)
+        scores = {}
+        for i in active:
+            game = state.clone()
+            game.play(candidates[i])
+            scores[i] = self.playout(game, obs.seat)
+        for i, s in scores.items():
+            d = s - scores[0]
+            diff_sums[i] += d
+            diff_squares[i] += d * d
+            counts[i] += 1
+
+    def _choice(
+        self,
+        among: Iterable[int],
+        diff_sums: Sequence[float],
+        diff_squares: Sequence[float],
+        counts: Sequence[int],
+    ) -> int:
+        """The candidate of ``among`` whose mean gain over the first, less ``confidence``
+        standard errors, is the widest, if it is above 0; else the first (0)."""
         best = 0
         best_margin = 0.0
-        for i in active[1:]:
+        for i in among:
             k = counts[i]
+            if not k:
+                continue
             mean = diff_sums[i] / k
             var = max(diff_squares[i] / k - mean * mean, 0.0)
             se = math.sqrt(var / k) if k > 1 else float("inf")
             margin = mean - self.confidence * se
             if margin > best_margin:
                 best, best_margin = i, margin
-        return candidates[best]
+        return best
 
     def _upper(self, total: float, squares: float, k: int) -> float:
         """The mean gain over the first candidate plus ``settle`` standard errors."""
