@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import json
 import random
@@ -555,8 +556,9 @@ def main() -> None:
     ``kill -USR1`` prints the stack of every thread to standard error (a command that seems
     stuck says where).
     """
-    if hasattr(signal, "SIGUSR1"):
-        faulthandler.register(signal.SIGUSR1, all_threads=True)
+    if hasattr(signal, "SIGUSR1") and sys.__stderr__ is not None:
+        with contextlib.suppress(OSError, ValueError):  # no file descriptor behind stderr
+            faulthandler.register(signal.SIGUSR1, file=sys.__stderr__, all_threads=True)
     try:
         app()
     except MissingExtra as e:

@@ -16,6 +16,9 @@ __all__ = ["default_workers", "run_dask", "run_local", "run_tasks"]
 
 OnResult = Callable[[GameResult], None]
 
+#: The longest the main thread waits for a game without looking up (see :func:`run_local`).
+WAKE_SECONDS = 0.25
+
 
 def default_workers() -> int:
     """One worker per core this process may use."""
@@ -62,7 +65,9 @@ def run_local(
             while queue or running:
                 while queue and len(running) < 4 * workers:
                     running.add(pool.submit(play_task, queue.pop()))
-                done, running = wait(running, return_when=FIRST_COMPLETED)
+                # A bounded wait: Ctrl-C may reach another thread of this process, and only
+                # the main thread, once it runs again, raises KeyboardInterrupt.
+                done, running = wait(running, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
                 for future in done:
                     result = future.result()
                     results.append(result)
