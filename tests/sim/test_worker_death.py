@@ -32,6 +32,10 @@ def short_tmp() -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+def _sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_sim(
     tmp_path: Path, short_tmp: Path
 ) -> tuple[subprocess.Popen[bytes], list[psutil.Process]]:
@@ -42,7 +46,16 @@ def start_sim(
     # its own temporary folder: a killed fork server leaves its socket's folder behind
     env = dict(os.environ, TMPDIR=str(short_tmp))
     with (tmp_path / "stderr.txt").open("wb") as err:
-        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, env=env)
+        proc = subprocess.Popen(
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            env=env,
+            # As from a terminal: Ctrl-C not ignored. A process started with SIGINT ignored
+            # (a shell's background job, or a test process whose SIGINT something set to
+            # SIG_IGN) hands that on, and Python then rightly never raises KeyboardInterrupt.
+            preexec_fn=_sigint_default,
+        )
     # the workers, and the resource tracker (and the fork server, which forks the workers)
     expected = WORKERS + (2 if "forkserver" in multiprocessing.get_all_start_methods() else 1)
     deadline = time.monotonic() + 60
@@ -76,7 +89,10 @@ def test_a_stopped_simulations_workers_end_within_seconds(
         except subprocess.TimeoutExpired:
             os.kill(proc.pid, signal.SIGUSR1)  # where it is stuck: every thread's stack
             time.sleep(2)
-            pytest.fail("the simulation did not end:\n" + (tmp_path / "stderr.txt").read_text())
+            pytest.fail(
+                f"the simulation did not end (this process's SIGINT: {signal.getsignal(stop)}):\n"
+                + (tmp_path / "stderr.txt").read_text()
+            )
         alive = wait_until_gone(children, timeout=10)
         assert not alive, [" ".join(p.cmdline()) for p in alive]
         if stop == signal.SIGINT:
