@@ -34,6 +34,7 @@ def short_tmp() -> Iterator[Path]:
 
 def _sigint_default() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a blocked mask is kept too
 
 
 def start_sim(
@@ -51,9 +52,10 @@ def start_sim(
             stdout=subprocess.DEVNULL,
             stderr=err,
             env=env,
-            # As from a terminal: Ctrl-C not ignored. A process started with SIGINT ignored
-            # (a shell's background job, or a test process whose SIGINT something set to
-            # SIG_IGN) hands that on, and Python then rightly never raises KeyboardInterrupt.
+            # As from a terminal: Ctrl-C neither ignored nor blocked. A process started with
+            # SIGINT ignored (a shell's background job, or a test process whose SIGINT
+            # something set so) or blocked hands that on through exec, and the simulation
+            # then rightly never raises KeyboardInterrupt.
             preexec_fn=_sigint_default,
         )
     # the workers, and the resource tracker (and the fork server, which forks the workers)
