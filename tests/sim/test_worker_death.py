@@ -95,6 +95,8 @@ def test_a_stopped_simulations_workers_end_within_seconds(
                 f"the simulation did not end (this process's SIGINT: {signal.getsignal(stop)}):\n"
                 + (tmp_path / "stderr.txt").read_text()
             )
+        # it ended because it was stopped, not because it ran out of games
+        assert proc.returncode == (130 if stop == signal.SIGINT else -signal.SIGKILL)
         alive = wait_until_gone(children, timeout=10)
         assert not alive, [" ".join(p.cmdline()) for p in alive]
         if stop == signal.SIGINT:
