@@ -161,8 +161,6 @@ WAL_AUTOCHECKPOINT_PAGES = 4096
 #: checkpoint of the server can clear gets there.
 WAL_FLOOD_BYTES = 16 << 20
 WAL_CHECK_EVERY = 64
-#: How many times a checkpoint tries to empty a log that is over its bound.
-WAL_TRUNCATE_ATTEMPTS = 3
 
 
 def new_token() -> str:
@@ -345,13 +343,8 @@ class Storage:
         with self.engine.connect() as conn:
             conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
             size = wal.stat().st_size if wal is not None and wal.exists() else 0
-            # TRUNCATE waits (the busy timeout) for readers of older frames to finish; a
-            # reader that began after the copy reads the database file and does not hold it
-            # up. It reports busy when the wait ran out: then try again, a few times.
-            for _attempt in range(WAL_TRUNCATE_ATTEMPTS):
-                if size <= truncate_over:
-                    break
-                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").all()
+            if size > truncate_over:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
                 size = wal.stat().st_size if wal is not None and wal.exists() else 0
         return size
 
