@@ -157,8 +157,10 @@ WAL_TRUNCATE_BYTES = 8 << 20
 WAL_AUTOCHECKPOINT_PAGES = 4096
 #: The bound that holds under any load: every :data:`WAL_CHECK_EVERY` appends the writer looks
 #: at the log, and past this size empties it itself (a blocking checkpoint, in the writer's
-#: thread: the event loop never waits on it). Only a flood of writes faster than the periodic
-#: checkpoint of the server can clear gets there.
+#: thread: the event loop never waits on it), waiting for an emptying checkpoint already in
+#: progress rather than giving up, and looking again after every append while the log stays
+#: over. Only a flood of writes faster than the periodic checkpoint of the server can clear
+#: gets there.
 WAL_FLOOD_BYTES = 16 << 20
 WAL_CHECK_EVERY = 64
 
@@ -283,6 +285,8 @@ class Storage:
         self.url = normalize_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
         self._appends = 0  # (SQLite: every WAL_CHECK_EVERY appends, the log's size is checked)
+        self._flooded = False  # (… and after every append while it stays over the bound)
+        self._truncate_lock = threading.Lock()
         if self.url.startswith("postgresql+psycopg"):
             require_extra("postgres", _("a PostgreSQL database"), "psycopg")
         kwargs: dict[str, Any] = {"echo": echo, "future": True}
@@ -335,17 +339,24 @@ class Storage:
     def checkpoint(self, truncate_over: int = WAL_TRUNCATE_BYTES) -> int:
         """SQLite: copy the write-ahead log into the database file (without waiting for
         readers or blocking writers); once the log is over ``truncate_over`` bytes, wait for
-        the writers, copy all of it and empty the file (``TRUNCATE``). Commits never do it,
-        so that they never wait on a sync to disk. Returns the log's size after."""
+        the writers, copy all of it and empty the file (``TRUNCATE``; one at a time in a
+        process: a second one waits for the first). Commits never do it, so that they never
+        wait on a sync to disk. Returns the log's size after."""
         if not self.is_sqlite:
             return 0
         wal = self.wal_path()
         with self.engine.connect() as conn:
             conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
-            size = wal.stat().st_size if wal is not None and wal.exists() else 0
+            size = _size(wal)
             if size > truncate_over:
-                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-                size = wal.stat().st_size if wal is not None and wal.exists() else 0
+                # One emptying checkpoint at a time in this process: SQLite refuses a second
+                # one at once (busy) instead of waiting, and the writer's own one (the flood
+                # bound, in append) must wait for the one in progress, not give up on it.
+                with self._truncate_lock:
+                    size = _size(wal)
+                    if size > truncate_over:
+                        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+                        size = _size(wal)
         return size
 
     # --- tables --------------------------------------------------------------------------------
@@ -637,10 +648,12 @@ class Storage:
             return []
         if self.is_sqlite:
             self._appends += 1
-            if self._appends % WAL_CHECK_EVERY == 0:
-                wal = self.wal_path()
-                if wal is not None and wal.exists() and wal.stat().st_size > WAL_FLOOD_BYTES:
-                    self.checkpoint()
+            if self._appends % WAL_CHECK_EVERY == 0 or self._flooded:
+                if _size(self.wal_path()) > WAL_FLOOD_BYTES:
+                    # Still over after it (a reader held the log): look again next time.
+                    self._flooded = self.checkpoint() > WAL_FLOOD_BYTES
+                else:
+                    self._flooded = False
         try:
             return self._append_pg(items) if not self.is_sqlite else self._append(items)
         except Exception:
@@ -946,6 +959,14 @@ def _record(row: Any, seat_rows: Iterable[Any]) -> TableRecord:
         seats=tuple(_seat(s) for s in seat_rows),
         reserved_until=row.get("reserved_until"),
     )
+
+
+def _size(path: Path | None) -> int:
+    """A file's size in bytes, 0 if there is none."""
+    try:
+        return path.stat().st_size if path is not None else 0
+    except FileNotFoundError:
+        return 0
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
