@@ -1,15 +1,19 @@
 """The database stays small and the lobby's rows stay sound: the write-ahead log under
-sustained writes, records kept once, names unique per table, invite codes old and new."""
+sustained writes (emptied off the event loop when flooded), records kept once, names unique
+per table, invite codes old and new."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
+from rummy500.server.events import EventWriter
 from rummy500.server.storage import (
     INVITE_ALPHABET,
     WAL_FLOOD_BYTES,
@@ -232,3 +236,34 @@ def test_the_upgrade_keeps_old_invite_codes_and_names(tmp_path: Path) -> None:
     assert [s.name for s in found.seats] == ["Ann", "ann"]
     assert format_invite(found.invite_code) == "K7QM3X"
     storage.close()
+
+
+def test_a_flooded_log_is_emptied_off_the_event_loop(tmp_path: Path) -> None:
+    # The server's writer commits SQLite batches on the event loop, except the one that must
+    # first empty a flooded log (and may wait for readers): that one goes to a worker thread.
+    storage = Storage(f"sqlite:///{tmp_path / 'loop.sqlite3'}")
+    storage.migrate()
+    table_id = _table(storage)
+    assert storage.claim(table_id, "node", 30)
+    threads: list[bool] = []
+    real_append = storage.append
+
+    def append(items: list[Append]) -> list[bool]:
+        threads.append(threading.current_thread() is threading.main_thread())
+        return real_append(items)
+
+    storage.append = append  # type: ignore[method-assign]
+
+    async def play(flooded: bool) -> None:
+        storage.log_flooded = lambda: flooded  # type: ignore[method-assign]
+        writer = EventWriter(storage, executor)
+        writer.start()
+        version = len(threads)
+        assert await writer.append(Append(table_id, version, [f"P1 draw {version}"], "node"))
+        await writer.stop()
+
+    with ThreadPoolExecutor(1) as executor:
+        asyncio.run(play(False))
+        asyncio.run(play(True))
+    storage.close()
+    assert threads == [True, False]

@@ -66,7 +66,9 @@ class EventWriter:
     With SQLite the commit runs on the event loop itself: it is a fraction of a millisecond
     (WAL, no fsync at commit; checkpoints run in a worker thread, see
     :meth:`~rummy500.server.tables.TableHub.start`), far less than a worker thread would wait
-    for the interpreter while the loop is busy. With PostgreSQL it runs in a worker thread (the
+    for the interpreter while the loop is busy — except when the log is flooded
+    (:meth:`~rummy500.server.storage.Storage.log_flooded`): that batch empties it first and
+    goes to a worker thread. With PostgreSQL it runs in a worker thread (the
     round trips to the database server must not hold the loop).
     """
 
@@ -105,7 +107,7 @@ class EventWriter:
             started = loop.time()
             items = [item for item, _f in batch]
             try:
-                if self.inline:
+                if self.inline and not self.storage.log_flooded():
                     results = self.storage.append(items)
                 else:
                     results = await loop.run_in_executor(self.executor, self.storage.append, items)

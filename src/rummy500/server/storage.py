@@ -156,11 +156,11 @@ WAL_TRUNCATE_BYTES = 8 << 20
 #: it cannot reset the log while readers keep coming.
 WAL_AUTOCHECKPOINT_PAGES = 4096
 #: The bound that holds under any load: every :data:`WAL_CHECK_EVERY` appends the writer looks
-#: at the log, and past this size empties it itself (a blocking checkpoint, in the writer's
-#: thread: the event loop never waits on it), waiting for an emptying checkpoint already in
-#: progress rather than giving up, and looking again after every append while the log stays
-#: over. Only a flood of writes faster than the periodic checkpoint of the server can clear
-#: gets there.
+#: at the log, and past this size empties it itself (a blocking checkpoint: the server's writer
+#: then runs that append in a worker thread, so the event loop never waits on it), waiting for
+#: an emptying checkpoint already in progress rather than giving up, and looking again after
+#: every append while the log stays over. Only a flood of writes faster than the periodic
+#: checkpoint of the server can clear gets there.
 WAL_FLOOD_BYTES = 16 << 20
 WAL_CHECK_EVERY = 64
 
@@ -309,6 +309,7 @@ class Storage:
         #: PostgreSQL: the connection the moves are written on, kept (see :meth:`_append_pg`)
         self._writer: Any = None
         self._writer_lock = threading.Lock()
+        self._wal = self.wal_path()
 
     # --- schema --------------------------------------------------------------------------------
 
@@ -335,6 +336,11 @@ class Storage:
             return None
         path = self.url.split("///", 1)[1].split("?", 1)[0]
         return Path(path + "-wal") if path and path != ":memory:" else None
+
+    def log_flooded(self) -> bool:
+        """SQLite: whether the write-ahead log is over :data:`WAL_FLOOD_BYTES`, so that the
+        next :meth:`append` empties it first and may wait for readers (a ``stat`` call)."""
+        return self._wal is not None and _size(self._wal) > WAL_FLOOD_BYTES
 
     def checkpoint(self, truncate_over: int = WAL_TRUNCATE_BYTES) -> int:
         """SQLite: copy the write-ahead log into the database file (without waiting for
@@ -649,7 +655,7 @@ class Storage:
         if self.is_sqlite:
             self._appends += 1
             if self._appends % WAL_CHECK_EVERY == 0 or self._flooded:
-                if _size(self.wal_path()) > WAL_FLOOD_BYTES:
+                if self.log_flooded():
                     # Still over after it (a reader held the log): look again next time.
                     self._flooded = self.checkpoint() > WAL_FLOOD_BYTES
                 else:
