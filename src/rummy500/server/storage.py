@@ -155,14 +155,12 @@ WAL_TRUNCATE_BYTES = 8 << 20
 #: itself (``wal_autocheckpoint``), however fast events come — but that checkpoint is passive:
 #: it cannot reset the log while readers keep coming.
 WAL_AUTOCHECKPOINT_PAGES = 4096
-#: The bound that holds under any load: every :data:`WAL_CHECK_EVERY` appends the writer looks
-#: at the log, and past this size empties it itself (a blocking checkpoint: the server's writer
-#: then runs that append in a worker thread, so the event loop never waits on it), waiting for
-#: an emptying checkpoint already in progress rather than giving up, and looking again after
-#: every append while the log stays over. Only a flood of writes faster than the periodic
-#: checkpoint of the server can clear gets there.
+#: The bound that holds under any load: before every append the writer looks at the log's size
+#: (a ``stat``), and past this size empties it itself (a blocking checkpoint: the server's
+#: writer then runs that append in a worker thread, so the event loop never waits on it),
+#: waiting for an emptying checkpoint already in progress rather than giving up. Only a flood
+#: of writes faster than the periodic checkpoint of the server can clear gets there.
 WAL_FLOOD_BYTES = 16 << 20
-WAL_CHECK_EVERY = 64
 
 
 def new_token() -> str:
@@ -284,8 +282,6 @@ class Storage:
     def __init__(self, url: str, *, echo: bool = False) -> None:
         self.url = normalize_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
-        self._appends = 0  # (SQLite: every WAL_CHECK_EVERY appends, the log's size is checked)
-        self._flooded = False  # (… and after every append while it stays over the bound)
         self._truncate_lock = threading.Lock()
         if self.url.startswith("postgresql+psycopg"):
             require_extra("postgres", _("a PostgreSQL database"), "psycopg")
@@ -350,7 +346,7 @@ class Storage:
         wait on a sync to disk. Returns the log's size after."""
         if not self.is_sqlite:
             return 0
-        wal = self.wal_path()
+        wal = self._wal
         with self.engine.connect() as conn:
             conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
             size = _size(wal)
@@ -652,14 +648,8 @@ class Storage:
         whose table moved on or changed owner is refused (``False``) and stores nothing."""
         if not items:
             return []
-        if self.is_sqlite:
-            self._appends += 1
-            if self._appends % WAL_CHECK_EVERY == 0 or self._flooded:
-                if self.log_flooded():
-                    # Still over after it (a reader held the log): look again next time.
-                    self._flooded = self.checkpoint() > WAL_FLOOD_BYTES
-                else:
-                    self._flooded = False
+        if self.log_flooded():  # (SQLite)
+            self.checkpoint()
         try:
             return self._append_pg(items) if not self.is_sqlite else self._append(items)
         except Exception:
