@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 
 from rummy500.bots.base import Bot
 from rummy500.bots.evaluate import net_score, playout_scores
+from rummy500.bots.inference import weighted_state
 from rummy500.bots.intermediate import IntermediatePolicy
 from rummy500.engine import Game, Move, Observation, sample_state
 from rummy500.i18n import _
@@ -50,7 +51,13 @@ class ExpertBot(Bot):
     - ``halving``: with ``samples``, spend the same playouts (``samples`` for each candidate)
       in stages, keeping the better half of the candidates after each (and always the
       intermediate choice), so that the last few are compared on more deals (successive
-      halving; ``False``, the default: every candidate on the same ``samples`` deals).
+      halving; ``False``, the default: every candidate on the same ``samples`` deals);
+    - ``infer``: deal the others' unknown cards by what their discards say they do not collect
+      (:func:`~rummy500.bots.inference.weighted_state`) instead of uniformly (``False``, the
+      default);
+    - ``goal``: points of net a playout gains when the seat wins the game in it, and loses when
+      another seat does (``0``, the default: only the hand's points count): with it the search
+      plays to win the game, not the most points, in the hand that may end it.
     """
 
     name = "expert"
@@ -67,6 +74,8 @@ class ExpertBot(Bot):
         horizon: int | None = None,
         settle: float | None = None,
         halving: bool = False,
+        infer: bool = False,
+        goal: float = 0.0,
     ) -> None:
         super().__init__(seed)
         if time <= 0 and not samples:
@@ -81,6 +90,8 @@ class ExpertBot(Bot):
         self.horizon = horizon
         self.settle = settle
         self.halving = halving
+        self.infer = infer
+        self.goal = goal
         self.policy = policy or IntermediatePolicy()
         #: how many samples the last search looked at (for measurements)
         self.last_samples = 0
@@ -171,7 +182,7 @@ class ExpertBot(Bot):
     ) -> None:
         """One sampled deal: play each active candidate on it and add its gain over the first
         (candidate 0, always active) to the sums."""
-        state = sample_state(obs, self.rng)
+        state = weighted_state(obs, self.rng) if self.infer else sample_state(obs, self.rng)
         scores = {}
         for i in active:
             game = state.clone()
@@ -215,6 +226,10 @@ class ExpertBot(Bot):
 
     def playout(self, game: Game, seat: int) -> float:
         """Play ``game`` to the end of the hand with the intermediate policy; return ``seat``'s
-        hand score minus the mean of the others' (as if the stock ran out at the cap)."""
+        hand score minus the mean of the others' (as if the stock ran out at the cap), with
+        ``goal`` added if the seat won the game with the hand, taken if another seat did."""
         scores = playout_scores(game, self.policy, self.playout_moves, self.horizon)
-        return net_score(scores, seat)
+        net = net_score(scores, seat)
+        if self.goal and game.winner is not None:
+            net += self.goal if game.winner == seat else -self.goal
+        return net

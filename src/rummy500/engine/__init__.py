@@ -31,7 +31,7 @@ from rummy500.engine.errors import (
 )
 from rummy500.engine.melds import card_value, card_values
 from rummy500.engine.moves import Move, parse_seat, seat_str
-from rummy500.engine.observation import MeldView, Observation
+from rummy500.engine.observation import MeldView, Observation, unseen_cards
 from rummy500.engine.phases import CallWindow, HandResult, Obligation, ObligationKind, Phase
 from rummy500.engine.rules import PRESETS, Rules
 from rummy500.engine.state import (
@@ -89,4 +89,5 @@ __all__ = [
     "sample_state",
     "seat_str",
     "svg",
+    "unseen_cards",
 ]

@@ -27,6 +27,7 @@ from rummy500.engine.moves import Move
 from rummy500.engine.observation import Observation, unseen_cards
 from rummy500.engine.phases import HandResult, Phase
 from rummy500.engine.rules import Rules
+from rummy500.i18n import _
 
 
 class Serialization(Explanations):
@@ -204,14 +205,27 @@ class Serialization(Explanations):
         )
 
     @classmethod
-    def from_observation(cls, obs: Observation, rng: random.Random) -> Self:
+    def from_observation(
+        cls, obs: Observation, rng: random.Random, deal: Sequence[int] | None = None
+    ) -> Self:
         """A full game consistent with ``obs``: the cards ``obs.seat`` cannot place are dealt
         at random to the other hands (beside the cards known to be there) and the stock. The
         seat cannot tell it from the real game (``observation(obs.seat) == obs``). For
-        determinized search."""
+        determinized search.
+
+        ``deal`` chooses the deal instead of chance: the unseen cards
+        (:func:`~rummy500.engine.unseen_cards`, each once) in the order they are dealt — the
+        other hands' unknown cards first, seat by seat, then the stock, top card last. A search
+        that weighs what the others are likely to hold samples this order itself. Raises
+        :class:`ValueError` if ``deal`` is not an arrangement of the unseen cards."""
         unseen = unseen_cards(obs)
         seed = rng.getrandbits(63)
-        rng.shuffle(unseen)
+        if deal is None:
+            rng.shuffle(unseen)
+        elif sorted(deal) != unseen:  # unseen_cards is in card order
+            raise ValueError(_("the deal must hold each unseen card once, and nothing else"))
+        else:
+            unseen = list(deal)
         hands: list[list[int]] = []
         for s in range(obs.players):
             if s == obs.seat:
