@@ -19,6 +19,7 @@ from rummy500.engine import (
     card_str,
     parse_card,
     sample_state,
+    unseen_cards,
 )
 from rummy500.engine.phases import ObligationKind
 from tests.engine.positions import OPTION_VALUES, play, position
@@ -219,3 +220,27 @@ def test_from_observation_deals_a_game_the_seat_cannot_tell_from_the_real_one() 
     assert sampled.observation(2) == obs
     again = sample_state(obs, random.Random(1))
     assert again.to_json() == sampled.to_json()
+
+
+def test_from_observation_deals_a_chosen_deal_and_refuses_one_that_is_not_the_unseen_cards() -> (
+    None
+):
+    game = Game.new(3, seed=12)
+    rng = random.Random(6)
+    for _i in range(20):
+        game.play(rng.choice(game.legal_moves()))
+    obs = game.observation(0)
+    unseen = unseen_cards(obs)
+    order = list(reversed(unseen))
+    dealt = Game.from_observation(obs, random.Random(1), deal=order)
+    assert dealt.observation(0) == obs
+    need = [obs.hand_sizes[s] - len(obs.known[s]) for s in (1, 2)]
+    for s, start in ((1, 0), (2, need[0])):
+        assert sorted(dealt.hand(s)) == sorted([*obs.known[s], *order[start : start + need[s - 1]]])
+    assert dealt.stock == order[sum(need) :]
+    before = obs
+    own = obs.hand[0]  # a card the seat holds, not an unseen one
+    for bad in (order[1:], [*order, order[0]], [*order[:-1], own]):
+        with pytest.raises(ValueError, match="each unseen card once"):
+            Game.from_observation(obs, random.Random(1), deal=bad)
+    assert game.observation(0) == before

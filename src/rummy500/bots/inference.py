@@ -2,7 +2,9 @@
 
 A player keeps the cards that go with their hand and discards the rest, so a card that would
 meld with one an opponent discarded this hand — the same rank, or the same suit one or two
-ranks away — is less likely to be in that opponent's hand than a card chosen at random.
+ranks away — is less likely to be in that opponent's hand than a card chosen at random; so is,
+to a lesser degree, a card that goes with one they passed over (drew from the stock instead of
+taking it from the top of the pile).
 :func:`card_weights` turns an observation into a weight per unseen card and opponent (1 for no
 evidence, lower for a card that goes with their discards), and :func:`weighted_state` deals the
 unseen cards by those weights (each opponent's unknown cards drawn without replacement in
@@ -33,24 +35,36 @@ RELATIONS = ("rank", "next", "gap")
 @dataclass(frozen=True, slots=True)
 class Ratios:
     """How much likelier (below 1: less likely) an unseen card is in an opponent's hand when it
-    goes with a card that opponent discarded this hand, than a card that goes with none."""
+    goes with a card that opponent discarded this hand (or passed over: drew from the stock
+    when it was the top of the pile), than a card that goes with none. A card's weight is the
+    product of its strongest relation to the discards and its strongest to the cards passed
+    over."""
 
-    #: the same rank (a set with the discard)
+    #: the same rank as a discard (a set with it)
     rank: float
-    #: the same suit, one rank away (a run with it)
+    #: the same suit as a discard, one rank away (a run with it)
     next: float
-    #: the same suit, two ranks away
+    #: the same suit as a discard, two ranks away
     gap: float
+    #: the same rank as a card passed over
+    passed_rank: float = 1.0
+    #: the same suit as a card passed over, one rank away
+    passed_next: float = 1.0
+    #: the same suit as a card passed over, two ranks away
+    passed_gap: float = 1.0
 
-    def of(self, name: str) -> float:
-        """The ratio of a relation of :data:`RELATIONS`."""
-        return float(getattr(self, name))
+    def of(self, name: str, passed: bool = False) -> float:
+        """The ratio of a relation of :data:`RELATIONS` to a discard, or to a card passed over."""
+        return float(getattr(self, f"passed_{name}" if passed else name))
 
 
 #: Measured by ``measure_ratios(games=1000, seed=1)`` (intermediate players, 2 seats, standard
-#: rules: 1.8 million unseen cards looked at; a card of the same rank as a discard is in the
-#: discarder's hand less than a quarter as often as one that goes with none).
-RATIOS = Ratios(rank=0.225, next=0.418, gap=0.584)
+#: rules; 1.8 million unseen cards looked at, 80 s): a card of the same rank as a discard is in the
+#: discarder's hand about a quarter as often as one that goes with nothing it threw away or
+#: passed over.
+RATIOS = Ratios(
+    rank=0.254, next=0.491, gap=0.657, passed_rank=0.425, passed_next=0.741, passed_gap=0.895
+)
 
 
 def relation(card: int, discard: int) -> str | None:
@@ -79,29 +93,43 @@ def _strongest(card: int, discards: Sequence[int]) -> str | None:
     return found
 
 
-def _discards(obs: Observation) -> list[list[int]]:
-    """Each seat's discards of this hand."""
-    out: list[list[int]] = [[] for _ in range(obs.players)]
+def _evidence(obs: Observation) -> tuple[list[list[int]], list[list[int]]]:
+    """Each seat's discards of this hand, and the cards it passed over (the top of the pile,
+    discarded by another seat just before, when it drew from the stock)."""
+    discards: list[list[int]] = [[] for _ in range(obs.players)]
+    passed: list[list[int]] = [[] for _ in range(obs.players)]
+    last: tuple[int, int] | None = None  # the last discard: (seat, card)
     for m in obs.history:
         if m.verb == "discard":
-            out[m.seat].append(m.cards[0])
-    return out
+            discards[m.seat].append(m.cards[0])
+            last = (m.seat, m.cards[0])
+        elif m.verb == "draw":
+            if last is not None and last[0] != m.seat:
+                passed[m.seat].append(last[1])
+            last = None
+        elif m.verb != "pass":
+            last = None
+    return discards, passed
 
 
 def card_weights(obs: Observation, ratios: Ratios = RATIOS) -> list[dict[int, float]]:
     """For each seat, the weight of each unseen card being in that hand (1 for a card that goes
-    with none of its discards; empty for the seat itself)."""
+    with none of its discards or cards passed over; empty for the seat itself)."""
     unseen = sorted(set(unseen_cards(obs)))
-    discards = _discards(obs)
+    discards, passed = _evidence(obs)
     weights: list[dict[int, float]] = []
     for s in range(obs.players):
-        if s == obs.seat:
-            weights.append({})
-            continue
-        w = {}
-        for c in unseen:
-            r = _strongest(c, discards[s])
-            w[c] = 1.0 if r is None else ratios.of(r)
+        w: dict[int, float] = {}
+        if s != obs.seat:
+            for c in unseen:
+                weight = 1.0
+                r = _strongest(c, discards[s])
+                if r is not None:
+                    weight = ratios.of(r)
+                r = _strongest(c, passed[s])
+                if r is not None:
+                    weight *= ratios.of(r, passed=True)
+                w[c] = weight
         weights.append(w)
     return weights
 
@@ -134,12 +162,14 @@ def measure_ratios(
 ) -> tuple[Ratios, dict[str, tuple[int, int]]]:
     """Play ``games`` games of ``bot`` against itself and count, at every draw of every seat,
     how often an unseen card with each relation to an opponent's discards is in that opponent's
-    hand (and with none). Returns the ratios and, per relation and ``"none"``, (in hand, seen).
+    hand (and with none), and the same for the cards it passed over. Returns the ratios and, per
+    pair of relations (``"rank/none"``: the rank of a discard, nothing passed over), how many
+    such cards were in the hand and how many were looked at.
 
-    This is how :data:`RATIOS` was made (1,000 games, about 40 s)."""
+    This is how :data:`RATIOS` was made (1,000 games, about 80 s)."""
     from rummy500.bots import make_bot
 
-    counts = {name: [0, 0] for name in (*RELATIONS, "none")}
+    counts = {(d, p): [0, 0] for d in (*RELATIONS, None) for p in (*RELATIONS, None)}
     rng = random.Random(seed)
     for _g in range(games):
         game = Game.new(players, seed=rng.getrandbits(63), max_moves_per_hand=400)
@@ -149,29 +179,40 @@ def measure_ratios(
             if game.is_game_over():
                 break
             game.deal()
-    base = counts["none"][0] / max(counts["none"][1], 1)
-    ratio = {
-        r: round((counts[r][0] / counts[r][1]) / base, 3) if counts[r][1] and base else 1.0
-        for r in RELATIONS
+
+    def rate(key: tuple[str | None, str | None]) -> float:
+        held, seen = counts[key]
+        return held / seen if seen else 0.0
+
+    base = rate((None, None))
+    found: dict[str, float] = {}
+    for r in RELATIONS:
+        # each kind of evidence among the cards without the other
+        found[r] = round(rate((r, None)) / base, 3) if base else 1.0
+        found[f"passed_{r}"] = round(rate((None, r)) / base, 3) if base else 1.0
+    table = {
+        f"{d or 'none'}/{p or 'none'}": (held, seen) for (d, p), (held, seen) in counts.items()
     }
-    return Ratios(**ratio), {k: (v[0], v[1]) for k, v in counts.items()}
+    return Ratios(**found), table
 
 
-def _count_hand(game: Game, bots: Sequence[Bot], counts: dict[str, list[int]]) -> None:
+def _count_hand(
+    game: Game, bots: Sequence[Bot], counts: dict[tuple[str | None, str | None], list[int]]
+) -> None:
     players = game.players
     while not game.is_hand_over():
         actor = game.to_act
         assert actor is not None
         obs = game.observation(actor)
         if obs.phase == "draw":
-            discards = _discards(obs)
+            discards, passed = _evidence(obs)
             unseen = set(unseen_cards(obs))
             for s in range(players):
                 if s == actor:
                     continue
                 held = set(game.hand(s)) - set(obs.known[s])
                 for c in unseen:
-                    r = _strongest(c, discards[s]) or "none"
-                    counts[r][0] += c in held
-                    counts[r][1] += 1
+                    key = (_strongest(c, discards[s]), _strongest(c, passed[s]))
+                    counts[key][0] += c in held
+                    counts[key][1] += 1
         game.play(bots[actor].choose(obs, game.legal_moves()))
