@@ -17,7 +17,7 @@ from rummy500.bots.inference import (
     relation,
     weighted_state,
 )
-from rummy500.engine import Game, Rules, parse_card, sample_state
+from rummy500.engine import Game, Rules, parse_card, sample_state, unseen_cards
 from rummy500.notation import read_record
 
 #: P2 has thrown away 7♥ and K♠ and passed over 5♦ and 6♦; P1 is to draw.
@@ -63,6 +63,7 @@ def test_the_weights_mark_down_the_cards_that_go_with_an_opponents_discards() ->
     assert w[c("8H")] == w[c("QS")] == RATIOS.next
     assert w[c("9H")] == RATIOS.gap
     assert w[c("TC")] == w[c("9C")] == 1.0
+    assert set(w) == set(unseen_cards(obs)), "every unseen card is weighed, and only those"
     # P2 drew from the stock over 5♦ and 6♦: passed over, as well as what it threw away
     assert w[c("5C")] == RATIOS.passed_rank
     assert w[c("8D")] == w[c("3D")] == RATIOS.passed_gap
