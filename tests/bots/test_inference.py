@@ -86,6 +86,8 @@ def test_a_weighted_deal_is_consistent_and_holds_the_marked_cards_less_often() -
         assert state.observation(0) == obs
         weighted.update(x in marked for x in state.hand(1))
         uniform.update(x in marked for x in sample_state(obs, rng).hand(1))
+    given = weighted_state(obs, random.Random(8), weights=card_weights(obs))
+    assert given.to_json() == weighted_state(obs, random.Random(8)).to_json()
     # a third of P2's unknown cards are marked in a uniform deal; well under that when weighed
     assert weighted[True] < 0.6 * uniform[True]
     assert weighted[True] > 0, "marked down, not ruled out"

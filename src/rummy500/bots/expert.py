@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 
 from rummy500.bots.base import Bot
 from rummy500.bots.evaluate import net_score, playout_scores
-from rummy500.bots.inference import weighted_state
+from rummy500.bots.inference import card_weights, weighted_state
 from rummy500.bots.intermediate import IntermediatePolicy
 from rummy500.engine import Game, Move, Observation, sample_state
 from rummy500.i18n import _
@@ -92,6 +92,9 @@ class ExpertBot(Bot):
         self.halving = halving
         self.infer = infer
         self.goal = goal
+        # with ``infer``: the observation of the decision being searched, and its card weights
+        # (the same for every deal of the decision: worked out once)
+        self._weighed: tuple[Observation, list[dict[int, float]]] | None = None
         self.policy = policy or IntermediatePolicy()
         #: how many samples the last search looked at (for measurements)
         self.last_samples = 0
@@ -182,7 +185,12 @@ class ExpertBot(Bot):
     ) -> None:
         """One sampled deal: play each active candidate on it and add its gain over the first
         (candidate 0, always active) to the sums."""
-        state = weighted_state(obs, self.rng) if self.infer else sample_state(obs, self.rng)
+        if self.infer:
+            if self._weighed is None or self._weighed[0] is not obs:
+                self._weighed = (obs, card_weights(obs))
+            state = weighted_state(obs, self.rng, weights=self._weighed[1])
+        else:
+            state = sample_state(obs, self.rng)
         scores = {}
         for i in active:
             game = state.clone()

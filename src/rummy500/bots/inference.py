@@ -134,12 +134,19 @@ def card_weights(obs: Observation, ratios: Ratios = RATIOS) -> list[dict[int, fl
     return weights
 
 
-def weighted_state(obs: Observation, rng: random.Random, ratios: Ratios = RATIOS) -> Game:
+def weighted_state(
+    obs: Observation,
+    rng: random.Random,
+    ratios: Ratios = RATIOS,
+    weights: Sequence[dict[int, float]] | None = None,
+) -> Game:
     """A full game consistent with ``obs``, the others' unknown cards dealt by
     :func:`card_weights` (Efraimidis–Spirakis sampling without replacement), the stock shuffled.
-    """
+    A search dealing many games from one observation passes its ``card_weights(obs)`` once as
+    ``weights`` (``ratios`` is then not used)."""
     pool = unseen_cards(obs)
-    weights = card_weights(obs, ratios)
+    if weights is None:
+        weights = card_weights(obs, ratios)
     order: list[int] = []
     for s in range(obs.players):
         if s == obs.seat:
