@@ -170,6 +170,10 @@ async def test_a_process_killed_mid_hand_loses_nothing_and_comes_back(cluster: C
     owners = set()
     async with httpx.AsyncClient(base_url=cluster.url, timeout=10) as http:
         for _n in range(12):
+            # both processes live, and HAProxy sending tables to both (one marked down for a
+            # moment by a failed connection on a loaded machine is back before the next table)
+            assert all(node.alive() for node in cluster.nodes), _site_report(cluster)
+            cluster.wait_all_up()
             made = await http.post(
                 "/api/tables",
                 json={"seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}], "name": "Cy"},
@@ -182,4 +186,15 @@ async def test_a_process_killed_mid_hand_loses_nothing_and_comes_back(cluster: C
                 owners.add(table_owner(cluster.db_url, new_id))
             if victim in owners and survivor in owners:
                 break
-    assert victim in owners and survivor in owners
+    assert victim in owners and survivor in owners, (owners, _site_report(cluster))
+
+
+def _site_report(cluster: Cluster) -> str:
+    """What a failure needs: which processes live, HAProxy's view of them and its log's end."""
+    assert cluster.folder is not None
+    log = cluster.folder / "haproxy.log"
+    tail = log.read_text(errors="replace").splitlines()[-8:] if log.exists() else []
+    alive = {node.name: node.alive() for node in cluster.nodes}
+    return f"alive {alive}, HAProxy sees {cluster.server_states()}; its log ends:\n" + "\n".join(
+        tail
+    )
