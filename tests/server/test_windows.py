@@ -184,3 +184,43 @@ async def test_a_computer_player_answers_well_within_the_deadline(server: Runnin
             assert m["event"]["by"] == "takeover"
             break
     assert loop.time() - start < 2.0
+
+
+async def test_a_computer_answer_is_dropped_once_its_player_is_back(
+    server: RunningServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The far caller is away, so a computer player starts answering for it; the player comes
+    back before it has answered: the call is the player's to make, not the computer's."""
+    window = find_window(3, two_callers)
+    table_id, tokens = await seeded_table(
+        server, ["human"] * 3, window.seed, call_seconds=5.0, away_seconds=0.3
+    )
+    clients = {s: await server.connect(table_id, t) for s, t in tokens.items()}
+    for client in clients.values():
+        await client.expect("state")
+    await play_script(clients, window.script[:-1])
+    near, far = (seat(s) for s in window.order)
+    far_call = next(m for m in window.callers[window.order[1]] if "rummy" in m)
+    asked = asyncio.Event()
+    answer = asyncio.Event()
+
+    async def slow_choose(level: str, seed: int, observation: Any, legal: Any) -> Any:
+        asked.set()
+        await answer.wait()  # thinks until the player is back
+        return next(m for m in legal if str(m) == far_call)
+
+    monkeypatch.setattr(server.app.state.hub.bots, "choose", slow_choose)
+    await clients[far].close()
+    await asyncio.sleep(0.5)  # away for longer than away_seconds: a computer stands in
+    await play_script(clients, window.script[-1:])
+    await asyncio.wait_for(asked.wait(), 5)
+    back = await server.connect(table_id, tokens[far])
+    await back.expect("state")
+    answer.set()
+    await clients[near].send({"type": "move", "move": f"{near} pass", "id": "p"})
+    await clients[near].expect("update", ref="p")
+    await asyncio.sleep(0.3)  # the computer's answer, had it been taken, is in by now
+    assert (far_call, "takeover") not in moves_in(await back.drain(quiet=0.2))
+    await back.send({"type": "move", "move": f"{far} pass", "id": "mine"})
+    update = await back.expect("update", ref="mine")
+    assert update["event"] == {"kind": "move", "move": f"{far} pass", "seat": far, "by": "player"}

@@ -404,9 +404,11 @@ class TablePlay:
         if g is None:
             return
         by = "bot" if self.seating.seats[seat].kind == "bot" else "takeover"
+        if self.computer_level(seat, self.loop.time()) is None:
+            return  # the seat's player came back while the computer was thinking
         if key[0] == "play":
-            if self.version != key[1] or self.computer_level(seat, self.loop.time()) is None:
-                return  # the table moved on, or the player came back
+            if self.version != key[1]:
+                return  # the table moved on
             try:
                 await self.commit(move, by)
             except IllegalMove:
