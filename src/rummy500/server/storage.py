@@ -778,6 +778,7 @@ class Storage:
                 self._drop_writer()
                 writer = self.engine.raw_connection()
                 driver = writer.driver_connection
+                assert driver is not None  # a fresh check-out holds its DBAPI connection
                 writer.detach()  # out of the pool: it stays in autocommit
                 driver.autocommit = True
                 self._writer = writer
