@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+import pytest
 from typer.testing import CliRunner
 
 from rummy500.bots.evaluate import evaluate
@@ -154,3 +155,33 @@ def test_the_command_shows_the_regret_and_refuses_an_oracle_of_one_sample() -> N
     assert shown.exit_code == 0 and "regret" in shown.stdout
     refused = runner.invoke(app, [*args, "--oracle-samples", "1"])
     assert refused.exit_code == 2 and "two samples" in refused.output
+
+
+def test_with_hints_every_decision_is_timed_with_its_sentence_of_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import rummy500.sim.bench_bots as bench
+
+    said: list[tuple[int, Move]] = []
+    real_why = bench.why
+
+    def counting_why(obs: Observation, move: Move) -> str:
+        said.append((obs.seat, move))
+        sentence = real_why(obs, move)
+        assert sentence  # a hint says something
+        return sentence
+
+    monkeypatch.setattr(bench, "why", counting_why)
+    figures = bot_decision_benchmark(["beginner"], reference="intermediate", decisions=4)
+    assert figures["hints"] is False and not said
+    figures = bot_decision_benchmark(
+        ["beginner"], reference="intermediate", decisions=4, hints=True
+    )
+    assert figures["hints"] is True
+    assert len(said) == 8  # each bot's move at each position, with its why
+    result = CliRunner().invoke(
+        app, ["bench", "bots", "--bots", "beginner", "--reference", "", "--decisions", "2",
+              "--hints"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "CPU per hint" in result.output

@@ -18,6 +18,9 @@ bot chose there), and each bot's *regret* is the mean number of points of hand n
 falls short of the best move found (0 when it chose it), with the standard error over the
 positions. The oracle plays its playouts with the same intermediate policy as the searching
 bots, so the figure measures how well a bot searches, not how well that policy plays.
+
+With ``hints``, each decision's time also holds the sentence of why that a hint gives with the
+move (:func:`~rummy500.bots.why.why`): what a hint costs from that bot.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any
 
 from rummy500.bots import REFERENCE_EXPERT, make_bot
 from rummy500.bots.evaluate import evaluate
+from rummy500.bots.why import why
 from rummy500.engine import Game, Move, Observation, Rules
 from rummy500.i18n import _
 
@@ -105,6 +109,7 @@ def bot_decision_benchmark(
     on_decision: Callable[[str], None] | None = None,
     oracle_samples: int = 0,
     on_oracle: Callable[[], None] | None = None,
+    hints: bool = False,
 ) -> dict[str, Any]:
     """The CPU time per decision of each bot of ``bots`` (names with options, as ``rummy500
     sim`` takes them: ``"expert:samples=8"``) on the same ``decisions`` positions, the reference
@@ -113,7 +118,8 @@ def bot_decision_benchmark(
     With ``oracle_samples`` (at least 2), each bot's figures also hold ``regret`` (mean points
     of hand net lost against the oracle's best move), ``regret_se`` (its standard error) and
     ``best_pct`` (how often it chose the oracle's best move); ``on_oracle()`` is called after
-    each position the oracle evaluates."""
+    each position the oracle evaluates. With ``hints``, each decision is timed with the
+    sentence of why a hint says with its move (``"hints": true`` in the figures)."""
     if build is None:
         from rummy500.sim.match import parse_bot_spec
 
@@ -135,8 +141,11 @@ def bot_decision_benchmark(
         for i, (obs, legal) in enumerate(positions):
             bot = build(label, seed + i)
             start = time.process_time()
-            moves.append(bot.choose(obs, legal))
+            move = bot.choose(obs, legal)
+            if hints:
+                why(obs, move)
             times.append(time.process_time() - start)
+            moves.append(move)
             if on_decision:
                 on_decision(label)
         if label == reference:
@@ -146,6 +155,7 @@ def bot_decision_benchmark(
         "decisions": len(positions),
         "players": players,
         "reference": reference,
+        "hints": hints,
         "bots": results,
     }
     if oracle_samples:

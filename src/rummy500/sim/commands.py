@@ -619,6 +619,16 @@ def bench_bots_command(
             ),
         ),
     ] = 0,
+    hints: Annotated[
+        bool,
+        typer.Option(
+            "--hints",
+            help=N_(
+                "Time each decision with the sentence of why a hint gives with it (what a "
+                "hint costs)."
+            ),
+        ),
+    ] = False,
     json_out: JsonOption = False,
 ) -> None:
     """The command; its help is BENCH_BOTS_HELP."""
@@ -657,6 +667,7 @@ def bench_bots_command(
                 on_decision=step,
                 oracle_samples=oracle_samples,
                 on_oracle=lambda: progress.update(judged, advance=1),
+                hints=hints,
             )
         except ValueError as e:  # an oracle of one sample: refused before any bot decides
             err_console.print(f"[red]{e}[/red]")
@@ -664,11 +675,12 @@ def bench_bots_command(
     if json_out:
         print(json.dumps(figures))
         return
-    table = Table(
-        title=_("CPU per decision, {n} positions, {players} players").format(
-            n=figures["decisions"], players=players
-        )
+    title = (
+        _("CPU per hint (the move and why), {n} positions, {players} players")
+        if hints
+        else _("CPU per decision, {n} positions, {players} players")
     )
+    table = Table(title=title.format(n=figures["decisions"], players=players))
     table.add_column(_("bot"))
     headings = [_("median ms"), _("p90 ms"), _("mean ms"), _("vs reference")]
     if oracle_samples:
