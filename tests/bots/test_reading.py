@@ -58,3 +58,45 @@ def test_leaving_out_the_lone_cards_finds_the_same_score(
     assert any(r.melds for r in full) and any(r.layoffs for r in full)
     # and read_hand (cached) agrees with the reading it caches
     assert read_hand(hands[0], tables[1]) == shortcut[1]
+
+
+def _one_search(naturals: list[int]) -> list[tuple[int, tuple[int, ...]]]:
+    """The hand as a single search reads it: its lone cards apart, every other card in one
+    part (what :func:`reading._read` did before it read the parts apart)."""
+    present = 0
+    for c in naturals:
+        present |= 1 << c
+    alone = [c for c in naturals if not reading._PARTNERS[c] & present]
+    rest = tuple(c for c in naturals if reading._PARTNERS[c] & present)
+    parts = [(1 << c, (c,) * naturals.count(c)) for c in dict.fromkeys(alone)]
+    if rest:
+        bits = 0
+        for c in rest:
+            bits |= 1 << c
+        parts.append((bits, rest))
+    return sorted(parts, key=lambda p: p[1][0])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_reading_a_hand_without_jokers_by_its_parts_finds_the_same_reading(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cards that cannot share a meld are read apart, each part by itself (and cached): the
+    reading is the one a single search finds, to its melds' order and every lay-off."""
+    rng = random.Random(seed)
+    game = position(
+        ["2C 3C 4C 5D 9H 2S KD JH AH 6H 7D 3S QC", "5S 6S 7S 8D 9D TC JC KC AS 4H 5H 2D 3D"],
+        "QH",
+        moves="P2 draw\nP2 meld 5S 6S 7S",
+    )
+    tables = [table_fits(()), table_fits(game.observation(0).melds)]
+    deck = [*range(52), *range(52)]  # two decks: a card may come twice
+    hands = [tuple(sorted(rng.sample(deck, rng.randint(3, 16)))) for _ in range(200)]
+    hands += [(0, 1, 2, 13, 26, 39, 11, 12), (4, 4, 5, 6, 17, 30, 30)]
+    read = reading._read.__wrapped__
+    by_parts = [read(h, t, "standard") for h in hands for t in tables]
+    assert any(len(reading._parts(list(h))) > 2 for h in hands)  # hands of several parts
+    monkeypatch.setattr(reading, "_parts", _one_search)
+    whole = [read(h, t, "standard") for h in hands for t in tables]
+    assert by_parts == whole
+    assert any(r.melds for r in whole) and any(r.layoffs for r in whole)

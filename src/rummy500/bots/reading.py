@@ -4,7 +4,10 @@ Shared by the beginner, intermediate and expert bots. A hand is a sorted tuple o
 (jokers are :data:`~rummy500.engine.JOKER`, 52, so they come last). :func:`read_hand` finds the
 partition of the hand into new melds and lay-offs on the table that scores the most now
 (melded points minus the points left in hand) by a small memoized search; it is cached, because
-the same hands come back again and again in a playout.
+the same hands come back again and again in a playout. A hand without jokers is read in parts
+(cards linked, directly or through others, by a meld they could share): each part is searched
+alone and cached too, so a hand that differs from one read before by a card or two searches
+only the part those cards change, and the reading is the one a single search finds.
 """
 
 from __future__ import annotations
@@ -48,6 +51,9 @@ class Reading(NamedTuple):
 
 _NO_TABLE = TableFits(frozenset(), (), False)
 
+#: the melds :func:`table_fits` read last, and their fits
+_last_fits: tuple[object, TableFits] = ((), _NO_TABLE)
+
 
 def _pos_code(suit: int, pos: int) -> int:
     return suit * 13 + (0 if pos == 13 else pos)
@@ -55,7 +61,13 @@ def _pos_code(suit: int, pos: int) -> int:
 
 def table_fits(melds: Sequence[MeldView]) -> TableFits:
     """The :class:`TableFits` of the melds on the table."""
-    return _table_fits(tuple(melds))
+    global _last_fits
+    last = _last_fits
+    if last[0] is melds:  # the same table as the last time (a game keeps its melds' tuple)
+        return last[1]
+    found = _table_fits(tuple(melds))
+    _last_fits = (melds, found)  # one assignment: threads see the pair whole
+    return found
 
 
 @lru_cache(maxsize=1 << 12)
@@ -147,7 +159,6 @@ def _table_masks(table: TableFits) -> tuple[int, dict[int, int]]:
 @lru_cache(maxsize=1 << 16)
 def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
     val = card_values(values)
-    ace_low = card_value(0, values, low_ace=True)
     fits, after = _table_masks(table)
     naturals = [c for c in hand if c != JOKER]
     jokers = len(hand) - len(naturals)
@@ -155,20 +166,124 @@ def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
     # or left over: take it out of the search, which is exponential in the size of the hand.
     alone_dead: list[int] = []
     alone_laid: list[int] = []
-    if jokers <= 1:
-        present = 0
-        for c in naturals:
-            present |= 1 << c
-        kept = []
-        for c in naturals:
-            if _PARTNERS[c] & present:
-                kept.append(c)
-            elif fits >> c & 1:
-                fits &= ~(1 << c)
-                alone_laid.append(c)
-            else:
-                alone_dead.append(c)
-        naturals = kept
+    steps: list[_Step] = []
+    jokers_left = 0
+    score = 0
+    if jokers:
+        if jokers == 1:
+            present = 0
+            for c in naturals:
+                present |= 1 << c
+            kept = []
+            for c in naturals:
+                if _PARTNERS[c] & present:
+                    kept.append(c)
+                elif fits >> c & 1:
+                    fits &= ~(1 << c)
+                    alone_laid.append(c)
+                else:
+                    alone_dead.append(c)
+            naturals = kept
+        score, steps, jokers_left = _search(naturals, jokers, fits, after, table.joker, values)
+    else:
+        # Without jokers, cards that cannot share a meld (not even through others) are read
+        # apart: the best reading is the best of each part, found the same way (the lowest
+        # card first), and a part met again in another hand is not searched again.
+        for bits, part in _parts(naturals):
+            if part[0] == part[-1]:  # a card (or its copies) with no partner: alone
+                for c in part:
+                    if fits >> c & 1:
+                        fits &= ~(1 << c)
+                        alone_laid.append(c)
+                    else:
+                        alone_dead.append(c)
+                continue
+            part_after = tuple((c, after[c]) for c in part if c in after) if after else ()
+            found, part_steps = _read_part(part, fits & bits, part_after, values)
+            score += found
+            steps.extend(part_steps)
+        steps.sort()
+    melded = 0
+    for c in alone_laid:
+        melded += val[c]
+    score += melded
+    for c in alone_dead:
+        score -= val[c]
+    melds: list[tuple[int, ...]] = []
+    layoffs: list[int] = list(alone_laid)
+    deadwood: list[int] = list(alone_dead)
+    for c, kind, cards, points in steps:
+        if kind == _DEAD:
+            deadwood.append(c)
+        elif kind == _LAY:
+            layoffs.append(c)
+        else:
+            melds.append(cards)
+        melded += points
+    if jokers_left:
+        if table.joker:
+            layoffs.extend([JOKER] * jokers_left)
+            melded += 15 * jokers_left
+        else:
+            deadwood.extend([JOKER] * jokers_left)
+    deadwood.sort()
+    return Reading(score, melded, tuple(melds), tuple(layoffs), tuple(deadwood))
+
+
+#: One decision of a reading: the card (the lowest left), how it is used, its meld (or the card
+#: itself for a lay-off, nothing for deadwood) and the points it melds (0 for deadwood).
+_Step = tuple[int, int, tuple[int, ...], int]
+
+
+def _parts(naturals: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
+    """``naturals`` (sorted) split into the groups of cards linked by :data:`_PARTNERS`, in the
+    order of their lowest card: each as a 52-bit mask and its sorted cards."""
+    left = 0
+    for c in naturals:
+        left |= 1 << c
+    masks = []
+    while left:
+        low = left & -left
+        part = frontier = low
+        left ^= low
+        while frontier:
+            low = frontier & -frontier
+            frontier ^= low
+            new = _PARTNERS[low.bit_length() - 1] & left
+            if new:
+                left ^= new
+                part |= new
+                frontier |= new
+        masks.append(part)
+    if len(masks) == 1:
+        return [(masks[0], tuple(naturals))]
+    return [(m, tuple(x for x in naturals if m >> x & 1)) for m in masks]
+
+
+@lru_cache(maxsize=1 << 16)
+def _read_part(
+    part: tuple[int, ...], fits: int, after: tuple[tuple[int, int], ...], values: str
+) -> tuple[int, tuple[_Step, ...]]:
+    """The best reading of a part of a hand without jokers (:func:`_parts`): its score and its
+    steps. ``fits`` and ``after`` are the table's, for the part's cards only."""
+    score, steps, _jokers = _search(list(part), 0, fits, dict(after), False, values)
+    return score, tuple(steps)
+
+
+def _search(
+    naturals: Sequence[int],
+    jokers: int,
+    fits: int,
+    after: dict[int, int],
+    placed: bool,
+    values: str,
+) -> tuple[int, list[_Step], int]:
+    """The best partition of ``naturals`` and ``jokers`` into melds, lay-offs (at the ``fits``
+    spots, each opening ``after``'s next one) and deadwood, a memoized search deciding the
+    lowest card first: its score, its steps in that order, and the jokers it left unused
+    (laid off if ``placed``: a meld to put them on is, or will be, on the table)."""
+    val = card_values(values)
+    ace_low = card_value(0, values, low_ace=True)
     # memo: state -> (score, how the lowest card is used, its meld, the points, next state)
     memo: dict[tuple[int, int, int, bool], tuple[int, int, tuple[int, ...], int, tuple]] = {}
     budget = [STATE_BUDGET]
@@ -257,36 +372,15 @@ def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
     mask = 0
     for c in naturals:
         mask += 1 << 2 * c
-    state = (mask, jokers, fits, table.joker)
+    state = (mask, jokers, fits, placed)
     score = best(*state)
-    melded = 0
-    for c in alone_laid:
-        melded += val[c]
-    score += melded
-    for c in alone_dead:
-        score -= val[c]
-    melds: list[tuple[int, ...]] = []
-    layoffs: list[int] = list(alone_laid)
-    deadwood: list[int] = list(alone_dead)
+    steps: list[_Step] = []
     while state[0]:
         _score, kind, cards, points, nxt = memo[state]
         c = ((state[0] & -state[0]).bit_length() - 1) >> 1
-        if kind == _DEAD:
-            deadwood.append(c)
-        elif kind == _LAY:
-            layoffs.append(c)
-        else:
-            melds.append(cards)
-        melded += points
+        steps.append((c, kind, cards, points))
         state = nxt
-    if state[1]:
-        if state[3]:
-            layoffs.extend([JOKER] * state[1])
-            melded += 15 * state[1]
-        else:
-            deadwood.extend([JOKER] * state[1])
-    deadwood.sort()
-    return Reading(score, melded, tuple(melds), tuple(layoffs), tuple(deadwood))
+    return score, steps, state[1]
 
 
 def play_points(move: Move, melds: Sequence[MeldView], values: str = "standard") -> int:
