@@ -100,3 +100,17 @@ def test_reading_a_hand_without_jokers_by_its_parts_finds_the_same_reading(
     whole = [read(h, t, "standard") for h in hands for t in tables]
     assert by_parts == whole
     assert any(r.melds for r in whole) and any(r.layoffs for r in whole)
+
+
+def test_the_fits_of_a_list_of_melds_follow_the_list_as_it_changes() -> None:
+    game = position(
+        ["2C 3C 4C 5D 9H 2S KD JH AH 6H 7D 3S QC", "5S 6S 7S 8D 9D TC JC KC AS 4H 5H 2D 3D"],
+        "QH",
+        moves="P2 draw\nP2 meld 5S 6S 7S",
+    )
+    melds = list(game.observation(0).melds)
+    assert table_fits(melds).fits  # 4S and 8S
+    melds.clear()
+    assert not table_fits(melds).fits
+    shown = game.observation(0).melds
+    assert table_fits(shown) is table_fits(game.observation(1).melds)  # the same table

@@ -66,7 +66,8 @@ def table_fits(melds: Sequence[MeldView]) -> TableFits:
     if last[0] is melds:  # the same table as the last time (a game keeps its melds' tuple)
         return last[1]
     found = _table_fits(tuple(melds))
-    _last_fits = (melds, found)  # one assignment: threads see the pair whole
+    if type(melds) is tuple:  # (a list could change under the same identity)
+        _last_fits = (melds, found)  # one assignment: threads see the pair whole
     return found
 
 
