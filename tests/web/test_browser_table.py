@@ -26,12 +26,18 @@ PHONE = {
 
 @pytest.fixture
 def open_page(chromium: Any, live_server: LiveServer) -> Iterator[Any]:
-    """A new browser context of the given size and a page on the start page."""
+    """A new browser context of the given size and a page on the start page (``instant``: the
+    computer players' moves shown at once, for tests about something else than their pace)."""
     contexts: list[Any] = []
 
-    def open_(**size: Any) -> Any:
+    def open_(instant: bool = False, **size: Any) -> Any:
         ctx = chromium.new_context(**size)
         contexts.append(ctx)
+        if instant:
+            ctx.add_init_script(
+                "localStorage.setItem('rummy500.settings',"
+                " JSON.stringify({ computerSpeed: 'instant' }));"
+            )
         page = ctx.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         errors: list[str] = []
@@ -253,7 +259,7 @@ def play_a_step(page: Any, seat: str) -> None:
 def test_the_moves_log_follows_the_newest_entry_unless_scrolled_up(
     open_page: Any, size: str
 ) -> None:
-    page = open_page(**(PHONE if size == "phone" else LAPTOP))
+    page = open_page(instant=True, **(PHONE if size == "phone" else LAPTOP))
     start_table(page)
     log = page.locator("ol.log")
     for _ in range(60):

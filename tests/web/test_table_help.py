@@ -45,10 +45,18 @@ window.__hide = (hidden) => {
 """
 
 
-def sit_with_a_bot(chromium: Any, server: LiveServer, rules: str = "", **context: Any) -> Player:
-    """A new table of Alice (this browser) and a computer player; back when the hand is dealt."""
+def sit_with_a_bot(
+    chromium: Any, server: LiveServer, rules: str = "", instant: bool = False, **context: Any
+) -> Player:
+    """A new table of Alice (this browser) and a computer player; back when the hand is dealt
+    (``instant``: the computer's moves shown at once, where their pace is not what is tested)."""
     ctx = chromium.new_context(**context)
     ctx.add_init_script(WATCH_PAGE)
+    if instant:
+        ctx.add_init_script(
+            "localStorage.setItem('rummy500.settings',"
+            " JSON.stringify({ computerSpeed: 'instant' }));"
+        )
     page = ctx.new_page()
     player = Player(page, "Alice", touch=bool(context.get("has_touch")))
     page.goto(server.url + "/")
@@ -206,7 +214,7 @@ def test_the_discard_pile_spreads_over_the_room_it_has(
     chromium: Any, live_server: LiveServer, artifacts: Path, size: str
 ) -> None:
     context = DESKTOP if size == "desktop" else PHONE
-    alice = sit_with_a_bot(chromium, live_server, **context)
+    alice = sit_with_a_bot(chromium, live_server, instant=True, **context)
     page = alice.page
     while len(alice.snapshot()["view"]["discard_pile"]) < (5 if size == "desktop" else 8):
         draw_and_discard(alice)
