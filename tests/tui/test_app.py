@@ -374,3 +374,18 @@ async def test_sorting_and_pace_keys(data_dir: Path) -> None:
         await pilot.press("-", "-")
         assert app.pace == "slow"
         assert "pace: slow" in str(app.screen.query_one("#title", Line).content)
+
+
+def test_the_hint_is_the_expert_level_as_it_plays(data_dir: Path) -> None:
+    """Hints come from the expert level with its own fixed deals: the same hint for the same
+    position, whatever the machine's speed (not a time budget)."""
+    from rummy500.bots import LEVELS
+    from rummy500.bots.expert import ExpertBot
+
+    app = RummyApp(data_dir=data_dir)
+    assert app.hint_level == "expert" and app.hint_options == {}
+    session = scripted_session(data_dir, HANDS, "KH", "AS 2H", [["P2 draw", "P2 discard KS"]])
+    bot = session.hint_bot(app.hint_level, **app.hint_options)
+    assert isinstance(bot, ExpertBot)
+    assert bot.samples == LEVELS["expert"].options["samples"]
+    assert bot.candidates == LEVELS["expert"].options["candidates"]

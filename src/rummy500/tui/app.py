@@ -33,7 +33,8 @@ class RummyApp(App[str | None]):
     - ``pace``: how long each computer move stays on screen (a name of :data:`PACES`);
     - ``call_seconds``: how long the person's Rummy! call window stays open (0: until they
       answer);
-    - ``hint_level`` and ``hint_options``: the computer player that gives hints;
+    - ``hint_level`` and ``hint_options``: the computer player that gives hints (a level of
+      :data:`~rummy500.bots.LEVELS` with its own options unless others are given);
     - ``review_settings``: how hard the Review looks (tests lower its sample count).
 
     The app's return value is a line for the terminal (where the game was saved).
@@ -69,9 +70,9 @@ class RummyApp(App[str | None]):
         self.pace = pace if pace in PACES else "normal"
         self.call_seconds = call_seconds
         self.hint_level = hint_level
-        if hint_options is None:
-            hint_options = {"time": 0.8} if hint_level in ("expert", "hard") else {}
-        self.hint_options = hint_options
+        # (the level's own options by default: the expert's fixed 24 deals, a tenth of a second
+        # at the median and the same hint for the same position, where a time budget took 0.8 s)
+        self.hint_options = hint_options or {}
         self.player_name = name or ""
         self.review_settings = review_settings or ReviewSettings()
         #: Whether the table shows moves in notation too (the ``n`` key), for this run.
