@@ -11,10 +11,19 @@ import pytest
 
 from rummy500.bots import reading
 from rummy500.bots.reading import read_hand, table_fits
-from rummy500.engine import JOKER, IllegalMove
+from rummy500.engine import JOKER, Game, IllegalMove
 from rummy500.engine.melds import analyze_meld
 
 from .helpers import position
+
+
+def with_a_run() -> Game:
+    """A game with one meld on the table, 5♠ 6♠ 7♠ (4♠ and 8♠ may be laid off)."""
+    return position(
+        ["2C 3C 4C 5D 9H 2S KD JH AH 6H 7D 3S QC", "5S 6S 7S 8D 9D TC JC KC AS 4H 5H 2D 3D"],
+        "QH",
+        moves="P2 draw\nP2 meld 5S 6S 7S",
+    )
 
 
 def _meld_holds_both(a: int, b: int) -> bool:
@@ -41,11 +50,7 @@ def test_leaving_out_the_lone_cards_finds_the_same_score(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rng = random.Random(seed)
-    game = position(
-        ["2C 3C 4C 5D 9H 2S KD JH AH 6H 7D 3S QC", "5S 6S 7S 8D 9D TC JC KC AS 4H 5H 2D 3D"],
-        "QH",
-        moves="P2 draw\nP2 meld 5S 6S 7S",
-    )
+    game = with_a_run()
     tables = [table_fits(()), table_fits(game.observation(0).melds)]
     deck = [*range(52), *range(52), JOKER, JOKER]
     hands = [tuple(sorted(rng.sample(deck, rng.randint(3, 11)))) for _ in range(150)]
@@ -84,11 +89,7 @@ def test_reading_a_hand_without_jokers_by_its_parts_finds_the_same_reading(
     """Cards that cannot share a meld are read apart, each part by itself (and cached): the
     reading is the one a single search finds, to its melds' order and every lay-off."""
     rng = random.Random(seed)
-    game = position(
-        ["2C 3C 4C 5D 9H 2S KD JH AH 6H 7D 3S QC", "5S 6S 7S 8D 9D TC JC KC AS 4H 5H 2D 3D"],
-        "QH",
-        moves="P2 draw\nP2 meld 5S 6S 7S",
-    )
+    game = with_a_run()
     tables = [table_fits(()), table_fits(game.observation(0).melds)]
     deck = [*range(52), *range(52)]  # two decks: a card may come twice
     hands = [tuple(sorted(rng.sample(deck, rng.randint(3, 16)))) for _ in range(200)]
@@ -103,11 +104,7 @@ def test_reading_a_hand_without_jokers_by_its_parts_finds_the_same_reading(
 
 
 def test_the_fits_of_a_list_of_melds_follow_the_list_as_it_changes() -> None:
-    game = position(
-        ["2C 3C 4C 5D 9H 2S KD JH AH 6H 7D 3S QC", "5S 6S 7S 8D 9D TC JC KC AS 4H 5H 2D 3D"],
-        "QH",
-        moves="P2 draw\nP2 meld 5S 6S 7S",
-    )
+    game = with_a_run()
     melds = list(game.observation(0).melds)
     assert table_fits(melds).fits  # 4S and 8S
     melds.clear()

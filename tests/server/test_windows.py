@@ -31,6 +31,21 @@ async def reach_window(
     return clients
 
 
+async def before_window(
+    server: RunningServer, window: Window, away_seconds: float
+) -> tuple[str, dict[str, str], dict[str, TableClient]]:
+    """Three people at ``window``'s table (calls open 5 s), one move before the discard that
+    opens it: the table, the seats' tokens and their clients."""
+    table_id, tokens = await seeded_table(
+        server, ["human"] * 3, window.seed, call_seconds=5.0, away_seconds=away_seconds
+    )
+    clients = {s: await server.connect(table_id, t) for s, t in tokens.items()}
+    for client in clients.values():
+        await client.expect("state")
+    await play_script(clients, window.script[:-1])
+    return table_id, tokens, clients
+
+
 def seat(n: int) -> str:
     return f"P{n + 1}"
 
@@ -162,13 +177,7 @@ async def test_answers_outside_the_window_are_refused(server: RunningServer) -> 
 async def test_a_computer_player_answers_well_within_the_deadline(server: RunningServer) -> None:
     """The far caller's player is away (takeover at once): its bot answers for it."""
     window = find_window(3, two_callers)
-    table_id, tokens = await seeded_table(
-        server, ["human"] * 3, window.seed, call_seconds=5.0, away_seconds=0.5
-    )
-    clients = {s: await server.connect(table_id, t) for s, t in tokens.items()}
-    for client in clients.values():
-        await client.expect("state")
-    await play_script(clients, window.script[:-1])
+    _table_id, _tokens, clients = await before_window(server, window, away_seconds=0.5)
     far = seat(window.order[1])
     await clients[far].close()
     await asyncio.sleep(0.7)  # away for longer than away_seconds: a bot stands in
@@ -192,13 +201,7 @@ async def test_a_computer_answer_is_dropped_once_its_player_is_back(
     """The far caller is away, so a computer player starts answering for it; the player comes
     back before it has answered: the call is the player's to make, not the computer's."""
     window = find_window(3, two_callers)
-    table_id, tokens = await seeded_table(
-        server, ["human"] * 3, window.seed, call_seconds=5.0, away_seconds=0.3
-    )
-    clients = {s: await server.connect(table_id, t) for s, t in tokens.items()}
-    for client in clients.values():
-        await client.expect("state")
-    await play_script(clients, window.script[:-1])
+    table_id, tokens, clients = await before_window(server, window, away_seconds=0.3)
     near, far = (seat(s) for s in window.order)
     far_call = next(m for m in window.callers[window.order[1]] if "rummy" in m)
     asked = asyncio.Event()
