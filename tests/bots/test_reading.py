@@ -93,13 +93,25 @@ def test_reading_a_hand_without_jokers_by_its_parts_finds_the_same_reading(
     tables = [table_fits(()), table_fits(game.observation(0).melds)]
     deck = [*range(52), *range(52)]  # two decks: a card may come twice
     hands = [tuple(sorted(rng.sample(deck, rng.randint(3, 16)))) for _ in range(200)]
-    hands += [(0, 1, 2, 13, 26, 39, 11, 12), (4, 4, 5, 6, 17, 30, 30)]
+    hands += [(0, 1, 2, 13, 26, 39, 11, 12), (4, 4, 5, 6, 17, 30, 30), (4, 4, 5, 6, 17, 30)]
+    # copies in two melds at once: two decks of a few ranks
+    few = [c + 13 * s for s in range(4) for c in range(3, 8)] * 2
+    hands += [tuple(sorted(rng.sample(few, rng.randint(8, 14)))) for _ in range(100)]
     read = reading._read.__wrapped__
     by_parts = [read(h, t, "standard") for h in hands for t in tables]
     assert any(len(reading._parts(list(h))) > 2 for h in hands)  # hands of several parts
     monkeypatch.setattr(reading, "_parts", _one_search)
     whole = [read(h, t, "standard") for h in hands for t in tables]
     assert by_parts == whole
+    # the melds in the order one search over the whole hand (lone cards aside) takes them
+    readings = iter(by_parts)
+    for h in hands:
+        for t in tables:
+            fits, after = reading._table_masks(t)
+            kept = [c for c in h if reading._PARTNERS[c] & sum(1 << x for x in set(h))]
+            steps = reading._search(kept, 0, fits, after, t.joker, "standard")[1]
+            melds = tuple(cards for _c, kind, cards, _p in steps if kind == reading._MELD)
+            assert next(readings).melds == melds, h
     assert any(r.melds for r in whole) and any(r.layoffs for r in whole)
 
 

@@ -7,7 +7,8 @@ partition of the hand into new melds and lay-offs on the table that scores the m
 the same hands come back again and again in a playout. A hand without jokers is read in parts
 (cards linked, directly or through others, by a meld they could share): each part is searched
 alone and cached too, so a hand that differs from one read before by a card or two searches
-only the part those cards change, and the reading is the one a single search finds.
+only the part those cards change, and the reading is the one a single search finds (where that
+search stays within its budget of states).
 """
 
 from __future__ import annotations
@@ -203,7 +204,9 @@ def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
             found, part_steps = _read_part(part, fits & bits, part_after, values)
             score += found
             steps.extend(part_steps)
-        steps.sort()
+        # in the order a single search takes them: by card, and the copies of a card (two
+        # decks) as their part's search took them
+        steps.sort(key=lambda step: step[0])
     melded = 0
     for c in alone_laid:
         melded += val[c]
