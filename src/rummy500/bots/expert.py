@@ -24,13 +24,20 @@ import time as _time
 from collections.abc import Iterable, Sequence
 
 from rummy500.bots.base import Bot
+from rummy500.bots.consistent import DiscardCheck, consistent_state, discard_check
 from rummy500.bots.evaluate import net_score, playout_scores
 from rummy500.bots.inference import card_weights, weighted_state
 from rummy500.bots.intermediate import IntermediatePolicy
+from rummy500.bots.win_chance import game_value
 from rummy500.engine import Game, Move, Observation, sample_state
 from rummy500.i18n import _
 
-__all__ = ["ExpertBot"]
+__all__ = ["GAME_UNITS", "HAND_WEIGHT", "ExpertBot"]
+
+#: With ``for_game``: what a whole game (a chance of 1) is worth in a playout's score.
+GAME_UNITS = 1000.0
+#: With ``for_game``: what one point of the hand's net adds beside it.
+HAND_WEIGHT = 0.1
 
 
 class ExpertBot(Bot):
@@ -57,7 +64,17 @@ class ExpertBot(Bot):
       default);
     - ``goal``: points of net a playout gains when the seat wins the game in it, and loses when
       another seat does (``0``, the default: only the hand's points count): with it the search
-      plays to win the game, not the most points, in the hand that may end it.
+      plays to win the game, not the most points, in the hand that may end it;
+    - ``for_game``: in a two-player game where the highest total wins, score each playout by the
+      seat's chance of winning the game after the hand (:func:`~rummy500.bots.win_chance.
+      game_value`: 1 or 0 if the hand ended the game, else the self-played model's chance from
+      the totals), in units of a thousandth of a game, plus a tenth of the hand's net points to
+      tell apart moves the game's outcome does not separate (``False``, the default: the hand's
+      net points alone). Points count for more when the game is close to its end, and a lead
+      that already wins is not risked for more;
+    - ``explain``: keep the sampled deals in which the seat that discarded last would, as the
+      intermediate player, have made that discard (:func:`~rummy500.bots.consistent.
+      consistent_state`; ``False``, the default: every deal as it comes).
     """
 
     name = "expert"
@@ -76,6 +93,8 @@ class ExpertBot(Bot):
         halving: bool = False,
         infer: bool = False,
         goal: float = 0.0,
+        for_game: bool = False,
+        explain: bool = False,
     ) -> None:
         super().__init__(seed)
         if time <= 0 and not samples:
@@ -92,6 +111,10 @@ class ExpertBot(Bot):
         self.halving = halving
         self.infer = infer
         self.goal = goal
+        self.for_game = for_game
+        self.explain = explain
+        # with ``explain``: the observation of the decision being searched, and its discard check
+        self._checked: tuple[Observation, DiscardCheck | None] | None = None
         # with ``infer``: the observation of the decision being searched, and its card weights
         # (the same for every deal of the decision: worked out once)
         self._weighed: tuple[Observation, list[dict[int, float]]] | None = None
@@ -189,6 +212,10 @@ class ExpertBot(Bot):
             if self._weighed is None or self._weighed[0] is not obs:
                 self._weighed = (obs, card_weights(obs))
             state = weighted_state(obs, self.rng, weights=self._weighed[1])
+        elif self.explain:
+            if self._checked is None or self._checked[0] is not obs:
+                self._checked = (obs, discard_check(obs))
+            state = consistent_state(obs, self.rng, self.policy, self._checked[1])
         else:
             state = sample_state(obs, self.rng)
         scores = {}
@@ -238,6 +265,12 @@ class ExpertBot(Bot):
         ``goal`` added if the seat won the game with the hand, taken if another seat did."""
         scores = playout_scores(game, self.policy, self.playout_moves, self.horizon)
         net = net_score(scores, seat)
+        if self.for_game and game.players == 2 and game.rules.win == "highest":
+            if game.is_hand_over():
+                totals: Sequence[float] = game.totals
+            else:
+                totals = [t + s for t, s in zip(game.totals, scores, strict=True)]
+            return GAME_UNITS * game_value(totals, seat, game.rules.target) + HAND_WEIGHT * net
         if self.goal and game.winner is not None:
             net += self.goal if game.winner == seat else -self.goal
         return net
