@@ -1,8 +1,11 @@
-"""Deals that explain the last discard (the expert's ``explain`` option)."""
+"""Deals that explain the last discard (the expert's ``explain`` option), and the top card of the
+pile among a draw's candidates (``take_top``)."""
 
 from __future__ import annotations
 
 import random
+
+import pytest
 
 from rummy500.bots import IntermediatePolicy, make_bot
 from rummy500.bots.consistent import consistent_state, discard_check, explains
@@ -104,3 +107,54 @@ def test_the_expert_explaining_discards_plays_a_reproducible_hand() -> None:
 
     first = play()
     assert len(first) > 10 and first == play()
+
+
+def test_take_top_adds_the_top_card_to_a_draws_candidates() -> None:
+    seen: list[list[str]] = []
+
+    class Spy(ExpertBot):
+        def search(self, obs, candidates):  # type: ignore[no-untyped-def]
+            seen.append([str(m) for m in candidates])
+            return candidates[0]
+
+    added = 0
+    for _game, obs in _positions(range(3)):
+        if obs.phase != "draw":
+            continue
+        legal = _game.legal_moves()
+        top = next(m for m in legal if m.verb == "take" and m.number == 1)
+        ranked = POLICY.rank(obs, legal)[:4]
+        seen.clear()
+        Spy(seed=1, samples=2, candidates=4, take_top=True).choose(obs, legal)
+        assert seen and seen[0][: len(ranked)] == [str(m) for m in ranked]
+        assert str(top) in seen[0]
+        added += top not in ranked
+        seen.clear()
+        Spy(seed=1, samples=2, candidates=4).choose(obs, legal)
+        assert not seen or seen[0] == [str(m) for m in ranked]
+    assert added > 10
+
+
+def test_phases_limits_the_search_to_the_phases_named() -> None:
+    searched: list[str] = []
+
+    class Spy(ExpertBot):
+        def search(self, obs, candidates):  # type: ignore[no-untyped-def]
+            searched.append(str(obs.phase))
+            return candidates[0]
+
+    bot = Spy(seed=1, samples=2, candidates=4, phases="play+call")
+    plain = Spy(seed=1, samples=2, candidates=4)
+    draws = 0
+    for game, obs in _positions(range(3)):
+        legal = game.legal_moves()
+        searched.clear()
+        move = bot.choose(obs, legal)
+        if obs.phase == "draw":
+            assert not searched and move == POLICY.choose(obs, legal)
+        searched.clear()
+        plain.choose(obs, legal)
+        draws += searched == ["draw"]
+    assert draws > 5  # without the option the draws are searched
+    with pytest.raises(ValueError, match="phases"):
+        ExpertBot(samples=2, phases="draw+deal")

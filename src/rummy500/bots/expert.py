@@ -74,7 +74,13 @@ class ExpertBot(Bot):
       that already wins is not risked for more;
     - ``explain``: keep the sampled deals in which the seat that discarded last would, as the
       intermediate player, have made that discard (:func:`~rummy500.bots.consistent.
-      consistent_state`; ``False``, the default: every deal as it comes).
+      consistent_state`; ``False``, the default: every deal as it comes);
+    - ``take_top``: at a draw, also try taking the top card of the pile when the intermediate
+      ranking leaves it out (it ranks only takes whose deepest card melds at once, so a card
+      taken to build on is never tried otherwise; ``False``, the default);
+    - ``phases``: the phases of the hand in which it searches, joined by ``+`` (``draw``,
+      ``play``, ``call``; ``play+call``: draws are the intermediate choice); every phase by
+      default.
     """
 
     name = "expert"
@@ -95,6 +101,8 @@ class ExpertBot(Bot):
         goal: float = 0.0,
         for_game: bool = False,
         explain: bool = False,
+        take_top: bool = False,
+        phases: str | None = None,
     ) -> None:
         super().__init__(seed)
         if time <= 0 and not samples:
@@ -113,6 +121,13 @@ class ExpertBot(Bot):
         self.goal = goal
         self.for_game = for_game
         self.explain = explain
+        self.take_top = take_top
+        #: the phases searched (the others take the intermediate choice); None: every phase
+        self.phases = None if phases is None else frozenset(phases.replace("+", ",").split(","))
+        if self.phases is not None and not self.phases <= {"draw", "play", "call"}:
+            raise ValueError(
+                _("phases are draw, play and call, not {phases}").format(phases=phases)
+            )
         # with ``explain``: the observation of the decision being searched, and its discard check
         self._checked: tuple[Observation, DiscardCheck | None] | None = None
         # with ``infer``: the observation of the decision being searched, and its card weights
@@ -125,8 +140,14 @@ class ExpertBot(Bot):
     def choose(self, observation: Observation, legal_moves: Sequence[Move]) -> Move:
         if len(legal_moves) == 1:
             return legal_moves[0]
+        if self.phases is not None and observation.phase not in self.phases:
+            return self.policy.choose(observation, legal_moves)
         ranked = self.policy.rank(observation, legal_moves)
         candidates = ranked[: self.candidates]
+        if self.take_top and observation.phase == "draw":
+            top = next((m for m in legal_moves if m.verb == "take" and m.number == 1), None)
+            if top is not None and top not in candidates:
+                candidates.append(top)
         if len(candidates) == 1:
             return candidates[0]
         return self.search(observation, candidates)
