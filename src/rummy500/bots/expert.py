@@ -66,15 +66,16 @@ class ExpertBot(Bot):
       another seat does (``0``, the default: only the hand's points count): with it the search
       plays to win the game, not the most points, in the hand that may end it;
     - ``for_game``: in a two-player game where the highest total wins, score each playout by the
-      seat's chance of winning the game after the hand (:func:`~rummy500.bots.win_chance.
-      game_value`: 1 or 0 if the hand ended the game, else the self-played model's chance from
-      the totals), in units of a thousandth of a game, plus a tenth of the hand's net points to
-      tell apart moves the game's outcome does not separate (``False``, the default: the hand's
-      net points alone). Points count for more when the game is close to its end, and a lead
-      that already wins is not risked for more;
+      seat's chance of winning the game after the hand
+      (:func:`~rummy500.bots.win_chance.game_value`: 1 or 0 if the hand ended the game, else the
+      self-played model's chance from the totals), in units of a thousandth of a game, plus a
+      tenth of the hand's net points to tell apart moves the game's outcome does not separate
+      (``False``, the default: the hand's net points alone). Points count for more when the
+      game is close to its end, and a lead that already wins is not risked for more;
     - ``explain``: keep the sampled deals in which the seat that discarded last would, as the
-      intermediate player, have made that discard (:func:`~rummy500.bots.consistent.
-      consistent_state`; ``False``, the default: every deal as it comes);
+      intermediate player, have made that discard
+      (:func:`~rummy500.bots.consistent.consistent_state`; ``False``, the default: every deal
+      as it comes);
     - ``take_top``: at a draw, also try taking the top card of the pile when the intermediate
       ranking leaves it out (it ranks only takes whose deepest card melds at once, so a card
       taken to build on is never tried otherwise; ``False``, the default);
