@@ -48,6 +48,19 @@ def choice(bot: Bot, game: Game) -> str:
     return str(bot.choose(game.observation(seat), tuple(game.legal_moves())))
 
 
+def one_hand(bot: Bot, rules: Rules, seed: int, move_cap: int = 400) -> list[str]:
+    """The moves, in notation, of one hand in which ``bot`` plays every seat."""
+    game = Game.new(rules=rules, players=2, seed=seed, max_moves_per_hand=move_cap)
+    moves = []
+    while not game.is_hand_over():
+        seat = game.to_act
+        assert seat is not None
+        move = bot.choose(game.observation(seat), game.legal_moves())
+        game.play(move)
+        moves.append(str(move))
+    return moves
+
+
 def play_hands(
     bots: Sequence[Bot], rules: Rules, seed: int, hands: int = 1, move_cap: int = 1000
 ) -> Game:

@@ -12,6 +12,8 @@ from rummy500.bots.consistent import consistent_state, discard_check, explains
 from rummy500.bots.expert import ExpertBot
 from rummy500.engine import Game, Rules, sample_state
 
+from .helpers import one_hand
+
 POLICY = IntermediatePolicy()
 
 
@@ -93,17 +95,9 @@ def test_without_a_check_the_deal_is_the_plain_one() -> None:
 
 def test_the_expert_explaining_discards_plays_a_reproducible_hand() -> None:
     def play() -> list[str]:
-        game = Game.new(2, Rules(target=150), seed=5, max_moves_per_hand=400)
         bot = make_bot("expert", seed=1, samples=3, candidates=3, explain=True)
         assert isinstance(bot, ExpertBot) and bot.explain
-        moves = []
-        while not game.is_hand_over():
-            seat = game.to_act
-            assert seat is not None
-            move = bot.choose(game.observation(seat), game.legal_moves())
-            game.play(move)
-            moves.append(str(move))
-        return moves
+        return one_hand(bot, Rules(target=150), seed=5)
 
     first = play()
     assert len(first) > 10 and first == play()

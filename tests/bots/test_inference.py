@@ -20,6 +20,8 @@ from rummy500.bots.inference import (
 from rummy500.engine import Game, Rules, parse_card, sample_state, unseen_cards
 from rummy500.notation import read_record
 
+from .helpers import one_hand
+
 #: P2 has thrown away 7♥ and K♠ and passed over 5♦ and 6♦; P1 is to draw.
 DISCARDS = """players: 2
 rules: jokers=off
@@ -123,16 +125,8 @@ def test_the_goal_adds_a_win_of_the_game_to_the_playouts_value() -> None:
 
 def test_the_expert_plays_a_whole_reproducible_hand_with_both_options() -> None:
     def play() -> list[str]:
-        game = Game.new(2, Rules(target=150), seed=5, max_moves_per_hand=400)
         bot = make_bot("expert", seed=1, samples=2, candidates=3, infer=True, goal=50)
-        moves = []
-        while not game.is_hand_over():
-            seat = game.to_act
-            assert seat is not None
-            move = bot.choose(game.observation(seat), game.legal_moves())
-            game.play(move)
-            moves.append(str(move))
-        return moves
+        return one_hand(bot, Rules(target=150), seed=5)
 
     first = play()
     assert len(first) > 10 and first == play()

@@ -16,6 +16,8 @@ from rummy500.bots.expert import GAME_UNITS, HAND_WEIGHT, ExpertBot
 from rummy500.bots.win_chance import FEATURES, WEIGHTS, features, game_value, win_chance
 from rummy500.engine import Game, Rules
 
+from .helpers import one_hand
+
 
 def test_the_two_seats_chances_add_up_to_one() -> None:
     for mine, other in [(0, 0), (120, 40), (-60, 300), (480, 455), (250, 250), (10, 499)]:
@@ -81,17 +83,9 @@ def test_for_game_keeps_the_points_with_more_players_or_another_way_to_win() -> 
 
 def test_the_expert_playing_for_the_game_plays_a_reproducible_hand() -> None:
     def play() -> list[str]:
-        game = Game.new(2, Rules(target=150), seed=5, max_moves_per_hand=400)
         bot = make_bot("expert", seed=1, samples=3, candidates=3, for_game=True)
         assert isinstance(bot, ExpertBot) and bot.for_game
-        moves = []
-        while not game.is_hand_over():
-            seat = game.to_act
-            assert seat is not None
-            move = bot.choose(game.observation(seat), game.legal_moves())
-            game.play(move)
-            moves.append(str(move))
-        return moves
+        return one_hand(bot, Rules(target=150), seed=5)
 
     first = play()
     assert len(first) > 10 and first == play()

@@ -124,7 +124,7 @@ class ExpertBot(Bot):
         self.explain = explain
         self.take_top = take_top
         #: the phases searched (the others take the intermediate choice); None: every phase
-        self.phases = None if phases is None else frozenset(phases.replace("+", ",").split(","))
+        self.phases = None if phases is None else frozenset(phases.split("+"))
         if self.phases is not None and not self.phases <= {"draw", "play", "call"}:
             raise ValueError(
                 _("phases are draw, play and call, not {phases}").format(phases=phases)
@@ -288,11 +288,14 @@ class ExpertBot(Bot):
         scores = playout_scores(game, self.policy, self.playout_moves, self.horizon)
         net = net_score(scores, seat)
         if self.for_game and game.players == 2 and game.rules.win == "highest":
-            if game.is_hand_over():
-                totals: Sequence[float] = game.totals
-            else:
+            if game.winner is not None:  # the engine's word on who won
+                value = 1.0 if game.winner == seat else 0.0
+            elif game.is_hand_over():
+                value = game_value(game.totals, seat, game.rules.target)
+            else:  # the hand as it stands, added to the totals
                 totals = [t + s for t, s in zip(game.totals, scores, strict=True)]
-            return GAME_UNITS * game_value(totals, seat, game.rules.target) + HAND_WEIGHT * net
+                value = game_value(totals, seat, game.rules.target)
+            return GAME_UNITS * value + HAND_WEIGHT * net
         if self.goal and game.winner is not None:
             net += self.goal if game.winner == seat else -self.goal
         return net
