@@ -102,3 +102,44 @@ def test_halving_spends_the_same_playouts_in_stages_on_the_better_half() -> None
     # the same seed, the same search
     again = ExpertBot(seed=1, samples=12, candidates=4, halving=True)
     assert again.choose(obs, legal) == meld and again.last_samples == 18
+
+
+class _Counting(ExpertBot):
+    """An expert that counts its playouts."""
+
+    played = 0
+
+    def playout(self, game: Game, seat: int) -> float:
+        self.played += 1
+        return super().playout(game, seat)
+
+
+def test_extend_deals_on_only_while_the_choice_is_open() -> None:
+    game = read_record(POSITION)  # clear: every discard falls far behind the meld
+    obs, legal = game.observation(0), game.legal_moves()
+    extended = ExpertBot(seed=1, samples=8, extend=40)
+    assert extended.choose(obs, legal) == Move.parse("P1 meld 7H 8H 9H")
+    assert extended.last_samples == 8
+    # close decisions of a seeded game: the open alternatives get more deals, never past 40,
+    # and only they (with the first candidate) are played out on the extra deals
+    game = Game.new(2, Rules(), seed=5, max_moves_per_hand=1000)
+    intermediate = make_bot("intermediate")
+    extended_decisions = 0
+    for _ in range(60):
+        if game.is_hand_over():
+            break
+        seat = game.to_act
+        assert seat is not None
+        obs, legal = game.observation(seat), game.legal_moves()
+        bot = _Counting(seed=2, samples=8, candidates=4, extend=40)
+        move = bot.choose(obs, legal)
+        played = bot.played
+        assert move in legal
+        n = len(bot.policy.rank(obs, legal)[:4])
+        if n > 1:
+            assert 8 <= bot.last_samples <= 40
+            extra = bot.last_samples - 8
+            assert 8 * n + 2 * extra <= played <= 8 * n + n * extra
+            extended_decisions += bot.last_samples > 8
+        game.play(intermediate.choose(obs, legal))
+    assert extended_decisions > 0

@@ -82,6 +82,11 @@ class ExpertBot(Bot):
     - ``phases``: the phases of the hand in which it searches, joined by ``+`` (``draw``,
       ``play``, ``call``; ``play+call``: draws are the intermediate choice); every phase by
       default.
+    - ``extend``: with ``samples``, go on dealing past ``samples`` deals, up to ``extend`` deals
+      in all, while the choice is still open: each further deal plays the first candidate and
+      only the alternatives whose gain over it, less ``confidence`` standard errors, is within
+      one standard error of 0 (it could still turn the choice either way). Clear decisions
+      stay cheap and close ones get the deals (``None``, the default: exactly ``samples``).
     """
 
     name = "expert"
@@ -104,6 +109,7 @@ class ExpertBot(Bot):
         explain: bool = False,
         take_top: bool = False,
         phases: str | None = None,
+        extend: int | None = None,
     ) -> None:
         super().__init__(seed)
         if time <= 0 and not samples:
@@ -117,6 +123,7 @@ class ExpertBot(Bot):
             raise ValueError(_("the horizon must be 0 moves or more, not {n}").format(n=horizon))
         self.horizon = horizon
         self.settle = settle
+        self.extend = extend
         self.halving = halving
         self.infer = infer
         self.goal = goal
@@ -174,7 +181,12 @@ class ExpertBot(Bot):
         while True:
             if self.samples:
                 if rounds >= self.samples:
-                    break
+                    open_ = self._open(active, diff_sums, diff_squares, counts)
+                    if not open_ or rounds >= (self.extend or 0):
+                        break
+                    self._deal(obs, candidates, [0, *open_], diff_sums, diff_squares, counts)
+                    rounds += 1
+                    continue
             elif rounds:
                 # stop unless one more round (as long as the average one) fits in the budget
                 now = clock()
@@ -273,6 +285,28 @@ class ExpertBot(Bot):
             if margin > best_margin:
                 best, best_margin = i, margin
         return best
+
+    def _open(
+        self,
+        active: Sequence[int],
+        diff_sums: Sequence[float],
+        diff_squares: Sequence[float],
+        counts: Sequence[int],
+    ) -> list[int]:
+        """With ``extend``: the alternatives whose margin over the first (mean gain less
+        ``confidence`` standard errors) is within one standard error of 0."""
+        if not self.extend:
+            return []
+        result = []
+        for i in active:
+            k = counts[i]
+            if i == 0 or k < 2:
+                continue
+            mean = diff_sums[i] / k
+            se = math.sqrt(max(diff_squares[i] / k - mean * mean, 0.0) / k)
+            if se > 0 and abs(mean - self.confidence * se) < se:
+                result.append(i)
+        return result
 
     def _upper(self, total: float, squares: float, k: int) -> float:
         """The mean gain over the first candidate plus ``settle`` standard errors."""
