@@ -77,33 +77,6 @@ def test_settle_stops_the_search_once_every_alternative_is_clearly_behind() -> N
     assert settled.last_samples == 4  # every discard fell far behind after four deals
 
 
-def test_halving_spends_the_same_playouts_in_stages_on_the_better_half() -> None:
-    game = read_record(POSITION)
-    obs, legal = game.observation(0), game.legal_moves()
-    meld = Move.parse("P1 meld 7H 8H 9H")
-    plain = ExpertBot(seed=1, samples=12, candidates=4)
-    halving = ExpertBot(seed=1, samples=12, candidates=4, halving=True)
-    played: list[int] = []
-    original = halving.playout
-
-    def counted(game: Game, seat: int) -> float:
-        played.append(1)
-        return original(game, seat)
-
-    halving.playout = counted  # type: ignore[method-assign]
-    ranked = halving.policy.rank(obs, legal)[:4]
-    assert len(ranked) == 4
-    assert plain.choose(obs, legal) == meld == halving.choose(obs, legal)
-    # 4 candidates, 2 stages of 24 playouts: 4 x 6 deals, then the first and the best other
-    # on 12 more
-    assert len(played) == 12 * 4
-    assert halving.last_samples == 6 + 12
-    assert plain.last_samples == 12
-    # the same seed, the same search
-    again = ExpertBot(seed=1, samples=12, candidates=4, halving=True)
-    assert again.choose(obs, legal) == meld and again.last_samples == 18
-
-
 class _Counting(ExpertBot):
     """An expert that counts its playouts."""
 
@@ -112,6 +85,25 @@ class _Counting(ExpertBot):
     def playout(self, game: Game, seat: int) -> float:
         self.played += 1
         return super().playout(game, seat)
+
+
+def test_halving_spends_the_same_playouts_in_stages_on_the_better_half() -> None:
+    game = read_record(POSITION)
+    obs, legal = game.observation(0), game.legal_moves()
+    meld = Move.parse("P1 meld 7H 8H 9H")
+    plain = ExpertBot(seed=1, samples=12, candidates=4)
+    halving = _Counting(seed=1, samples=12, candidates=4, halving=True)
+    ranked = halving.policy.rank(obs, legal)[:4]
+    assert len(ranked) == 4
+    assert plain.choose(obs, legal) == meld == halving.choose(obs, legal)
+    # 4 candidates, 2 stages of 24 playouts: 4 x 6 deals, then the first and the best other
+    # on 12 more
+    assert halving.played == 12 * 4
+    assert halving.last_samples == 6 + 12
+    assert plain.last_samples == 12
+    # the same seed, the same search
+    again = ExpertBot(seed=1, samples=12, candidates=4, halving=True)
+    assert again.choose(obs, legal) == meld and again.last_samples == 18
 
 
 def test_extend_deals_on_only_while_the_choice_is_open() -> None:

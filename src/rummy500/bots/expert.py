@@ -81,7 +81,7 @@ class ExpertBot(Bot):
       taken to build on is never tried otherwise; ``False``, the default);
     - ``phases``: the phases of the hand in which it searches, joined by ``+`` (``draw``,
       ``play``, ``call``; ``play+call``: draws are the intermediate choice); every phase by
-      default.
+      default;
     - ``extend``: with ``samples``, go on dealing past ``samples`` deals, up to ``extend`` deals
       in all, while the choice is still open: each further deal plays the first candidate and
       only the alternatives whose gain over it, less ``confidence`` standard errors, is within
@@ -179,15 +179,17 @@ class ExpertBot(Bot):
         start = clock()
         deadline = start + self.time
         while True:
-            if self.samples:
-                if rounds >= self.samples:
-                    open_ = self._open(active, diff_sums, diff_squares, counts)
-                    if not open_ or rounds >= (self.extend or 0):
-                        break
-                    self._deal(obs, candidates, [0, *open_], diff_sums, diff_squares, counts)
-                    rounds += 1
-                    continue
-            elif rounds:
+            if self.samples and rounds >= self.samples:
+                # past the fixed deals: deal on (with ``extend``) for the open alternatives only
+                if rounds >= (self.extend or 0):
+                    break
+                open_ = self._open(active, diff_sums, diff_squares, counts)
+                if not open_:
+                    break
+                self._deal(obs, candidates, [0, *open_], diff_sums, diff_squares, counts)
+                rounds += 1
+                continue
+            if not self.samples and rounds:
                 # stop unless one more round (as long as the average one) fits in the budget
                 now = clock()
                 if now + (now - start) / rounds > deadline:
@@ -278,9 +280,7 @@ class ExpertBot(Bot):
             k = counts[i]
             if not k:
                 continue
-            mean = diff_sums[i] / k
-            var = max(diff_squares[i] / k - mean * mean, 0.0)
-            se = math.sqrt(var / k) if k > 1 else float("inf")
+            mean, se = _mean_se(diff_sums[i], diff_squares[i], k)
             margin = mean - self.confidence * se
             if margin > best_margin:
                 best, best_margin = i, margin
@@ -293,17 +293,14 @@ class ExpertBot(Bot):
         diff_squares: Sequence[float],
         counts: Sequence[int],
     ) -> list[int]:
-        """With ``extend``: the alternatives whose margin over the first (mean gain less
-        ``confidence`` standard errors) is within one standard error of 0."""
-        if not self.extend:
-            return []
+        """The alternatives whose margin over the first (mean gain less ``confidence`` standard
+        errors) is within one standard error of 0: more deals could still turn the choice."""
         result = []
         for i in active:
             k = counts[i]
             if i == 0 or k < 2:
                 continue
-            mean = diff_sums[i] / k
-            se = math.sqrt(max(diff_squares[i] / k - mean * mean, 0.0) / k)
+            mean, se = _mean_se(diff_sums[i], diff_squares[i], k)
             if se > 0 and abs(mean - self.confidence * se) < se:
                 result.append(i)
         return result
@@ -311,9 +308,8 @@ class ExpertBot(Bot):
     def _upper(self, total: float, squares: float, k: int) -> float:
         """The mean gain over the first candidate plus ``settle`` standard errors."""
         assert self.settle is not None
-        mean = total / k
-        var = max(squares / k - mean * mean, 0.0)
-        return mean + self.settle * math.sqrt(var / k)
+        mean, se = _mean_se(total, squares, k)
+        return mean + self.settle * se
 
     def playout(self, game: Game, seat: int) -> float:
         """Play ``game`` to the end of the hand with the intermediate policy; return ``seat``'s
@@ -333,3 +329,12 @@ class ExpertBot(Bot):
         if self.goal and game.winner is not None:
             net += self.goal if game.winner == seat else -self.goal
         return net
+
+
+def _mean_se(total: float, squares: float, k: int) -> tuple[float, float]:
+    """The mean of ``k`` paired differences from their sum and sum of squares, and its standard
+    error (infinite for a single one)."""
+    mean = total / k
+    if k < 2:
+        return mean, float("inf")
+    return mean, math.sqrt(max(squares / k - mean * mean, 0.0) / k)
