@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import time
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.pilot import Pilot
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -54,6 +56,18 @@ def screen_lines(app: RummyApp) -> list[str]:
         app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
     )
     return console.export_text().splitlines()
+
+
+async def footer_laid_out(pilot: Pilot, app: RummyApp, timeout: float = 10.0) -> None:
+    """Wait (at most ``timeout`` seconds) until the footer's keys have been given their places
+    on a new screen (a busy machine takes longer than a fixed pause); :func:`check_fits` then
+    checks them."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        keys = [key for footer in app.screen.query(Footer) for key in footer.query(FooterKey)]
+        if keys and all(key.region.width > 0 for key in keys):
+            return
+        await pilot.pause(0.02)
 
 
 def check_fits(app: RummyApp, language: str, where: str) -> list[str]:
@@ -153,10 +167,10 @@ async def test_the_hands_summary_and_the_game_over_fit_80x24(data_dir: Path, lan
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         assert isinstance(app.screen, HandSummaryScreen)
-        await pilot.pause(0.2)  # the footer shows the new screen's keys
+        await footer_laid_out(pilot, app)  # the footer shows the new screen's keys
         check_fits(app, language, "hand summary")
         app.save_screenshot(str(data_dir / f"tui-summary-{language}.svg"))
         await pilot.press("enter")  # the game is over
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
-        await pilot.pause(0.2)
+        await footer_laid_out(pilot, app)
         check_fits(app, language, "game over")
