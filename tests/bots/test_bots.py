@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from rummy500.bots import LEVELS, REFERENCE_EXPERT, Bot, make_bot
+from rummy500.bots import LEVELS, REFERENCE_EXPERT, Bot, IntermediatePolicy, make_bot
 from rummy500.bots.expert import ExpertBot
 from rummy500.engine import Game, Move, Observation, Rules
 from rummy500.engine.rules import option_choices
@@ -261,3 +261,14 @@ def test_an_unknown_expert_option_is_named_with_the_options_there_are() -> None:
     with pytest.raises(TypeError, match=r"no option 'depth' \(its options: time, samples"):
         make_bot("hard", depth=3)
     assert isinstance(make_bot("expert", settle=2.0), ExpertBot)
+
+
+def test_the_expert_takes_the_judgement_it_searches_with_as_options() -> None:
+    tuned = make_bot("hard", out_value=6.0, danger_weight=4.0)
+    assert isinstance(tuned, ExpertBot)
+    assert tuned.policy == IntermediatePolicy(out_value=6.0, danger_weight=4.0)
+    assert (tuned.samples, tuned.candidates, tuned.horizon) == (8, 4, 12)  # the level's others
+    plain = make_bot("hard")
+    assert isinstance(plain, ExpertBot) and plain.policy == IntermediatePolicy()
+    with pytest.raises(TypeError, match=r"no option 'outs'.*out_value, danger_weight"):
+        make_bot("expert", outs=3)

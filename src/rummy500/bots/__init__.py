@@ -39,19 +39,25 @@ __all__ = [
 
 
 def _expert(seed: int | None, **options: Any) -> Bot:
+    import dataclasses
     import inspect
 
     from rummy500.bots.expert import ExpertBot
 
     known = [p for p in inspect.signature(ExpertBot).parameters if p not in ("seed", "policy")]
+    judgement = [f.name for f in dataclasses.fields(IntermediatePolicy)]
     for option in options:
-        if option not in known:
+        if option not in known and option not in judgement:
             raise TypeError(
                 _("the {name} bot has no option {option!r} (its options: {options})").format(
-                    name=ExpertBot.name, option=option, options=", ".join(known)
+                    name=ExpertBot.name, option=option, options=", ".join([*known, *judgement])
                 )
             )
-    return ExpertBot(seed=seed, **options)
+    # the intermediate policy's options set the judgement the search ranks and plays out with
+    tuned = {k: v for k, v in options.items() if k in judgement}
+    policy = IntermediatePolicy(**tuned) if tuned else None
+    rest = {k: v for k, v in options.items() if k not in judgement}
+    return ExpertBot(seed=seed, policy=policy, **rest)
 
 
 def _intermediate(seed: int | None, **options: Any) -> Bot:
