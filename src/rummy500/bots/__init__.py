@@ -45,18 +45,18 @@ def _expert(seed: int | None, **options: Any) -> Bot:
     from rummy500.bots.expert import ExpertBot
 
     known = [p for p in inspect.signature(ExpertBot).parameters if p not in ("seed", "policy")]
+    # the intermediate policy's numbers set the judgement the search ranks and plays out with
     judgement = [f.name for f in dataclasses.fields(IntermediatePolicy)]
-    for option in options:
-        if option not in known and option not in judgement:
+    tuned = {k: v for k, v in options.items() if k in judgement}
+    rest = {k: v for k, v in options.items() if k not in judgement}
+    for option in rest:
+        if option not in known:
             raise TypeError(
                 _("the {name} bot has no option {option!r} (its options: {options})").format(
                     name=ExpertBot.name, option=option, options=", ".join([*known, *judgement])
                 )
             )
-    # the intermediate policy's options set the judgement the search ranks and plays out with
-    tuned = {k: v for k, v in options.items() if k in judgement}
     policy = IntermediatePolicy(**tuned) if tuned else None
-    rest = {k: v for k, v in options.items() if k not in judgement}
     return ExpertBot(seed=seed, policy=policy, **rest)
 
 
@@ -153,7 +153,8 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
     """A bot by name: ``random``, ``beginner``, ``intermediate``, ``expert``, or a level of
     :data:`LEVELS` (``easy``, ``medium``, ``hard``). ``options`` go to the bot (for the expert:
     ``time``, ``samples``, ``candidates``, ``playout_moves``; see
-    :class:`~rummy500.bots.expert.ExpertBot`). Options given here win over a level's."""
+    :class:`~rummy500.bots.expert.ExpertBot`; and the fields of :class:`IntermediatePolicy`,
+    the judgement its search ranks and plays out with). Options given here win over a level's."""
     key = name.strip().lower()
     level = LEVELS.get(key)
     base, level_options = (level.bot, level.options) if level else (key, {})
