@@ -50,10 +50,12 @@ def test_make_bot_knows_every_name_and_level() -> None:
     expert = make_bot("expert")
     assert isinstance(expert, ExpertBot)
     assert (expert.samples, expert.candidates, expert.confidence) == (24, 8, 0.25)
+    assert expert.policy == IntermediatePolicy(out_value=6.0)
     # the reference is the expert as it was: its options spelled out, none from the level
     reference = parse_bot_spec(REFERENCE_EXPERT).build(0)
     assert isinstance(reference, ExpertBot)
     assert (reference.samples, reference.candidates, reference.confidence) == (8, 6, 1.0)
+    assert reference.policy == IntermediatePolicy()
     timed = make_bot("hard", samples=None, time=0.1)
     assert isinstance(timed, ExpertBot) and (timed.samples, timed.time) == (None, 0.1)
     with pytest.raises(ValueError, match="unknown bot"):

@@ -133,7 +133,7 @@ LEVELS: Mapping[str, Level] = MappingProxyType(
         ),
         "expert": Level(
             "expert",
-            {"samples": 24, "candidates": 8, "confidence": 0.25},
+            {"samples": 24, "candidates": 8, "confidence": 0.25, "out_value": 6.0},
             N_("tries its eight best moves on twenty-four likely deals of the others' cards."),
             searches=True,
         ),
@@ -142,11 +142,11 @@ LEVELS: Mapping[str, Level] = MappingProxyType(
 
 
 #: The expert as it played before the levels above (8 sampled deals, the intermediate choice and
-#: its 5 runners-up, overruled only by a gain of one standard error): the reference the
-#: benchmarks and the strength matches compare with (``rummy500 sim --bots expert,REFERENCE``).
-#: Spelled out in full, since ``expert:samples=8`` alone takes the ``expert`` level's other
-#: options.
-REFERENCE_EXPERT = "expert:samples=8,candidates=6,confidence=1"
+#: its 5 runners-up, overruled only by a gain of one standard error, the intermediate player's
+#: own judgement): the reference the benchmarks and the strength matches compare with
+#: (``rummy500 sim --bots expert,REFERENCE``). Spelled out in full, since ``expert:samples=8``
+#: alone takes the ``expert`` level's other options.
+REFERENCE_EXPERT = "expert:samples=8,candidates=6,confidence=1,out_value=1.5"
 
 
 def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
