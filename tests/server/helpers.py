@@ -229,17 +229,21 @@ async def play_to_the_end(
     timeout: float = 60.0,
     stop: Any = None,
 ) -> None:
-    """Answer every decision of the client's seat until the game is over (or ``stop(client)``)."""
+    """Answer every decision of the client's seat until the game is over (or ``stop(client)``).
+    At the end it also reads the answer to its last move (an update, "queued" or an error such
+    as "stale" for a move sent as the game ended), so what the caller reads next is not that."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     sent_for = -1
+    unanswered = False
     for _i in range(max_messages):
-        if client.game_over is not None or (stop is not None and stop(client)):
+        if (client.game_over is not None and not unanswered) or (stop is not None and stop(client)):
             return
-        if client.legal and sent_for != client.version:
+        if client.legal and sent_for != client.version and client.game_over is None:
             sent_for = client.version
             move = choose(client.legal, rng)
             await client.send({"type": "move", "move": move, "id": sent_for, "version": sent_for})
+            unanswered = True
         try:
             m = await client.recv(max(0.01, end - loop.time()))
         except TimeoutError:
@@ -250,6 +254,8 @@ async def play_to_the_end(
                 f" call {client.call}, sent for {sent_for}); last messages:\n"
                 + "\n".join(text[:400] for text in client.raw[-6:])
             ) from None
+        if m.get("ref") == sent_for:
+            unanswered = False
         if m["type"] == "error" and m["code"] not in ("draw_cancelled", "stale"):
             raise AssertionError(f"{client.name}: {m}")
     raise AssertionError("too many messages")
