@@ -189,6 +189,15 @@ def serve(
     connections_per_table: Annotated[
         int, typer.Option(help=N_("WebSocket connections at once to one table (spectators too)."))
     ] = 64,
+    spectators_per_table: Annotated[
+        int,
+        typer.Option(
+            help=N_(
+                "Spectators at once at one table; a seat's player is always let in (a "
+                "spectator makes room)."
+            )
+        ),
+    ] = 48,
     outbox_bytes: Annotated[
         int, typer.Option(help=N_("Bytes waiting for one client before it is disconnected."))
     ] = 256 * 1024,
@@ -252,6 +261,7 @@ def serve(
         idle_seconds=idle_seconds,
         max_connections_per_address=connections_per_address,
         max_connections_per_table=connections_per_table,
+        max_spectators_per_table=spectators_per_table,
         max_outbox_bytes=outbox_bytes,
         send_timeout=send_timeout,
         request_seconds=request_timeout,

@@ -154,9 +154,13 @@ class ServerConfig:
     allow_bot_tables: bool = False
     bot_table_pace: float = 0.5
     #: WebSocket connections at once from one client address (an IPv6 address by its /64), and
-    #: to one table (players and spectators). Over either: closed with 4429 / 4430.
+    #: to one table (players and spectators, once they said who they are). Over either: closed
+    #: with 4429 / 4430. A seat's token is never refused at a full table: a spectator's
+    #: connection (else the oldest of the seat with the most) is closed to make room (4431).
     max_connections_per_address: int = 16
     max_connections_per_table: int = 64
+    #: Spectators at once at one table (within ``max_connections_per_table``); more: 4430.
+    max_spectators_per_table: int = 48
     #: A client is disconnected (4408) when more than this many bytes wait to be sent to it, or
     #: when a message has waited this long to be written: it does not read. It may reconnect.
     max_outbox_bytes: int = 256 * 1024
