@@ -272,7 +272,7 @@ class Audience:
     At most ``at_most`` connections, of which at most ``spectators`` spectators
     (:meth:`crowded`); a seat's player is let in whatever the count (:meth:`make_room`)."""
 
-    def __init__(self, at_most: int = 64, spectators: int = 48) -> None:
+    def __init__(self, at_most: int, spectators: int) -> None:
         self.at_most = at_most
         self.spectators = spectators
         #: every connection, in the order they came (a dict keeps it)

@@ -87,7 +87,9 @@ class LiveTable:
         self.record = record
         self.lock = asyncio.Lock()
         self.loop = asyncio.get_running_loop()
-        self.clients = Audience(config.max_connections_per_table, config.max_spectators_per_table)
+        self.clients = Audience(
+            at_most=config.max_connections_per_table, spectators=config.max_spectators_per_table
+        )
         self.seating = Seating(
             list(record.seats),
             self.clients,
