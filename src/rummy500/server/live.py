@@ -98,6 +98,7 @@ class LiveTable:
         self.chat: collections.deque[ChatLine] = collections.deque(chat, maxlen=config.chat_history)
         #: each seat's chat lines, counted (``chat_per_second``, ``chat_burst``)
         self.chat_rates: dict[int, RateLimiter] = {}
+        self.chat_lock = asyncio.Lock()
         self.idle_handle: asyncio.TimerHandle | None = None
         self.rematch: dict[str, Any] | None = None
         #: The ``.r500`` record once the game is over, formatted once.
@@ -266,21 +267,24 @@ class LiveTable:
             )
             return
         name = self.seating.names()[client.seat]
-        async with self.lock:
-            version = self.version
-        at = await self.hub.db(
-            self.hub.storage.add_chat,
-            self.id,
-            client.seat,
-            name,
-            text,
-            version,
-            self.config.chat_history,
-        )
-        line = ChatLine(client.seat, name, text, version, at)
-        async with self.lock:
-            self.chat.append(line)
-            self.clients.send_all({"type": "chat", "version": self.version, **chat_payload(line)})
+        async with self.chat_lock:  # lines are sent in the order they are stored
+            async with self.lock:
+                version = self.version
+            at = await self.hub.db(
+                self.hub.storage.add_chat,
+                self.id,
+                client.seat,
+                name,
+                text,
+                version,
+                self.config.chat_history,
+            )
+            line = ChatLine(client.seat, name, text, version, at)
+            async with self.lock:
+                self.chat.append(line)
+                self.clients.send_all(
+                    {"type": "chat", "version": self.version, **chat_payload(line)}
+                )
 
     def _chat_allowed(self, seat: int) -> bool:
         """Whether ``seat`` may chat now (and count the line): its own token bucket."""
