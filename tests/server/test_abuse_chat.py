@@ -230,6 +230,7 @@ async def test_a_finished_tables_chat_is_deleted_once_its_time_is_up(
         ws = await open_socket(arena.server, finished_id, first={"type": "auth", "token": token})
         await ws.send(json.dumps({"type": "chat", "text": "good luck"}))
         await play_to_the_end(ws)
+        player = Listener(ws)
         await ws.send(json.dumps({"type": "chat", "text": "good game"}))
         other = await open_socket(
             arena.server, waiting_id, first={"type": "auth", "token": waiting_token}
@@ -254,7 +255,19 @@ async def test_a_finished_tables_chat_is_deleted_once_its_time_is_up(
         # not before its time: the game ended at least that long ago
         assert time.time() >= ended + FINISHED_CHAT_SECONDS
         assert lines(waiting_id) == ["anyone?"]  # a table still waiting keeps its chat
-        await ws.close()
+        # the table is still open (its player is connected): it has forgotten them too
+        assert [m["text"] for m in player.of("chat")] == ["good game"]
+        while True:
+            assert time.monotonic() < deadline, "the open table still sends the old chat"
+            states = len(player.of("state"))
+            await ws.send(json.dumps({"type": "resync"}))
+            async with asyncio.timeout(10):
+                while len(player.of("state")) == states:
+                    await asyncio.sleep(0.02)
+            if player.of("state")[-1]["chat"] == []:
+                break
+            await asyncio.sleep(0.1)
+        await player.close()
         await other.close()
 
 

@@ -73,13 +73,13 @@ def test_finished_tables_chat_is_swept_a_page_at_a_time(storage: Storage) -> Non
         statements.append(statement)
 
     event.listen(storage.engine, "before_cursor_execute", seen)
-    deleted, after = storage.expire_chat(0, now - 10, page=100)
+    deleted, expired, after = storage.expire_chat(0, now - 10, page=100)
     # one page: at most 100 lines read, those of the table finished long ago deleted
-    assert after is not None and 0 < deleted <= 100
+    assert after is not None and 0 < deleted <= 100 and expired == {done.id}
     assert sum(s.lstrip().upper().startswith("DELETE") for s in statements) == 1
     total, steps = deleted, 1
     while after is not None:
-        deleted, after = storage.expire_chat(after, now - 10, page=100)
+        deleted, _tables, after = storage.expire_chat(after, now - 10, page=100)
         assert deleted <= 100
         total, steps = total + deleted, steps + 1
     event.remove(storage.engine, "before_cursor_execute", seen)

@@ -286,6 +286,14 @@ class LiveTable:
                     {"type": "chat", "version": self.version, **chat_payload(line)}
                 )
 
+    async def reload_chat(self) -> None:
+        """Keep the lines the database keeps (those of a finished game go after a while)."""
+        async with self.chat_lock:
+            lines = await self.hub.db(
+                self.hub.storage.recent_chat, self.id, self.config.chat_history
+            )
+            self.chat = collections.deque(lines, maxlen=self.config.chat_history)
+
     def _chat_allowed(self, seat: int) -> bool:
         """Whether ``seat`` may chat now (and count the line): its own token bucket."""
         if self.config.chat_per_second <= 0:

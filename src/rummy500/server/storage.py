@@ -933,12 +933,13 @@ class Storage:
 
     def expire_chat(
         self, after: int, finished_before: float, page: int = CHAT_EXPIRY_PAGE
-    ) -> tuple[int, int | None]:
+    ) -> tuple[int, set[str], int | None]:
         """One step of the sweep of finished tables' chat: of the ``page`` chat lines that
         follow line ``after`` (by id), delete those of the tables finished before
-        ``finished_before`` (``time.time()``; or gone). Returns how many were deleted and the
-        id to go on after (``None``: that was the last page). Each step reads and deletes at
-        most ``page`` lines in one short transaction, whatever the database holds."""
+        ``finished_before`` (``time.time()``; or gone). Returns how many were deleted, the
+        tables they were of, and the id to go on after (``None``: that was the last page).
+        Each step reads and deletes at most ``page`` lines in one short transaction, whatever
+        the database holds."""
         with self.engine.begin() as conn:
             lines = conn.execute(
                 select(chat.c.id, chat.c.table_id)
@@ -947,7 +948,7 @@ class Storage:
                 .limit(page)
             ).all()
             if not lines:
-                return 0, None
+                return 0, set(), None
             last = int(lines[-1][0])
             ids = {table_id for _line, table_id in lines}
             kept = set(
@@ -966,7 +967,7 @@ class Storage:
                         chat.c.id > after, chat.c.id <= last, chat.c.table_id.in_(expired)
                     )
                 ).rowcount
-        return deleted, (last if len(lines) == page else None)
+        return deleted, expired, (last if len(lines) == page else None)
 
     def recent_chat(self, table_id: str, limit: int) -> list[ChatLine]:
         with self.engine.connect() as conn:

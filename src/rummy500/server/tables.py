@@ -155,17 +155,23 @@ class TableHub:
         while True:
             await asyncio.sleep(interval)
             after: int | None = 0
-            deleted = 0
+            deleted, expired = 0, set[str]()
             try:
                 while after is not None:
-                    n, after = await self.db(self.storage.expire_chat, after, time.time() - keep)
-                    deleted += n
+                    n, swept, after = await self.db(
+                        self.storage.expire_chat, after, time.time() - keep
+                    )
+                    deleted, expired = deleted + n, expired | swept
                     if after is not None:
                         await asyncio.sleep(CHAT_PAGE_PAUSE)
+                for table_id in expired:  # a table still open forgets them too
+                    live = self.live.get(table_id)
+                    if live is not None:
+                        await live.reload_chat()
             except Exception:
                 log.exception("sweeping finished tables' chat failed")
             if deleted:
-                log.info("deleted %d chat lines of finished tables", deleted)
+                log.info("deleted %d chat lines of %d finished tables", deleted, len(expired))
 
     async def stop(self) -> None:
         if self._lease_task is not None:
