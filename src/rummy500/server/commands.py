@@ -68,6 +68,23 @@ def serve(
     rate_limit: Annotated[
         float, typer.Option(help=N_("Messages a second one connection may send (bursts: twice)."))
     ] = 20.0,
+    chat_rate: Annotated[
+        float,
+        typer.Option(min=0, help=N_("Chat lines a second one seat may send (0: no limit).")),
+    ] = 1.0,
+    chat_burst: Annotated[
+        int, typer.Option(min=1, help=N_("Chat lines one seat may send at once above that rate."))
+    ] = 5,
+    chat_lines: Annotated[
+        int,
+        typer.Option(min=1, help=N_("Chat lines kept per table (the newest).")),
+    ] = 50,
+    finished_chat_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0, help=N_("A finished table's chat is deleted this many seconds after the game.")
+        ),
+    ] = 3600.0,
     bot_processes: Annotated[
         int | None,
         typer.Option(
@@ -242,6 +259,10 @@ def serve(
         handover_seconds=handover_seconds,
         rate_per_second=rate_limit,
         rate_burst=max(1, int(rate_limit * 2)),
+        chat_per_second=chat_rate,
+        chat_burst=chat_burst,
+        chat_history=chat_lines,
+        finished_chat_seconds=finished_chat_seconds,
         allow_seeds=allow_seeds,
         freeze_gc=True,
         public_url=public_url.rstrip("/") if public_url else None,

@@ -74,9 +74,16 @@ class ServerConfig:
     #: Per connection: messages per second, and the burst allowed above that rate.
     rate_per_second: float = 20.0
     rate_burst: int = 40
-    #: Longest chat message, in characters; chat lines kept and sent on a resync.
+    #: Longest chat message, in characters; chat lines kept per table (in the database and in
+    #: memory: the newest) and sent on a resync.
     chat_max_chars: int = 300
     chat_history: int = 50
+    #: Per seat (whatever its connections): chat lines a second, and the burst allowed above
+    #: that rate (0: no limit).
+    chat_per_second: float = 1.0
+    chat_burst: int = 5
+    #: A finished table's chat is removed from the database this long after its game's end.
+    finished_chat_seconds: float = 3600.0
     #: Seconds a new connection has to say who it is.
     auth_seconds: float = 10.0
     #: Ownership lease of a table in the database, renewed while the process holds it.

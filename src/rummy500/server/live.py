@@ -45,7 +45,7 @@ from rummy500.server.clients import (
     Client,
     dumps,
 )
-from rummy500.server.limits import AddressLimits
+from rummy500.server.limits import AddressLimits, RateLimiter
 from rummy500.server.play import TableLost, TablePlay
 from rummy500.server.seating import Seating
 from rummy500.server.storage import ChatLine, SeatRecord, TableRecord, format_invite
@@ -108,6 +108,9 @@ class LiveTable:
             lost=lambda: hub.drop(self),
         )
         self.chat: collections.deque[ChatLine] = collections.deque(chat, maxlen=config.chat_history)
+        #: each seat's chat lines, counted (``chat_per_second``, ``chat_burst``)
+        self.chat_rates: dict[int, RateLimiter] = {}
+        self.chat_lock = asyncio.Lock()
         self.idle_handle: asyncio.TimerHandle | None = None
         self.rematch: dict[str, Any] | None = None
         #: The ``.r500`` record once the game is over, formatted once.
@@ -337,17 +340,60 @@ class LiveTable:
             client.send({"type": "record", "version": self.version, "text": self.record_cache})
 
     async def chat_line(self, client: Client, text: str) -> None:
+        """A player's chat line: stored (the table keeps its newest ``chat_history``), then
+        sent to all. A seat may send ``chat_burst`` lines at once, then ``chat_per_second``,
+        whatever its connections; a line over that is refused to its sender alone."""
         if client.seat is None:
             self.error(client, "spectator", _("spectators cannot chat"))
             return
+        if not self._chat_allowed(client.seat):
+            self.error(
+                client,
+                "rate_limited",
+                _(
+                    "you are chatting too fast: at most {burst} lines at once, then {rate:g} "
+                    "a second"
+                ).format(burst=self.config.chat_burst, rate=self.config.chat_per_second),
+            )
+            return
         name = self.seating.names()[client.seat]
-        async with self.lock:
-            version = self.version
-        at = await self.hub.db(self.hub.storage.add_chat, self.id, client.seat, name, text, version)
-        line = ChatLine(client.seat, name, text, version, at)
-        async with self.lock:
-            self.chat.append(line)
-            self.clients.send_all({"type": "chat", "version": self.version, **chat_payload(line)})
+        async with self.chat_lock:  # lines are sent in the order they are stored
+            async with self.lock:
+                version = self.version
+            at = await self.hub.db(
+                self.hub.storage.add_chat,
+                self.id,
+                client.seat,
+                name,
+                text,
+                version,
+                self.config.chat_history,
+            )
+            line = ChatLine(client.seat, name, text, version, at)
+            async with self.lock:
+                self.chat.append(line)
+                self.clients.send_all(
+                    {"type": "chat", "version": self.version, **chat_payload(line)}
+                )
+
+    async def reload_chat(self) -> None:
+        """Keep the lines the database keeps (those of a finished game go after a while)."""
+        async with self.chat_lock:
+            lines = await self.hub.db(
+                self.hub.storage.recent_chat, self.id, self.config.chat_history
+            )
+            self.chat = collections.deque(lines, maxlen=self.config.chat_history)
+
+    def _chat_allowed(self, seat: int) -> bool:
+        """Whether ``seat`` may chat now (and count the line): its own token bucket."""
+        if self.config.chat_per_second <= 0:
+            return True
+        bucket = self.chat_rates.get(seat)
+        if bucket is None:
+            bucket = self.chat_rates[seat] = RateLimiter(
+                self.config.chat_per_second, self.config.chat_burst
+            )
+        return bucket.allow()
 
     async def move(
         self, client: Client, text: str, ref: Any = None, seen: int | None = None
