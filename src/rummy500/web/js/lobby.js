@@ -70,7 +70,7 @@ function NameField({ name, setName, id = 'player-name' }) {
     <input
       id=${id}
       value=${name}
-      maxlength="24"
+      maxlength="64"
       autocomplete="nickname"
       required
       onInput=${(e) => {
