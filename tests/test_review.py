@@ -15,8 +15,8 @@ from rummy500 import review as review_module
 from rummy500.bots.intermediate import IntermediatePolicy
 from rummy500.cli import app
 from rummy500.engine import Game, Move, Observation
-from rummy500.notation import read_record
 from rummy500.i18n import use_language
+from rummy500.notation import read_record
 from rummy500.review import (
     THRESHOLDS,
     GameReview,
