@@ -7,6 +7,7 @@ import json
 import random
 from typing import Any
 
+import httpx
 import pytest
 
 from rummy500.notation import read_record
@@ -130,7 +131,14 @@ async def test_busy_past_the_line_and_the_rate_limit(start_server: StartServer) 
         lines = running.aiter_lines()
         first = json.loads(await anext(lines))
         assert first["type"] in ("queued", "progress")
-        busy = await server.http.get(url, params={"seat": "P2"})
+        # one review of its own at a time per address
+        pending = await server.http.get(url, params={"seat": "P2"})
+        assert pending.status_code == 429 and pending.headers["retry-after"]
+        assert "still being computed" in pending.json()["detail"]
+        # another address: the line is full
+        transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+        async with httpx.AsyncClient(base_url=server.base, transport=transport) as other:
+            busy = await other.get(url, params={"seat": "P2"})
         assert busy.status_code == 429 and busy.headers["retry-after"]
         assert "busy" in busy.json()["detail"]
         # the same review is joined, not refused
