@@ -172,3 +172,41 @@ async def test_the_review_runs_on_the_search_workers_processes(start_server: Sta
     assert status == 200 and lines[-1]["type"] == "review"
     record = read_record((await server.http.get(f"/api/tables/{table_id}/record")).text)
     assert lines[-1]["review"]["decisions"] == count_decisions(record, 1)
+
+
+async def until(condition: Any, timeout: float = 20.0) -> None:
+    """Wait until ``condition()`` holds; fail past ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not condition():
+        assert loop.time() < end, "the condition never held"
+        await asyncio.sleep(0.02)
+
+
+async def test_a_review_nobody_waits_for_is_cancelled_queued_or_running(
+    start_server: StartServer,
+) -> None:
+    # the full review (24 deals a decision) takes far longer than this test
+    server = await start_server(review_queue=2, reviews_per_minute=0)
+    table_id, token = await finished_game(server)
+    url = f"/api/tables/{table_id}/review"
+    desk = None
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+    async with (
+        httpx.AsyncClient(base_url=server.base, transport=transport, timeout=10) as other,
+        server.http.stream("GET", url, headers={"Authorization": f"Bearer {token}"}) as running,
+    ):
+        lines = running.aiter_lines()  # one reader: another would close the answer
+        assert json.loads(await anext(lines))["type"] in ("queued", "progress")
+        desk = server.hub.reviews
+        async with other.stream("GET", url, params={"seat": "P2"}) as waiting:
+            assert json.loads(await anext(waiting.aiter_lines()))["type"] == "queued"
+            assert set(desk.jobs) == {(table_id, 0), (table_id, 1)}
+        # the one waiting in line is gone with its request; the one computed goes on
+        await until(lambda: set(desk.jobs) == {(table_id, 0)})
+        assert desk.cancelled == 1
+        assert json.loads(await anext(lines))["type"] == "progress"
+    # and the one being computed stops once its request is gone too: the workers are free
+    await until(lambda: not desk.jobs and desk.cancelled == 2)
+    await until(lambda: not server.hub.bots.busy)
+    assert desk.computed == 1 and not desk.judged
