@@ -282,12 +282,9 @@ async def test_a_review_is_judged_once_and_said_in_each_language(
                 read_review(http, table_id, "P1", "en"), read_review(http, table_id, "P1", "hu")
             )
             # a third language later: said at once, not judged again
-            started = time.monotonic()
             lao = await read_review(http, table_id, "P1", "lo")
-            lao_seconds = time.monotonic() - started
     assert english[-1]["cached"] is False and hungarian[-1]["cached"] is False
     assert lao == [lao[-1]] and lao[-1]["type"] == "review" and lao[-1]["cached"] is True
-    assert lao_seconds < 5
     reviews = [lines[-1]["review"] for lines in (english, hungarian, lao)]
     assert len({r["seconds"] for r in reviews}) == 1  # one computation
 
