@@ -90,6 +90,19 @@ async def test_a_second_request_is_not_computed_again(start_server: StartServer)
     assert desk.computed == 1
     assert again == [{**first[-1], "cached": True}]
     assert joined[-1]["review"] == first[-1]["review"]  # "seconds" included: one computation
+    # in another language: said at once from the same judgement
+    url = f"/api/tables/{table_id}/review"
+    hungarian = await server.http.get(url, params={"seat": "P1"}, headers={"Accept-Language": "hu"})
+    (magyar,) = [json.loads(line) for line in hungarian.text.splitlines()]
+    assert magyar["cached"] is True and desk.computed == 1
+    english = first[-1]["review"]
+    assert magyar["review"]["counts"] == english["counts"]
+    assert magyar["review"]["seconds"] == english["seconds"]
+    words = [
+        [d["played"]["words"] for h in r["hands"] for d in h["decisions"]]
+        for r in (english, magyar["review"])
+    ]
+    assert len(words[0]) == len(words[1]) and words[0] != words[1]
     # another seat is another review
     status, other = await review_lines(server, table_id, seat="P2")
     assert status == 200 and other[-1]["review"]["seat"] == "P2"

@@ -295,10 +295,16 @@ class ReviewDesk:
             return text
         pending = self._rendering.get(place)
         if pending is None:
-            pending = asyncio.ensure_future(asyncio.to_thread(judged.render, language))
-            self._rendering[place] = pending
-            pending.add_done_callback(lambda _f: self._rendering.pop(place, None))
-        text = await asyncio.shield(pending)
+            pending = self._rendering[place] = asyncio.ensure_future(
+                self._render(place, judged, language)
+            )
+        return await asyncio.shield(pending)  # kept even if this request goes away
+
+    async def _render(self, place: tuple[Key, str], judged: Judged, language: str) -> str:
+        try:
+            text = await asyncio.to_thread(judged.render, language)
+        finally:
+            self._rendering.pop(place, None)
         self.texts[place] = text
         while len(self.texts) > CACHE_SIZE:
             self.texts.popitem(last=False)
