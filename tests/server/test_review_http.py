@@ -223,3 +223,26 @@ async def test_a_review_nobody_waits_for_is_cancelled_queued_or_running(
     await until(lambda: not desk.jobs and desk.cancelled == 2)
     await until(lambda: not server.hub.bots.busy)
     assert desk.computed == 1 and not desk.judged
+
+
+async def test_a_review_waited_for_says_so_again_while_nothing_changes(
+    start_server: StartServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rummy500.server import review
+
+    monkeypatch.setattr(review, "KEEPALIVE_SECONDS", 0.2)
+    # the full review (24 deals a decision) takes far longer than this test
+    server = await start_server(reviews_per_minute=0)
+    table_id, token = await finished_game(server)
+    url = f"/api/tables/{table_id}/review"
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+    async with (
+        httpx.AsyncClient(base_url=server.base, transport=transport, timeout=10) as other,
+        server.http.stream("GET", url, headers={"Authorization": f"Bearer {token}"}) as running,
+        other.stream("GET", url, params={"seat": "P2"}) as waiting,
+    ):
+        lines = running.aiter_lines()
+        assert json.loads(await anext(lines))["type"] in ("queued", "progress")
+        queued = waiting.aiter_lines()
+        # a proxy would cut an answer quiet for long: the line behind says it waits, again
+        assert [json.loads(await anext(queued))["type"] for _i in range(3)] == ["queued"] * 3
