@@ -13,7 +13,7 @@ import pytest
 from rummy500.engine import Game, Move, Rules
 from rummy500.server import autoplay
 from rummy500.server.autoplay import BotRunner, BotsBusy
-from rummy500.server.tables import CLOSE_TOO_SLOW, Client, Connections
+from rummy500.server.tables import CLOSE_TOO_SLOW, Audience, Client, Connections
 
 from .helpers import server_config
 
@@ -62,13 +62,13 @@ async def test_one_state_waits_at_a_time(tmp_path: Path) -> None:
     c.send_text("first")  # taken by the pump, stuck in the send
     await asyncio.sleep(0)
     for n in range(20):
-        c.send_state({"type": "state", "n": n})
+        c.send_state(f'{{"type":"state","n":{n}}}')
     c.send_text("update")
     assert [text for text, _state in c.outbox] == ['{"type":"state","n":0}', "update"]
     ws.gate.set()
     await asyncio.sleep(0.05)
     assert ws.sent == ["first", '{"type":"state","n":0}', "update"]
-    c.send_state({"type": "state", "n": 21})  # sent: the next one may wait again
+    c.send_state('{"type":"state","n":21}')  # sent: the next one may wait again
     await asyncio.sleep(0.05)
     assert ws.sent[-1] == '{"type":"state","n":21}'
 
@@ -83,31 +83,63 @@ async def test_a_send_stuck_past_the_timeout_is_seen(tmp_path: Path) -> None:
     assert c.stalled(loop.time())
 
 
-async def test_connections_are_counted_per_address_and_per_table(tmp_path: Path) -> None:
-    gate = Connections(
-        server_config(tmp_path, max_connections_per_address=2, max_connections_per_table=3)
-    )
-    assert gate.enter("a", "T") is None and gate.enter("a", "T") is None
-    refused = gate.enter("a", "U")
+async def test_connections_are_counted_per_address(tmp_path: Path) -> None:
+    gate = Connections(server_config(tmp_path, max_connections_per_address=2))
+    assert gate.enter("a") is None and gate.enter("a") is None
+    refused = gate.enter("a")
     assert refused is not None and refused[:2] == (4429, "too_many_connections")
-    assert gate.enter("b", "T") is None
-    refused = gate.enter("c", "T")
-    assert refused is not None and refused[:2] == (4430, "table_crowded")
-    gate.leave("a", "T")
-    assert gate.enter("a", "U") is None
-    for address, table in (("a", "T"), ("a", "U"), ("b", "T")):
-        gate.leave(address, table)
-    assert not gate.by_address and not gate.by_table  # nothing kept for the gone
+    assert gate.enter("b") is None
+    gate.leave("a")
+    assert gate.enter("a") is None
+    for address in ("a", "a", "b"):
+        gate.leave(address)
+    assert not gate.by_address and gate.total == 0  # nothing kept for the gone
 
 
 async def test_the_server_takes_at_most_limit_concurrency_connections(tmp_path: Path) -> None:
     gate = Connections(server_config(tmp_path, limit_concurrency=3))
     for n in range(3):
-        assert gate.enter(f"10.0.0.{n}", f"T{n}") is None
-    refused = gate.enter("10.0.0.9", "T9")
+        assert gate.enter(f"10.0.0.{n}") is None
+    refused = gate.enter("10.0.0.9")
     assert refused is not None and refused[:2] == (1013, "server_full")
-    gate.leave("10.0.0.0", "T0")
-    assert gate.enter("10.0.0.9", "T9") is None
+    gate.leave("10.0.0.0")
+    assert gate.enter("10.0.0.9") is None
+
+
+def connection(tmp_path: Path, seat: int | None, address: str) -> Client:
+    return Client(StuckSocket(), seat, server_config(tmp_path), address=address)  # type: ignore[arg-type]
+
+
+async def test_a_table_caps_its_spectators_and_its_connections(tmp_path: Path) -> None:
+    audience = Audience(at_most=6, spectators=3)
+    for n in range(3):
+        assert audience.crowded() is None
+        audience.add(connection(tmp_path, None, f"10.0.0.{n}"))
+    assert audience.crowded() == "at most 3 spectators at one table"
+    for _n in range(4):  # players' connections are let in whatever the count (make_room)
+        audience.add(connection(tmp_path, 0, "10.0.1.1"))
+    audience.discard(next(c for c in audience if c.seat is None))  # 2 spectators, 6 in all
+    assert audience.crowded() == "at most 6 connections to one table"
+
+
+async def test_a_full_table_makes_room_for_a_seat_from_the_crowding_address(
+    tmp_path: Path,
+) -> None:
+    audience = Audience(at_most=6, spectators=4)
+    lone = connection(tmp_path, None, "10.0.0.1")
+    crowd = [connection(tmp_path, None, "10.0.0.2") for _i in range(3)]
+    players = [connection(tmp_path, 0, "10.0.1.1"), connection(tmp_path, 1, "10.0.1.2")]
+    for c in [lone, *crowd, *players[:1]]:
+        audience.add(c)
+    assert audience.make_room() is None  # room for one more
+    audience.add(players[1])
+    assert audience.make_room() is crowd[-1]  # the crowding address's newest spectator
+    # a table full of players' connections: the oldest of the seat with the most
+    full = Audience(at_most=4, spectators=4)
+    seats = [connection(tmp_path, s, "10.0.1.1") for s in (1, 0, 1, 2)]
+    for c in seats:
+        full.add(c)
+    assert full.make_room() is seats[0]
 
 
 # --- the searching workers: the tables' computer players first, hints only on a free one --------

@@ -68,6 +68,23 @@ def serve(
     rate_limit: Annotated[
         float, typer.Option(help=N_("Messages a second one connection may send (bursts: twice)."))
     ] = 20.0,
+    chat_rate: Annotated[
+        float,
+        typer.Option(min=0, help=N_("Chat lines a second one seat may send (0: no limit).")),
+    ] = 1.0,
+    chat_burst: Annotated[
+        int, typer.Option(min=1, help=N_("Chat lines one seat may send at once above that rate."))
+    ] = 5,
+    chat_lines: Annotated[
+        int,
+        typer.Option(min=1, help=N_("Chat lines kept per table (the newest).")),
+    ] = 50,
+    finished_chat_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0, help=N_("A finished table's chat is deleted this many seconds after the game.")
+        ),
+    ] = 3600.0,
     bot_processes: Annotated[
         int | None,
         typer.Option(
@@ -199,6 +216,15 @@ def serve(
     connections_per_table: Annotated[
         int, typer.Option(help=N_("WebSocket connections at once to one table (spectators too)."))
     ] = 64,
+    spectators_per_table: Annotated[
+        int,
+        typer.Option(
+            help=N_(
+                "Spectators at once at one table; a seat's player is always let in (a "
+                "spectator makes room)."
+            )
+        ),
+    ] = 48,
     outbox_bytes: Annotated[
         int, typer.Option(help=N_("Bytes waiting for one client before it is disconnected."))
     ] = 256 * 1024,
@@ -244,6 +270,10 @@ def serve(
         handover_seconds=handover_seconds,
         rate_per_second=rate_limit,
         rate_burst=max(1, int(rate_limit * 2)),
+        chat_per_second=chat_rate,
+        chat_burst=chat_burst,
+        chat_history=chat_lines,
+        finished_chat_seconds=finished_chat_seconds,
         allow_seeds=allow_seeds,
         freeze_gc=True,
         public_url=public_url.rstrip("/") if public_url else None,
@@ -263,6 +293,7 @@ def serve(
         idle_seconds=idle_seconds,
         max_connections_per_address=connections_per_address,
         max_connections_per_table=connections_per_table,
+        max_spectators_per_table=spectators_per_table,
         max_outbox_bytes=outbox_bytes,
         send_timeout=send_timeout,
         request_seconds=request_timeout,

@@ -74,9 +74,16 @@ class ServerConfig:
     #: Per connection: messages per second, and the burst allowed above that rate.
     rate_per_second: float = 20.0
     rate_burst: int = 40
-    #: Longest chat message, in characters; chat lines kept and sent on a resync.
+    #: Longest chat message, in characters; chat lines kept per table (in the database and in
+    #: memory: the newest) and sent on a resync.
     chat_max_chars: int = 300
     chat_history: int = 50
+    #: Per seat (whatever its connections): chat lines a second, and the burst allowed above
+    #: that rate (0: no limit).
+    chat_per_second: float = 1.0
+    chat_burst: int = 5
+    #: A finished table's chat is removed from the database this long after its game's end.
+    finished_chat_seconds: float = 3600.0
     #: Seconds a new connection has to say who it is.
     auth_seconds: float = 10.0
     #: Ownership lease of a table in the database, renewed while the process holds it.
@@ -158,9 +165,13 @@ class ServerConfig:
     allow_bot_tables: bool = False
     bot_table_pace: float = 0.5
     #: WebSocket connections at once from one client address (an IPv6 address by its /64), and
-    #: to one table (players and spectators). Over either: closed with 4429 / 4430.
+    #: to one table (players and spectators, once they said who they are). Over either: closed
+    #: with 4429 / 4430. A seat's token is never refused at a full table: a spectator's
+    #: connection (else the oldest of the seat with the most) is closed to make room (4431).
     max_connections_per_address: int = 16
     max_connections_per_table: int = 64
+    #: Spectators at once at one table (within ``max_connections_per_table``); more: 4430.
+    max_spectators_per_table: int = 48
     #: A client is disconnected (4408) when more than this many bytes wait to be sent to it, or
     #: when a message has waited this long to be written: it does not read. It may reconnect.
     max_outbox_bytes: int = 256 * 1024

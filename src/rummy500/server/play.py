@@ -60,6 +60,7 @@ from rummy500.server.views import (
     illegal_move_message,
     left_cards,
     public_log,
+    public_state_texts,
     public_view,
     seat_rows,
 )
@@ -139,6 +140,8 @@ class TablePlay:
         self.between = BetweenHands()
         #: this hand's public log at a version (a ``state`` needs it; the hand is replayed)
         self._log: tuple[int, list[dict[str, Any]]] | None = None
+        #: the texts of a ``state``'s public view and log at a version
+        self._texts: tuple[int, str, str] | None = None
         #: the table is shut: nothing more is played or sent
         self.stopped = False
 
@@ -304,6 +307,15 @@ class TablePlay:
         if self._log is None or self._log[0] != self.version:
             self._log = (self.version, public_log(self.game))
         return self._log[1]
+
+    def public_texts(self) -> tuple[str, str]:
+        """The texts of a ``state``'s public view and log
+        (:func:`~rummy500.server.views.public_state_texts`): serialized once per version,
+        shared by every client that connects or resyncs meanwhile."""
+        if self._texts is None or self._texts[0] != self.version:
+            view, log = public_state_texts(self.game, self.public_log())
+            self._texts = (self.version, view, log)
+        return self._texts[1], self._texts[2]
 
     def _deal_due(self) -> float:
         """When the next hand is dealt: once nobody reads the summary any more (at least

@@ -38,6 +38,7 @@ from sqlalchemy import (
     Text,
     and_,
     create_engine,
+    delete,
     event,
     insert,
     or_,
@@ -138,6 +139,12 @@ records = Table(
     Column("text", Text, nullable=False),
     Column("built_at", Float, nullable=False),
 )
+
+#: Chat lines a new line may trim of its table's older ones (a table stored before lines were
+#: trimmed loses its excess this many at a time), and the page of the sweep of finished tables'
+#: chat (:meth:`Storage.expire_chat`): each statement's work is bounded by them.
+CHAT_TRIM_BATCH = 100
+CHAT_EXPIRY_PAGE = 1000
 
 #: Letters and digits that read aloud and type without doubt: no 0/O, no 1/I/L.
 INVITE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -895,8 +902,17 @@ class Storage:
     # --- chat ----------------------------------------------------------------------------------
 
     def add_chat(
-        self, table_id: str, seat: int | None, name: str, text: str, version: int
+        self,
+        table_id: str,
+        seat: int | None,
+        name: str,
+        text: str,
+        version: int,
+        keep: int | None = None,
     ) -> float:
+        """Store a chat line; with ``keep``, the table's older lines past its newest ``keep``
+        go in the same transaction (at most :data:`CHAT_TRIM_BATCH` of them: a table that
+        holds more from before, trims them a batch a line)."""
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(
@@ -904,7 +920,54 @@ class Storage:
                     table_id=table_id, seat=seat, name=name, text=text, version=version, at=now
                 )
             )
+            if keep is not None:
+                older = (
+                    select(chat.c.id)
+                    .where(chat.c.table_id == table_id)
+                    .order_by(chat.c.id.desc())
+                    .limit(CHAT_TRIM_BATCH)
+                    .offset(max(0, keep))
+                )
+                conn.execute(delete(chat).where(chat.c.id.in_(older)))
         return now
+
+    def expire_chat(
+        self, after: int, finished_before: float, page: int = CHAT_EXPIRY_PAGE
+    ) -> tuple[int, set[str], int | None]:
+        """One step of the sweep of finished tables' chat: of the ``page`` chat lines that
+        follow line ``after`` (by id), delete those of the tables finished before
+        ``finished_before`` (``time.time()``; or gone). Returns how many were deleted, the
+        tables they were of, and the id to go on after (``None``: that was the last page).
+        Each step reads and deletes at most ``page`` lines in one short transaction, whatever
+        the database holds."""
+        with self.engine.begin() as conn:
+            lines = conn.execute(
+                select(chat.c.id, chat.c.table_id)
+                .where(chat.c.id > after)
+                .order_by(chat.c.id)
+                .limit(page)
+            ).all()
+            if not lines:
+                return 0, set(), None
+            last = int(lines[-1][0])
+            ids = {table_id for _line, table_id in lines}
+            kept = set(
+                conn.execute(
+                    select(tables.c.id).where(
+                        tables.c.id.in_(ids),
+                        or_(tables.c.status != "finished", tables.c.updated_at >= finished_before),
+                    )
+                ).scalars()
+            )
+            expired = ids - kept
+            deleted = 0
+            if expired:
+                deleted = conn.execute(
+                    delete(chat).where(
+                        chat.c.id > after, chat.c.id <= last, chat.c.table_id.in_(expired)
+                    )
+                ).rowcount
+        return deleted, expired, (last if len(lines) == page else None)
 
     def recent_chat(self, table_id: str, limit: int) -> list[ChatLine]:
         with self.engine.connect() as conn:

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -71,6 +72,10 @@ T = TypeVar("T")
 CHECKPOINT_SECONDS = 2.0
 #: How often the hub looks for clients that do not read.
 STALL_CHECK_SECONDS = 1.0
+#: How often, at most, the chat of tables finished ``finished_chat_seconds`` ago is swept (a
+#: quarter of that time when it is shorter), and the pause between two pages of a sweep.
+CHAT_SWEEP_SECONDS = 60.0
+CHAT_PAGE_PAUSE = 0.05
 
 
 class TableMoved(Exception):
@@ -117,6 +122,7 @@ class TableHub:
         if self.storage.is_sqlite:
             self.spawn(self._checkpoints())
         self.spawn(self._drop_stalled())
+        self.spawn(self._expire_chat())
 
     async def _drop_stalled(self) -> None:
         """Disconnect clients that have not taken a message for ``send_timeout`` seconds."""
@@ -139,6 +145,33 @@ class TableHub:
                 await self.db(self.storage.checkpoint)
             except Exception:
                 log.exception("SQLite checkpoint failed")
+
+    async def _expire_chat(self) -> None:
+        """Delete the chat of tables whose game ended ``finished_chat_seconds`` ago: now and
+        then a pass over the chat lines, a page at a time (:meth:`Storage.expire_chat`: one
+        short transaction of at most a page), with a pause between pages."""
+        keep = self.config.finished_chat_seconds
+        interval = min(CHAT_SWEEP_SECONDS, max(0.2, keep / 4))
+        while True:
+            await asyncio.sleep(interval)
+            after: int | None = 0
+            deleted, expired = 0, set[str]()
+            try:
+                while after is not None:
+                    n, swept, after = await self.db(
+                        self.storage.expire_chat, after, time.time() - keep
+                    )
+                    deleted, expired = deleted + n, expired | swept
+                    if after is not None:
+                        await asyncio.sleep(CHAT_PAGE_PAUSE)
+                for table_id in expired:  # a table still open forgets them too
+                    live = self.live.get(table_id)
+                    if live is not None:
+                        await live.reload_chat()
+            except Exception:
+                log.exception("sweeping finished tables' chat failed")
+            if deleted:
+                log.info("deleted %d chat lines of %d finished tables", deleted, len(expired))
 
     async def stop(self) -> None:
         if self._lease_task is not None:
