@@ -120,6 +120,16 @@ def serve(
             help=N_("Game reviews that may wait while one is computed; past that: busy (429).")
         ),
     ] = 2,
+    review_decisions: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help=N_(
+                "The most decisions a game review judges, the first of the game; the review "
+                "says how many more it left out."
+            ),
+        ),
+    ] = 200,
     handover_seconds: Annotated[
         float,
         typer.Option(
@@ -256,6 +266,7 @@ def serve(
         review_samples=review_samples,
         review_refine=review_refine,
         review_queue=review_queue,
+        review_decisions=review_decisions,
         handover_seconds=handover_seconds,
         rate_per_second=rate_limit,
         rate_burst=max(1, int(rate_limit * 2)),

@@ -111,6 +111,10 @@ class ServerConfig:
     review_samples: int = 24
     review_refine: int = 48
     review_queue: int = 2
+    #: The most decisions a review judges, the first of the game (a game to 500 has 80 to 170
+    #: a seat): the review says how many more it left out. Bounds a review's CPU, whatever the
+    #: game (a hand may last 1000 moves).
+    review_decisions: int = 200
     #: Move everything alive once the server has started out of the garbage collector's sight
     #: (``gc.freeze``): a full collection then visits only what tables create, not the hundreds
     #: of thousands of objects of the libraries, and stops pausing play for a tenth of a second.

@@ -539,6 +539,8 @@ export default {
   'review.hand.open': 'Hand {n}: accuracy {accuracy}%, {lost} points lost (not finished)',
   'review.hand.clean': 'No move lost points in this hand.',
   'review.hand.none': 'No decision in this hand.',
+  'review.limited': { one: 'This review covers only the first decision of the game; the later ones ({rest}) were not reviewed.', other: 'This review covers only the first {n} decisions of the game; the later ones ({rest}) were not reviewed.' },
+  'review.hand.unreviewed': { one: 'Past the review’s limit: {n} decision of this hand was not reviewed.', other: 'Past the review’s limit: {n} decisions of this hand were not reviewed.' },
   'review.move': 'Move {n}',
   'review.loss': '{loss} ± {margin} points lost',
   'review.better': 'Better: {move}',

@@ -545,6 +545,8 @@ export default {
   'review.hand.open': '{n}. leosztás: pontosság {accuracy}%, {lost} pont veszteség (nem fejeződött be)',
   'review.hand.clean': 'Ebben a leosztásban egyik lépés sem vesztett pontot.',
   'review.hand.none': 'Ebben a leosztásban nem volt döntés.',
+  'review.limited': { one: 'Ez az elemzés csak a játszma első döntésére terjed ki; a későbbieket ({rest}) nem elemeztük.', other: 'Ez az elemzés csak a játszma első {n} döntésére terjed ki; a későbbieket ({rest}) nem elemeztük.' },
+  'review.hand.unreviewed': { one: 'Az elemzés korlátján túl: ebben a leosztásban {n} döntést nem elemeztünk.', other: 'Az elemzés korlátján túl: ebben a leosztásban {n} döntést nem elemeztünk.' },
   'review.move': '{n}. lépés',
   'review.loss': '{loss} ± {margin} pont veszteség',
   'review.better': 'Jobb: {move}',

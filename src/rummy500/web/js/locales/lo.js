@@ -519,6 +519,8 @@ export default {
   'review.hand.open': 'ຮອບ {n}: ຄວາມແມ່ນຍຳ {accuracy}%, ເສຍ {lost} ຄະແນນ (ຍັງບໍ່ຈົບ)',
   'review.hand.clean': 'ບໍ່ມີການຫຼິ້ນໃດເສຍຄະແນນໃນຮອບນີ້.',
   'review.hand.none': 'ບໍ່ມີການຕັດສິນໃຈໃນຮອບນີ້.',
+  'review.limited': { other: 'ການທົບທວນນີ້ກວມເອົາພຽງແຕ່ {n} ການຕັດສິນໃຈທຳອິດຂອງເກມ; ການຕັດສິນໃຈຕໍ່ຈາກນັ້ນ ({rest}) ບໍ່ໄດ້ທົບທວນ.' },
+  'review.hand.unreviewed': { other: 'ເກີນຂີດຈຳກັດຂອງການທົບທວນ: {n} ການຕັດສິນໃຈໃນຮອບນີ້ບໍ່ໄດ້ທົບທວນ.' },
   'review.move': 'ການຫຼິ້ນທີ {n}',
   'review.loss': 'ເສຍ {loss} ± {margin} ຄະແນນ',
   'review.better': 'ດີກວ່າ: {move}',
