@@ -309,17 +309,54 @@ class Storage:
 
     # --- schema --------------------------------------------------------------------------------
 
-    def migrate(self) -> None:
-        """Bring the schema up to date (alembic migrations shipped in the package)."""
+    def migrate(self, revision: str = "head") -> None:
+        """Bring the schema up to date, or to ``revision`` (alembic migrations shipped in the
+        package), in one transaction."""
+        self._alembic("upgrade", revision)
+
+    def downgrade(self, revision: str) -> None:
+        """Take the schema back to ``revision`` (for an older version of the server), in one
+        transaction: what later migrations added is dropped, every other row stays."""
+        self._alembic("downgrade", revision)
+
+    def _alembic(self, direction: str, revision: str) -> None:
+        """Run alembic on a connection of this engine. SQLite: with its foreign keys off.
+        Alembic changes a column on SQLite by copying the table and dropping the old one, and
+        with foreign keys on (as :func:`_sqlite_pragmas` sets them) dropping ``tables`` would
+        first delete every seat, event, chat line and record of every table (``ON DELETE
+        CASCADE``). So they are turned off outside the transaction (SQLite ignores the pragma
+        within one), checked (``foreign_key_check``) before the commit, and turned on again."""
         from alembic import command
         from alembic.config import Config
 
         cfg = Config()
         cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
         cfg.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
-        with self.engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
+        run = command.upgrade if direction == "upgrade" else command.downgrade
+        with self.engine.connect() as conn:
+            if not self.is_sqlite:
+                with conn.begin():
+                    cfg.attributes["connection"] = conn
+                    run(cfg, revision)
+                return
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.commit()
+            try:
+                with conn.begin():
+                    # The driver begins a transaction only before a write: begin it now, so
+                    # that the schema changes before the first write are in it too.
+                    conn.exec_driver_sql("BEGIN")
+                    cfg.attributes["connection"] = conn
+                    run(cfg, revision)
+                    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+                    if broken:
+                        raise RuntimeError(
+                            f"the migration would leave {len(broken)} rows without the row "
+                            f"they refer to (first: {tuple(broken[0])}); nothing was changed"
+                        )
+            finally:
+                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                conn.commit()
 
     def close(self) -> None:
         with self._writer_lock:
