@@ -16,7 +16,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from rummy500.server.storage import Append, Storage, hash_token, metadata
+from rummy500.server.storage import Append, Storage, creator_key, hash_token, metadata
 
 MIGRATIONS = Path(__file__).parents[2] / "src" / "rummy500" / "server" / "migrations"
 
@@ -42,6 +42,11 @@ def same(column: str) -> Any:
 #: the way up again as a function of the row before; ``None``: the whole table, empty after).
 #: Everything else comes back exactly.
 LOST: dict[str, dict[str, dict[str, Any] | None]] = {
+    # 0003: the creators' addresses are forgotten; a person was last at each table when it
+    # last changed.
+    "0002": {
+        "tables": {"creator": lambda row: None, "attended_at": lambda row: row["updated_at"]},
+    },
     # 0002: a rematch's reservation ends; built records are built again when asked for; each
     # name gets its key again.
     "0001": {
@@ -85,6 +90,7 @@ def new_table(storage: Storage, seats: list[tuple[str, str | None]], **kw: Any) 
         "away_seconds": 30.0,
         "hand_pause": 3.0,
         "max_moves": 1000,
+        "creator": creator_key(f"203.0.113.{len(seats)}"),
     }
     values.update(kw)
     return storage.create_table(**values).id
@@ -97,7 +103,7 @@ def populate(storage: Storage) -> None:
     waiting = new_table(storage, [*people, ("bot", "easy")])
     storage.take_seat(waiting, "Ann", hash_token("ann"), None)
     storage.add_chat(waiting, 0, "Ann", "anyone?", 0)
-    private = new_table(storage, people, private=True, turn_seconds=60.0)
+    private = new_table(storage, people, private=True, turn_seconds=60.0, creator=None)
     storage.take_seat(private, "Ärpád", hash_token("arpad"), 1)
     for n, names in enumerate((["Bea", "ຈັນ"], ["Cy", "DAN"], ["Éva", "Zoë"])):
         table = new_table(storage, [*people, ("bot", "hard")])

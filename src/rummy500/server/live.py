@@ -141,6 +141,8 @@ class LiveTable:
                     return
             waited = not self.seating.people_here()
             self.clients.add(client)
+            if client.seat is not None:
+                self.hub.attended(self)
             if summary and client.seat is not None:
                 self.play.between.readers.add(client)
             client.start()
@@ -163,6 +165,8 @@ class LiveTable:
             self.play.between.readers.discard(client)
             if client.seat is not None:
                 self.seating.left(client.seat, self.loop.time())
+                if not self.clients.players_here():
+                    self.hub.attended(self)  # unattended from now on
             self.arm_idle()
             if not self.shut_down:
                 with contextlib.suppress(TableLost):
