@@ -370,13 +370,25 @@ function CodeBox({ onFound, onError }) {
   </form>`;
 }
 
+// Open tables shown a page at a time (the server pages the list: docs/protocol.md).
+export const OPEN_PAGE = 20;
+
 function OpenTables({ onJoin }) {
   const [tables, setTables] = useState(null);
   const [error, setError] = useState(null);
+  // where each page seen so far starts (null: the first), this one last; and the next one's
+  const [pages, setPages] = useState([null]);
+  const [next, setNext] = useState(null);
+  const cursor = pages[pages.length - 1];
   const load = async () => {
     try {
-      const data = await api.openTables();
+      const data = await api.openTables({ cursor, limit: OPEN_PAGE });
+      if (cursor && !data.tables.length) {
+        setPages([null]); // the tables of this page are gone: back to the first
+        return;
+      }
       setTables(data.tables);
+      setNext(data.next_cursor || null);
       setError(null);
     } catch (err) {
       setError(err.message);
@@ -386,7 +398,7 @@ function OpenTables({ onJoin }) {
     load();
     const timer = setInterval(load, 10000);
     return () => clearInterval(timer);
-  }, []);
+  }, [cursor]);
   return html`<section class="panel open-tables" aria-labelledby="open-title">
     <div class="row spread">
       <h2 id="open-title">${t('open.title')}</h2>
@@ -413,6 +425,12 @@ function OpenTables({ onJoin }) {
               </li>`,
             )}
           </ul>`}
+    ${(pages.length > 1 || next) &&
+    html`<nav class="row spread" aria-label=${t('open.pages')}>
+      <button class="ghost" disabled=${pages.length <= 1} onClick=${() => setPages(pages.slice(0, -1))}>${t('open.previous')}</button>
+      <span class="muted">${t('open.page', { n: pages.length })}</span>
+      <button class="ghost" disabled=${!next} onClick=${() => setPages([...pages, next])}>${t('open.next')}</button>
+    </nav>`}
     <p class="help">${t('open.help')}</p>
   </section>`;
 }
