@@ -206,7 +206,7 @@ async def test_one_address_gets_a_few_tables_listed(start_server: Any) -> None:
 async def test_a_waiting_table_left_alone_expires_and_one_with_its_player_stays(
     start_server: Any,
 ) -> None:
-    server: RunningServer = await start_server(unattended_seconds=1.0)
+    server: RunningServer = await start_server(unattended_seconds=2.0)
     alone = await server.create(["human", "human"], name="Ann")
     kept = await server.create(["human", "human"], name="Bob")
     bob = await server.connect(kept["table"]["table_id"], kept["token"])
@@ -219,7 +219,7 @@ async def test_a_waiting_table_left_alone_expires_and_one_with_its_player_stays(
     assert [t["table_id"] for t in listed] == [kept["table"]["table_id"]]
     # Bob's table is written down as attended while he is there: longer than
     # unattended_seconds later, it is still there (what is checked is that nothing happens)
-    await asyncio.sleep(1.5)
+    await asyncio.sleep(2.5)
     assert (await server.http.get(f"/api/tables/{kept['table']['table_id']}")).status_code == 200
     ann = await server.http.post(
         f"/api/tables/{alone['table']['table_id']}/join", json={"name": "C"}

@@ -75,6 +75,7 @@ STALL_CHECK_SECONDS = 1.0
 #: How often the hub writes down that people are at its tables (``attended_at``) and deletes
 #: the waiting tables nobody has been at for ``unattended_seconds`` (at most a quarter of it).
 ATTEND_SECONDS = 60.0
+ATTEND_MIN_SECONDS = 0.5
 #: Unattended waiting tables deleted a statement (with their seats and chat), and statements
 #: at most each time: other writers get the database between two.
 EXPIRE_BATCH = 200
@@ -167,8 +168,9 @@ class TableHub:
     async def _tend_unattended(self) -> None:
         """Now and then: the tables people are at are attended now; the waiting tables nobody
         has been at for ``unattended_seconds`` are deleted, a batch at a time (every process
-        sharing the database does it; a table goes once)."""
-        every = min(ATTEND_SECONDS, self.config.unattended_seconds / 4)
+        sharing the database does it; a table goes once). The tables people are at here are
+        written down just before: none of them can be found unattended by this process."""
+        every = max(ATTEND_MIN_SECONDS, min(ATTEND_SECONDS, self.config.unattended_seconds / 4))
         while True:
             await asyncio.sleep(every)
             try:
