@@ -203,6 +203,32 @@ def test_a_migration_on_sqlite_with_foreign_keys_on_is_refused_and_changes_nothi
     storage.close()
 
 
+def test_a_migration_that_would_leave_rows_pointing_nowhere_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    """SQLite, foreign keys off during a migration: a row that points nowhere (here one made
+    with them off) is found before the commit, and the whole migration, table copies
+    included, is rolled back."""
+    path = tmp_path / "orphan.sqlite3"
+    storage = Storage(f"sqlite:///{path}")
+    storage.migrate()
+    populate(storage)
+    db = sqlite3.connect(path)  # foreign keys off: SQLite's default
+    db.execute("INSERT INTO events VALUES ('no-such-table', 1, 'deal', 0.0)")
+    db.commit()
+    db.close()
+    before = snapshot(storage)
+    head = revision_of(storage)
+    with pytest.raises(RuntimeError, match="without the row they refer to"):
+        storage.downgrade("0001")
+    assert revision_of(storage) == head
+    assert snapshot(storage) == before
+    with storage.engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    storage.close()
+
+
 def test_the_name_keys_are_written_in_bulk(tmp_path: Path) -> None:
     """Upgrading 2,000 named seats from the first schema: a few statements, not one a seat
     (400,000 seats took 33 s, the server answering nothing meanwhile)."""

@@ -194,9 +194,8 @@ def creator_key(address: str) -> str:
     """What the database keeps of the address a table was created from (``tables.creator``):
     enough to tell two addresses apart. Not a secret: an IPv4 address is found again from it
     by trying them all, so the column is as personal as the address."""
-    return hashlib.sha256(b"rummy500-creator:" + address.encode("utf-8", "replace")).hexdigest()[
-        :32
-    ]
+    digest = hashlib.sha256(b"rummy500-creator:" + address.encode("utf-8", "replace"))
+    return digest.hexdigest()[:32]
 
 
 def _invite_code() -> str:
