@@ -65,6 +65,7 @@ def test_the_open_tables_go_a_page_at_a_time(
 
     following.click()
     pages.get_by_text("Page 2").wait_for()
+    page.locator(f'.open-tables li[data-table="{made[TABLES - 21]}"]').wait_for()
     assert rows.count() == TABLES - 20
     rest = [rows.nth(n).get_attribute("data-table") for n in range(TABLES - 20)]
     assert rest == made[::-1][20:]
@@ -72,6 +73,7 @@ def test_the_open_tables_go_a_page_at_a_time(
 
     previous.click()
     pages.get_by_text("Page 1").wait_for()
+    page.locator(f'.open-tables li[data-table="{made[-1]}"]').wait_for()
     assert rows.count() == 20
     assert not errors, errors
     ctx.close()

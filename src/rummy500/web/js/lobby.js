@@ -380,11 +380,19 @@ function OpenTables({ onJoin }) {
   const [pages, setPages] = useState([null]);
   const [next, setNext] = useState(null);
   const cursor = pages[pages.length - 1];
+  const shown = useRef(cursor); // the page being shown: an answer for another is dropped
+  shown.current = cursor;
+  const go = (to) => {
+    setTables(null); // no rows of the page before under the new page's number
+    setNext(null);
+    setPages(to);
+  };
   const load = async () => {
     try {
       const data = await api.openTables({ cursor, limit: OPEN_PAGE });
+      if (shown.current !== cursor) return;
       if (cursor && !data.tables.length) {
-        setPages([null]); // the tables of this page are gone: back to the first
+        go([null]); // the tables of this page are gone: back to the first
         return;
       }
       setTables(data.tables);
@@ -427,9 +435,9 @@ function OpenTables({ onJoin }) {
           </ul>`}
     ${(pages.length > 1 || next) &&
     html`<nav class="row spread" aria-label=${t('open.pages')}>
-      <button class="ghost" disabled=${pages.length <= 1} onClick=${() => setPages(pages.slice(0, -1))}>${t('open.previous')}</button>
+      <button class="ghost" disabled=${pages.length <= 1} onClick=${() => go(pages.slice(0, -1))}>${t('open.previous')}</button>
       <span class="muted">${t('open.page', { n: pages.length })}</span>
-      <button class="ghost" disabled=${!next} onClick=${() => setPages([...pages, next])}>${t('open.next')}</button>
+      <button class="ghost" disabled=${!next} onClick=${() => go([...pages, next])}>${t('open.next')}</button>
     </nav>`}
     <p class="help">${t('open.help')}</p>
   </section>`;
