@@ -190,6 +190,22 @@ def serve(
         float,
         typer.Option(help=N_("Seconds a rematch's seats are kept for the players of the game.")),
     ] = 120.0,
+    listed_per_address: Annotated[
+        int,
+        typer.Option(
+            min=0, help=N_("Tables of one client address the open-table list shows (0: all).")
+        ),
+    ] = 3,
+    unattended_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            help=N_(
+                "Tables no person has been at for this long are not listed; waiting ones are "
+                "deleted (0: never)."
+            ),
+        ),
+    ] = 900.0,
     docs: Annotated[
         bool,
         typer.Option(help=N_("Serve the API docs at /docs (they load swagger-ui from a CDN).")),
@@ -287,6 +303,8 @@ def serve(
         api_per_minute=api_per_minute,
         limit_addresses=limit_addresses,
         rematch_grace_seconds=rematch_grace,
+        listed_per_address=listed_per_address,
+        unattended_seconds=unattended_seconds,
         docs=docs,
         allow_bot_tables=allow_bot_tables,
         bot_table_pace=bot_table_pace,

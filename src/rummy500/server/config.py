@@ -155,6 +155,14 @@ class ServerConfig:
     #: A rematch's seats are kept for the players of the finished game this long; the table is
     #: not listed and strangers cannot join it meanwhile.
     rematch_grace_seconds: float = 120.0
+    #: The open-table list shows at most this many tables of one creator's address (its
+    #: newest; the others still play by invite link or code; 0: any number).
+    listed_per_address: int = 3
+    #: A table no person has been connected to (nor taken a seat at) for this long is not
+    #: listed; one still waiting for its players is deleted (0: never). Each process looks
+    #: every quarter of it (every minute at most, every half second at least): give it a few
+    #: seconds at least.
+    unattended_seconds: float = 900.0
     #: Serve the interactive API docs at ``/docs`` (FastAPI's page, which loads swagger-ui from
     #: a CDN). ``/openapi.json`` is always served.
     docs: bool = False

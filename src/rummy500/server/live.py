@@ -170,6 +170,8 @@ class LiveTable:
                     return None
             waited = not self.seating.people_here()
             self.clients.add(client)
+            if self._attends(client):
+                self.hub.attended(self)
             if summary and client.seat is not None:
                 self.play.between.readers.add(client)
             client.start()
@@ -211,10 +213,17 @@ class LiveTable:
             self.play.between.readers.discard(client)
             if client.seat is not None:
                 self.seating.left(client.seat, self.loop.time())
+            if self._attends(client) and not self.seating.people_here():
+                self.hub.attended(self)  # unattended from now on
             self.arm_idle()
             if not self.shut_down:
                 with contextlib.suppress(TableLost):
                     await self.play.advance()
+
+    def _attends(self, client: Client) -> bool:
+        """Whether the client's coming and going counts for the table's expiry: a player's
+        (a spectator's only at a table of computer players, which plays for its audience)."""
+        return client.seat is not None or self.seating.bot_table
 
     def arm_idle(self) -> None:
         """Release the table after ``idle_seconds`` unless someone connects meanwhile."""

@@ -293,7 +293,13 @@ class TableInfo(BaseModel):
 
 
 class TableList(BaseModel):
+    """A page of a table list."""
+
     tables: list[TableInfo]
+    next_cursor: str | None = Field(
+        None,
+        description="Ask again with ?cursor= this for the next page; null on the last page.",
+    )
 
 
 class JoinReply(BaseModel):

@@ -40,12 +40,16 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    exists,
+    func,
     insert,
     or_,
     select,
+    tuple_,
     update,
 )
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.expression import ColumnElement
 
 from rummy500.engine import seat_str
 from rummy500.extras import require_extra
@@ -54,6 +58,7 @@ from rummy500.i18n import _
 __all__ = [
     "Append",
     "ChatLine",
+    "ListKey",
     "SeatError",
     "SeatRecord",
     "Storage",
@@ -91,8 +96,14 @@ tables = Table(
     Column("rematch_id", String(32), nullable=True),
     # a rematch's seats are kept for the players of the last game until then (migration 0002)
     Column("reserved_until", Float, nullable=True),
+    # the creating client's address, hashed: a few of each are listed (migration 0003)
+    Column("creator", String(32), nullable=True),
+    # when a person was last connected or took a seat: unattended tables are not listed,
+    # and waiting ones are deleted (migration 0003)
+    Column("attended_at", Float, nullable=True),
 )
 Index("ix_tables_listing", tables.c.status, tables.c.private, tables.c.created_at)
+Index("ix_tables_attended", tables.c.status, tables.c.attended_at)
 
 seats = Table(
     "seats",
@@ -170,6 +181,11 @@ WAL_AUTOCHECKPOINT_PAGES = 4096
 WAL_FLOOD_BYTES = 16 << 20
 
 
+#: Where a page of a table list ends: the last table's ``(status, created_at, id)``; the next
+#: page starts after it (the lists are in that order, descending).
+ListKey = tuple[str, float, str]
+
+
 def new_token() -> str:
     """An unguessable seat token (256 random bits)."""
     return secrets.token_urlsafe(32)
@@ -178,6 +194,14 @@ def new_token() -> str:
 def hash_token(token: str) -> str:
     """What the database keeps of a token."""
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def creator_key(address: str) -> str:
+    """What the database keeps of the address a table was created from (``tables.creator``):
+    enough to tell two addresses apart. Not a secret: an IPv4 address is found again from it
+    by trying them all, so the column is as personal as the address."""
+    digest = hashlib.sha256(b"rummy500-creator:" + address.encode("utf-8", "replace"))
+    return digest.hexdigest()[:32]
 
 
 def _invite_code() -> str:
@@ -316,17 +340,54 @@ class Storage:
 
     # --- schema --------------------------------------------------------------------------------
 
-    def migrate(self) -> None:
-        """Bring the schema up to date (alembic migrations shipped in the package)."""
+    def migrate(self, revision: str = "head") -> None:
+        """Bring the schema up to date, or to ``revision`` (alembic migrations shipped in the
+        package), in one transaction."""
+        self._alembic("upgrade", revision)
+
+    def downgrade(self, revision: str) -> None:
+        """Take the schema back to ``revision`` (for an older version of the server), in one
+        transaction: what later migrations added is dropped, every other row stays."""
+        self._alembic("downgrade", revision)
+
+    def _alembic(self, direction: str, revision: str) -> None:
+        """Run alembic on a connection of this engine. SQLite: with its foreign keys off.
+        Alembic changes a column on SQLite by copying the table and dropping the old one, and
+        with foreign keys on (as :func:`_sqlite_pragmas` sets them) dropping ``tables`` would
+        first delete every seat, event, chat line and record of every table (``ON DELETE
+        CASCADE``). So they are turned off outside the transaction (SQLite ignores the pragma
+        within one), checked (``foreign_key_check``) before the commit, and turned on again."""
         from alembic import command
         from alembic.config import Config
 
         cfg = Config()
         cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
         cfg.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
-        with self.engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
+        run = command.upgrade if direction == "upgrade" else command.downgrade
+        with self.engine.connect() as conn:
+            if not self.is_sqlite:
+                with conn.begin():
+                    cfg.attributes["connection"] = conn
+                    run(cfg, revision)
+                return
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.commit()
+            try:
+                with conn.begin():
+                    # The driver begins a transaction only before a write: begin it now, so
+                    # that the schema changes before the first write are in it too.
+                    conn.exec_driver_sql("BEGIN")
+                    cfg.attributes["connection"] = conn
+                    run(cfg, revision)
+                    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+                    if broken:
+                        raise RuntimeError(
+                            f"the migration would leave {len(broken)} rows without the row "
+                            f"they refer to (first: {tuple(broken[0])}); nothing was changed"
+                        )
+            finally:
+                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                conn.commit()
 
     def close(self) -> None:
         with self._writer_lock:
@@ -385,11 +446,13 @@ class Storage:
         rematch_of: str | None = None,
         reserved_until: float | None = None,
         names: Sequence[str | None] | None = None,
+        creator: str | None = None,
     ) -> TableRecord:
         """A new table waiting for its players; ``seats_spec`` is ``(kind, level)`` per seat,
         ``names`` the computer seats' names (:func:`~rummy500.server.seating.computer_names`;
         a person may not take a name a computer player has). Until ``reserved_until`` only
-        :meth:`take_seat` with ``reserved=True`` seats anyone."""
+        :meth:`take_seat` with ``reserved=True`` seats anyone. ``creator``: the
+        :func:`creator_key` of the address it came from (the lists show a few of each)."""
         bot_names = list(names) if names is not None else [None] * len(seats_spec)
         if len(bot_names) != len(seats_spec):
             raise ValueError("one name (or None) per seat")
@@ -418,6 +481,8 @@ class Storage:
                 "rematch_of": rematch_of,
                 "rematch_id": None,
                 "reserved_until": reserved_until,
+                "creator": creator,
+                "attended_at": now,
             }
             try:
                 with self.engine.begin() as conn:
@@ -478,40 +543,126 @@ class Storage:
         return _record(row, seat_rows)
 
     def open_tables(self, limit: int = 50, *, playing: bool = False) -> list[TableRecord]:
-        """Public tables with a free person's seat, waiting first, newest first; with
-        ``playing``, the public tables being played (to watch), newest first."""
+        """The first page of :meth:`table_page`, every table counted."""
+        return self.table_page(limit, playing=playing)[0]
+
+    def table_page(
+        self,
+        limit: int = 50,
+        *,
+        playing: bool = False,
+        after: ListKey | None = None,
+        per_creator: int = 0,
+        attended_since: float | None = None,
+    ) -> tuple[list[TableRecord], ListKey | None]:
+        """A page of the public tables with a free person's seat, waiting first, newest
+        first; with ``playing``, of the public tables being played (to watch), newest first.
+        The page starts after ``after`` (the key this returned with the page before) and has
+        at most ``limit`` tables; the key returned ends it, ``None`` on the last page.
+
+        ``per_creator``: at most that many tables of one creator's address are listed, its
+        newest (0: any number). ``attended_since``: tables no person has been at since then
+        are not listed. The ranking per creator goes over every table that may be listed
+        (the unattended ones are not: their number is bounded by the pace tables are made
+        at, the others' by the people connected), the page's rows are then read by their
+        ids."""
+        now = time.time()
+        where: list[ColumnElement[bool]] = [tables.c.private.is_(False)]
         if playing:
-            where = [tables.c.private.is_(False), tables.c.status == "playing"]
+            where.append(tables.c.status == "playing")
         else:
-            free = (
-                select(seats.c.table_id)
-                .where(seats.c.kind == "human", seats.c.token_hash.is_(None))
-                .distinct()
+            free = exists().where(
+                seats.c.table_id == tables.c.id,
+                seats.c.kind == "human",
+                seats.c.token_hash.is_(None),
             )
             reserved = tables.c.reserved_until
-            where = [
-                tables.c.private.is_(False),
-                tables.c.status != "finished",
-                tables.c.id.in_(free),
-                or_(reserved.is_(None), reserved <= time.time()),
+            where += [
+                tables.c.status.in_(("waiting", "playing")),
+                free,
+                or_(reserved.is_(None), reserved <= now),
             ]
-        with self.engine.connect() as conn:
-            rows = list(
-                conn.execute(
-                    select(tables)
-                    .where(*where)
-                    .order_by(tables.c.status.desc(), tables.c.created_at.desc())
-                    .limit(limit)
-                ).mappings()
+        if attended_since is not None:
+            where.append(tables.c.attended_at >= attended_since)
+        listed = select(tables.c.status, tables.c.created_at, tables.c.id)
+        if per_creator > 0:
+            rank = func.row_number().over(
+                partition_by=func.coalesce(tables.c.creator, tables.c.id),
+                order_by=(tables.c.created_at.desc(), tables.c.id.desc()),
             )
-            ids = [r["id"] for r in rows]
+            listed = listed.add_columns(rank.label("rank"))
+        candidates = listed.where(*where).subquery()
+        key = (candidates.c.status, candidates.c.created_at, candidates.c.id)
+        page = select(*key)
+        if per_creator > 0:
+            page = page.where(candidates.c.rank <= per_creator)
+        if after is not None:
+            page = page.where(tuple_(*key) < tuple_(*after))
+        page = page.order_by(*(column.desc() for column in key)).limit(limit + 1)
+        with self.engine.connect() as conn:
+            keys: list[ListKey] = [(r[0], r[1], r[2]) for r in conn.execute(page).all()]
+            ids = [k[2] for k in keys[:limit]]
+            rows: dict[str, Any] = {}
             by_table: dict[str, list[Any]] = {i: [] for i in ids}
             if ids:
-                for s in conn.execute(
+                for row in conn.execute(select(tables).where(tables.c.id.in_(ids))).mappings():
+                    rows[row["id"]] = row
+                for seat in conn.execute(
                     select(seats).where(seats.c.table_id.in_(ids)).order_by(seats.c.number)
                 ).mappings():
-                    by_table[s["table_id"]].append(s)
-        return [_record(r, by_table[r["id"]]) for r in rows]
+                    by_table[seat["table_id"]].append(seat)
+        records = [_record(rows[i], by_table[i]) for i in ids if i in rows]
+        return records, keys[limit - 1] if len(keys) > limit else None
+
+    def attend(self, table_ids: Iterable[str]) -> None:
+        """A person is at these tables now (``attended_at``), a statement per 500 tables."""
+        ids = list(table_ids)
+        now = time.time()
+        with self.engine.begin() as conn:
+            for start in range(0, len(ids), 500):
+                conn.execute(
+                    update(tables)
+                    .where(tables.c.id.in_(ids[start : start + 500]))
+                    .values(attended_at=now)
+                )
+
+    def expire_waiting(self, unattended_since: float, batch: int = 200) -> list[str]:
+        """Delete at most ``batch`` tables still waiting for their players that no person has
+        been at since ``unattended_since``, the longest unattended first, with their seats
+        and chat (``ON DELETE CASCADE``), in one statement; a rematch pointing to one of them
+        points nowhere again. Returns their ids. A table a person came back to meanwhile
+        stays: the conditions are checked again on each row deleted."""
+        unattended = (
+            tables.c.status == "waiting",
+            tables.c.attended_at < unattended_since,
+        )
+        oldest = (
+            select(tables.c.id)
+            .where(*unattended)
+            .order_by(tables.c.attended_at)
+            .limit(batch)
+            .scalar_subquery()
+        )
+        gone = delete(tables).where(*unattended, tables.c.id.in_(oldest))
+        with self.engine.begin() as conn:
+            if self.returning:
+                ids = list(conn.execute(gone.returning(tables.c.id)).scalars())
+            else:  # SQLite before 3.35: the ids first, then those of them that went
+                chosen = list(
+                    conn.execute(
+                        select(tables.c.id).where(*unattended, tables.c.id.in_(oldest))
+                    ).scalars()
+                )
+                conn.execute(gone)
+                kept = set(
+                    conn.execute(select(tables.c.id).where(tables.c.id.in_(chosen))).scalars()
+                )
+                ids = [i for i in chosen if i not in kept]
+            if ids:
+                conn.execute(
+                    update(tables).where(tables.c.rematch_id.in_(ids)).values(rematch_id=None)
+                )
+        return ids
 
     def set_status(self, table_id: str, status: str) -> None:
         with self.engine.begin() as conn:
@@ -544,6 +695,12 @@ class Storage:
     ) -> int:
         key = seat_name_key(name)
         with self.engine.begin() as conn:
+            # A person is here (the table is attended), written first: the table's row is
+            # this transaction's from now on (PostgreSQL), or the database is (SQLite), so it
+            # cannot expire meanwhile (:meth:`expire_waiting`).
+            conn.execute(
+                update(tables).where(tables.c.id == table_id).values(attended_at=time.time())
+            )
             record = self._table(conn, tables.c.id == table_id)
             if record is None:
                 raise SeatError(_("there is no such table"))

@@ -76,6 +76,14 @@ STALL_CHECK_SECONDS = 1.0
 #: quarter of that time when it is shorter), and the pause between two pages of a sweep.
 CHAT_SWEEP_SECONDS = 60.0
 CHAT_PAGE_PAUSE = 0.05
+#: How often the hub writes down that people are at its tables (``attended_at``) and deletes
+#: the waiting tables nobody has been at for ``unattended_seconds`` (at most a quarter of it).
+ATTEND_SECONDS = 60.0
+ATTEND_MIN_SECONDS = 0.5
+#: Unattended waiting tables deleted a statement (with their seats and chat), and statements
+#: at most each time: other writers get the database between two.
+EXPIRE_BATCH = 200
+EXPIRE_ROUNDS = 50
 
 
 class TableMoved(Exception):
@@ -106,6 +114,9 @@ class TableHub:
         self._unloading: dict[str, asyncio.Task[None]] = {}
         self._lease_task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: tables a person came to or left, to write down as attended (:meth:`attended`)
+        self._attended: set[str] = set()
+        self._attending: asyncio.Task[None] | None = None
 
     def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
         """Run ``coroutine`` as a task the hub keeps until it is done."""
@@ -123,6 +134,8 @@ class TableHub:
             self.spawn(self._checkpoints())
         self.spawn(self._drop_stalled())
         self.spawn(self._expire_chat())
+        if self.config.unattended_seconds > 0:
+            self.spawn(self._tend_unattended())
 
     async def _drop_stalled(self) -> None:
         """Disconnect clients that have not taken a message for ``send_timeout`` seconds."""
@@ -135,6 +148,63 @@ class TableHub:
                     if client.stalled(now):
                         log.info("table %s: a client does not read; disconnected", table.id)
                         client.drop(CLOSE_TOO_SLOW, "too slow")
+
+    # --- unattended tables -----------------------------------------------------------------------
+
+    def attended(self, table: LiveTable) -> None:
+        """A person came to the table, or the last one left it: write it down (with the others
+        of the moment, in one statement), so that it is listed and does not expire."""
+        if self.config.unattended_seconds <= 0:
+            return
+        self._attended.add(table.id)
+        if self._attending is None:
+            self._attending = self.spawn(self._write_attended())
+
+    async def _write_attended(self) -> None:
+        try:
+            while self._attended:
+                ids, self._attended = self._attended, set()
+                await self.db(self.storage.attend, ids)
+        except Exception:
+            log.exception("writing down attended tables failed")
+        finally:
+            self._attending = None
+
+    async def _tend_unattended(self) -> None:
+        """Now and then: the tables people are at are attended now; the waiting tables nobody
+        has been at for ``unattended_seconds`` are deleted, a batch at a time (every process
+        sharing the database does it; a table goes once). The tables people are at here are
+        written down just before: none of them can be found unattended by this process."""
+        every = max(ATTEND_MIN_SECONDS, min(ATTEND_SECONDS, self.config.unattended_seconds / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                here = [t.id for t in self.live.values() if t.seating.people_here()]
+                if here:
+                    await self.db(self.storage.attend, here)
+                await self.expire_unattended()
+            except Exception:
+                log.exception("expiring unattended tables failed")
+
+    async def expire_unattended(self) -> int:
+        """Delete the waiting tables nobody has been at for ``unattended_seconds``: at most
+        :data:`EXPIRE_ROUNDS` statements of :data:`EXPIRE_BATCH` tables. A table of them this
+        process has loaded (watched, or nobody there) is unloaded, its clients told to
+        reconnect (and then that there is no such table). Returns how many went."""
+        since = time.time() - self.config.unattended_seconds
+        count = 0
+        for _round in range(EXPIRE_ROUNDS):
+            gone = await self.db(self.storage.expire_waiting, since, EXPIRE_BATCH)
+            count += len(gone)
+            for table_id in gone:
+                live = self.live.get(table_id)
+                if live is not None:
+                    await self.unload(live)
+            if len(gone) < EXPIRE_BATCH:
+                break
+        if count:
+            log.info("%d unattended waiting tables deleted", count)
+        return count
 
     async def _checkpoints(self) -> None:
         """Copy SQLite's write-ahead log into the database now and then, in a worker thread
