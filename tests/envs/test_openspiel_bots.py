@@ -42,6 +42,24 @@ def test_evaluate_bots_plays_openspiels_ismcts_against_a_level() -> None:
         assert len(returns) == 2 and any(returns)
 
 
+def test_openspiels_own_ismcts_class_needs_the_restart_at_only_pythons_loop_calls() -> None:
+    # What docs/encoding.md says of OpenSpiel's class; ISMCTSBot above is the remedy.
+    from open_spiel.python.algorithms import ismcts
+
+    game = pyspiel.load_game(SHORT)
+
+    def bots() -> list[object]:
+        evaluator = mcts.RandomRolloutEvaluator(1, rng(0))
+        return [
+            ismcts.ISMCTSBot(game, evaluator, 100.0, 3, random_state=rng(1)),
+            uniform_random.UniformRandomBot(1, rng(2)),
+        ]
+
+    with pytest.raises(pyspiel.SpielError, match="RestartAt"):
+        evaluate_bots.evaluate_bots(game.new_initial_state(), bots(), rng(3))
+    assert len(pyspiel.evaluate_bots(game.new_initial_state(), bots(), 3)) == 2
+
+
 def test_evaluate_bots_with_mcts_and_the_random_and_policy_bots() -> None:
     game = pyspiel.load_game(SHORT.replace(")", ",players=4)"))
     bots = [
@@ -65,6 +83,12 @@ def test_openspiels_own_loop_runs_the_c_plus_plus_mcts_beside_the_python_bots() 
     ]
     returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 5)
     assert len(returns) == 3 and any(returns)
+    python_bots = [
+        mcts.MCTSBot(game, 100.0, 3, mcts.RandomRolloutEvaluator(1, rng(6)), random_state=rng(7)),
+        uniform_random.UniformRandomBot(1, rng(8)),
+        policy_bot.PolicyBot(2, rng(9), policy.UniformRandomPolicy(game)),
+    ]
+    assert len(pyspiel.evaluate_bots(game.new_initial_state(), python_bots, 10)) == 3
 
 
 def test_level_rollouts_evaluate_every_seat() -> None:
