@@ -37,8 +37,10 @@ def seat_label(seat: Seat) -> str:
     return f"P{seat + 1}"
 
 
-#: :func:`seat_label` under the name most of the code uses.
-seat_str = seat_label
+def seat_str(seat: Seat) -> str:
+    """``0`` -> ``"P1"``: :func:`seat_label` without its check, the name most of the code
+    calls it by."""
+    return f"P{seat + 1}"
 
 
 def parse_seat(text: str, players: int | None = None) -> Seat:
