@@ -159,7 +159,8 @@ class Rummy500Env(gymnasium.Env[dict[str, Any], Any]):
             if self.illegal_action == "raise":
                 what = action_str(action) if 0 <= action < NUM_ACTIONS else "no action"
                 raise IllegalMove(
-                    f"action {action} ({what}) is not legal now: choose one of the action mask's"
+                    f"action {action} ({what}) is not legal now: the action mask lists the legal"
+                    " ones (illegal_action='penalize' rewards an illegal one instead)"
                 )
             return self._observe(), self.illegal_reward, False, False, self._info(illegal=True)
         table.play_action(action)
