@@ -140,7 +140,7 @@ def test_seats_are_numbers_from_0_and_labels_from_p1() -> None:
     move = game.legal_moves()[0]
     assert str(move).startswith(seat_label(move.seat) + " ")
     assert parse_seat(str(move).split()[0]) == move.seat == game.to_act
-    with pytest.raises(NotationError, match="P4.*P1 to P3"):
+    with pytest.raises(NotationError, match=r"P4.*P1 to P3"):
         parse_seat("P4", game.players)
     for label in ("P0", "0", "1", "seat 1", ""):
         with pytest.raises(NotationError):
