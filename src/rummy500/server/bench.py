@@ -77,6 +77,7 @@ JSON_KEYS = (
     "bot_turns",
     "bot_turn_p50_ms",
     "bot_turn_p99_ms",
+    "cpu_percent",
 )
 #: The keys of ``rummy500 bench failover --json``.
 FAILOVER_KEYS = ("moves_lost", "seconds_to_resume", "kills", "median_seconds", "moves")

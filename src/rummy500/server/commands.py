@@ -34,6 +34,15 @@ SERVE_HELP = N_(
 def serve(
     host: Annotated[str, typer.Option(help=N_("Address to listen on."))] = "127.0.0.1",
     port: Annotated[int, typer.Option(help=N_("Port to listen on."))] = 8500,
+    uds: Annotated[
+        str | None,
+        typer.Option(
+            help=N_(
+                "Listen on this unix socket instead of --host and --port (for a proxy on the "
+                "same machine: only who may open the socket reaches the server)."
+            )
+        ),
+    ] = None,
     db: Annotated[
         str | None,
         typer.Option(
@@ -139,6 +148,17 @@ def serve(
             )
         ),
     ] = 3.0,
+    handovers_per_minute: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=60,
+            help=N_(
+                "PostgreSQL: how many times a minute one table may be handed over between "
+                "processes (0: no limit)."
+            ),
+        ),
+    ] = 3,
     allow_seeds: Annotated[
         bool, typer.Option(help=N_("Let a new table ask for its seed (tests, demonstrations)."))
     ] = False,
@@ -284,6 +304,7 @@ def serve(
         review_queue=review_queue,
         review_decisions=review_decisions,
         handover_seconds=handover_seconds,
+        handovers_per_minute=handovers_per_minute,
         rate_per_second=rate_limit,
         rate_burst=max(1, int(rate_limit * 2)),
         chat_per_second=chat_rate,
@@ -329,14 +350,17 @@ def serve(
     sys.setswitchinterval(0.0005)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     where = config.public_url or f"http://{shown}:{port}"
-    print(
-        _("rummy500 server: open {url}/ in your browser").format(url=where),
-        flush=True,
-    )
+    if uds and not config.public_url:
+        print(
+            _("rummy500 server: listening on the unix socket {path}").format(path=uds), flush=True
+        )
+    else:
+        print(_("rummy500 server: open {url}/ in your browser").format(url=where), flush=True)
     uvicorn.run(
         create_app(config),
         host=host,
         port=port,
+        uds=uds,
         log_level=log_level.lower(),
         # a request's headers and body within request_seconds (slowloris); connections that
         # do not read are aborted when closed; frames a little over the largest message
@@ -403,7 +427,7 @@ def cluster(
         print(_("rummy500 cluster: {error}").format(error=e), file=sys.stderr)
         raise typer.Exit(1) from None
     try:
-        names = ", ".join(f"{node.name} (:{node.port})" for node in site.nodes)
+        names = ", ".join(f"{node.name} ({node.socket})" for node in site.nodes)
         print(_("PostgreSQL: {url}").format(url=site.db_url))
         print(_("server processes: {names}").format(names=names))
         print(_("logs: {folder}").format(folder=site.folder))

@@ -92,6 +92,11 @@ class ServerConfig:
     #: to hand it over and waits this long for it (0: never asks; the client is told to
     #: reconnect, ``4409``).
     handover_seconds: float = 3.0
+    #: PostgreSQL: a table is handed over at most this many times in any minute (0: no
+    #: limit); past that its holder keeps it and the player's connection is told to reconnect
+    #: (``4409``). A hand-over closes every connection of the table, so no client can swing a
+    #: table between processes. Only a seated player's connection ever asks for one.
+    handovers_per_minute: int = 3
     #: A table nobody is connected to is released after this long.
     idle_seconds: float = 300.0
     #: Worker processes for the slow computer players (hard, expert); 0 runs them in threads.
