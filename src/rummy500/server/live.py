@@ -40,7 +40,7 @@ from rummy500.server.clients import CLOSE_RELOAD, CLOSE_SEAT_LEFT, Audience, Cli
 from rummy500.server.play import TableLost, TablePlay
 from rummy500.server.seating import Seating
 from rummy500.server.storage import ChatLine, SeatRecord, TableRecord, format_invite
-from rummy500.server.table_bots import HINT_LEVEL
+from rummy500.server.table_bots import HINT_LEVEL, Hint
 from rummy500.server.views import (
     chat_payload,
     error_message,
@@ -361,9 +361,11 @@ class LiveTable:
     async def hint(self, client: Client, ref: Any = None) -> None:
         """The move a strong computer player would make for the seat now, from the seat's own
         observation; sent to that client only. One search per seat and position, shared by
-        the seat's connections: asking again (or again after an undo) gets the same answer.
-        When every worker of the searching players is busy the hint is refused (``busy``):
-        computer players at the tables come first."""
+        the seat's connections: asking again (or again after an undo) gets the same answer,
+        its sentence made once per language. Hints have workers of their own, at the lowest
+        CPU priority, and a time cap (:meth:`~rummy500.server.autoplay.BotRunner.start_hint`):
+        the computer players at the tables never wait for one. When the hint workers are busy
+        the hint is refused (``busy``)."""
         if client.seat is None:
             self.error(client, "spectator", _("spectators cannot ask for a hint"), ref)
             return
@@ -386,16 +388,17 @@ class LiveTable:
                 return
             key = (seat, self.play.takebacks.position)
             game, legal = decision
-            # the position the hint is for, to say it in words once found (the table moves on)
-            before = game.clone() if game is self.game else game
             seed = decision_seed(self.record.seed, self.play.takebacks.position, seat)
+
+            def start() -> Hint:
+                # the position the hint is for, to say it in words once found (the table
+                # moves on meanwhile)
+                observation = game.observation(seat)
+                move = self.hub.bots.start_hint(HINT_LEVEL, seed, observation, legal)
+                return Hint(move, observation)
+
             try:
-                task = self.play.bots.hint(
-                    key,
-                    lambda: self.hub.bots.start_hint(
-                        HINT_LEVEL, seed, game.observation(seat), legal
-                    ),
-                )
+                hint = self.play.bots.hint(key, start)
             except BotsBusy:
                 self.error(
                     client,
@@ -405,23 +408,21 @@ class LiveTable:
                 )
                 return
         try:
-            move = await asyncio.shield(task)
+            move = await asyncio.shield(hint.move)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: the hint for %s failed", self.id, seat_str(seat))
-            self.play.bots.forget_hint(key, task)
+            self.play.bots.forget_hint(key, hint)
             self.error(client, "server_error", _("no hint could be found"), ref)
             return
+        text = hint.texts.get(client.language)
+        if text is None:
+            # the move and why, in words (the same sentence as the game review's)
+            text = why(hint.observation, move, names=self.seating.names())
+            hint.texts[client.language] = text
         client.send(
-            {
-                "type": "hint",
-                "version": version,
-                "move": str(move),
-                # the move and why, in words (the same sentence as the game review's)
-                "text": why(before.observation(seat), move, names=self.seating.names()),
-                "ref": ref,
-            }
+            {"type": "hint", "version": version, "move": str(move), "text": text, "ref": ref}
         )
 
     # --- changes from the lobby ----------------------------------------------------------------
