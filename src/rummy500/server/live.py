@@ -407,23 +407,47 @@ class LiveTable:
                     ref,
                 )
                 return
-        try:
-            move = await asyncio.shield(hint.move)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: the hint for %s failed", self.id, seat_str(seat))
-            self.play.bots.forget_hint(key, hint)
-            self.error(client, "server_error", _("no hint could be found"), ref)
+        # answered when found, from the hint's own callback: the connection reads its next
+        # messages meanwhile (a move, a close), and a server stopping does not wait for it
+        if hint.move.done():
+            self._answer_hint(client, key, hint, version, ref)
+        else:
+            hint.move.add_done_callback(
+                lambda _done: self._answer_hint(client, key, hint, version, ref)
+            )
+
+    def _answer_hint(
+        self, client: Client, key: tuple[int, int], hint: Hint, version: int, ref: Any
+    ) -> None:
+        """Send ``client`` the hint found (its sentence made once per language), or say that
+        none could be."""
+        if client.closed or hint.move.cancelled():
             return
-        text = hint.texts.get(client.language)
-        if text is None:
-            # the move and why, in words (the same sentence as the game review's)
-            text = why(hint.observation, move, names=self.seating.names())
-            hint.texts[client.language] = text
-        client.send(
-            {"type": "hint", "version": version, "move": str(move), "text": text, "ref": ref}
-        )
+        error = hint.move.exception()
+        if error is not None:
+            if self.play.bots.hints.get(key) is hint:  # said once, however many asked
+                log.error(
+                    "table %s: the hint for %s failed",
+                    self.id,
+                    seat_str(key[0]),
+                    exc_info=error,
+                )
+                self.play.bots.forget_hint(key, hint)
+            client.send_said(
+                lambda: error_message(version, "server_error", _("no hint could be found"), ref)
+            )
+            return
+        move = hint.move.result()
+
+        def answer() -> dict[str, Any]:
+            text = hint.texts.get(client.language)
+            if text is None:
+                # the move and why, in words (the same sentence as the game review's)
+                text = why(hint.observation, move, names=self.seating.names())
+                hint.texts[client.language] = text
+            return {"type": "hint", "version": version, "move": str(move), "text": text, "ref": ref}
+
+        client.send_said(answer)
 
     # --- changes from the lobby ----------------------------------------------------------------
 
