@@ -98,3 +98,34 @@ def test_a_hint_fraction_outside_0_to_1_is_refused() -> None:
 
     with pytest.raises(ValueError, match="hint fraction"):
         asyncio.run(run_benchmark(1, 1, hint_fraction=-0.1))
+
+
+def test_the_fallbacks_the_server_counts_in_all_when_it_stops_are_read(tmp_path: Any) -> None:
+    from rummy500.server.bench import _fallbacks_logged
+
+    log = tmp_path / "server.log"
+    log.write_text(
+        "WARNING rummy500.server: the searching computer players are behind (a wait past 0.5 s):"
+        " 100 decisions given to the medium level so far\n"
+        "WARNING rummy500.server: the searching computer players were behind: 371 decisions"
+        " given to the medium level in all\n"
+    )
+    assert _fallbacks_logged([log]) == 371
+
+
+@pytest.mark.asyncio
+async def test_a_runner_that_fell_back_says_how_often_when_it_closes(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from rummy500.engine import Game
+    from rummy500.server.autoplay import BotRunner
+
+    game = Game.new(players=2, seed=3)
+    observation, legal = game.observation(game.to_act), list(game.legal_moves())
+    bots = BotRunner(processes=0, threads=1, queue=0)  # no line: every search waits for none
+    bots._searching = 1  # the worker is taken
+    for seed in range(3):
+        assert await bots.choose("hard", seed, observation, legal) in legal
+    bots._searching = 0
+    bots.close()
+    assert "3 decisions given to the medium level in all" in caplog.text

@@ -386,6 +386,13 @@ class BotRunner:
         up to two seconds) and their queues closed here: uvicorn ends the process by raising
         SIGTERM again once it has stopped, so no ``atexit`` handler would do it, and the
         resource tracker would report the queues' semaphores as leaked."""
+        if self.fallbacks:
+            log.warning(
+                "the searching computer players were behind: %d decisions given to the %s "
+                "level in all",
+                self.fallbacks,
+                FALLBACK_LEVEL,
+            )
         self._threads.shutdown(wait=False, cancel_futures=True)
         if self._search_threads is not None:
             self._search_threads.shutdown(wait=False, cancel_futures=True)

@@ -17,10 +17,11 @@ way when it ends, timed until then (``bot_turns_cut``); ``bot_turn_p50_ms`` and
 ``bot_turn_p99_ms`` are their median and 99th percentile. The server paces computer moves
 only at tables of computer players only (``--bot-table-pace``, for watching; the browser paces
 its own display), so at the benchmark's tables these are thinking times with no pause added.
-When the line for the searching levels' workers is full, the server lets the quick level
-decide at once (``--bot-queue``); ``bot_fallbacks`` is the most such decisions its log
-reported over the whole run (it reports the 1st, 10th, 100th and every 1000th: a lower bound;
-added up over the processes). ``--level`` may give the level bot options (``expert:samples=8``):
+When the line for the searching levels' workers is full (``--bot-queue``), or a decision
+waited in it past ``--bot-wait`` from its turn's start, the server lets the quick level decide
+at once; ``bot_fallbacks`` is the most such decisions its log reported over the whole run (it
+reports the 1st, 10th, 100th and every 1000th, and the count in all when it stops; added up
+over the processes). ``--level`` may give the level bot options (``expert:samples=8``):
 the server is then started with ``--level-options`` (:func:`check_level`).
 
 ``errors`` counts error replies other than ``stale`` ones (a move that raced a change of the
