@@ -113,6 +113,32 @@ def serve(
             )
         ),
     ] = 32,
+    bot_wait: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            help=N_(
+                "Most seconds a hard or expert decision waits for a worker, from the start of "
+                "the bot's turn; past that a medium bot decides at once."
+            ),
+        ),
+    ] = 0.5,
+    hint_processes: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help=N_(
+                "Worker processes for hints, at the lowest CPU priority (one hint at a time "
+                "each; more are refused as busy)."
+            ),
+        ),
+    ] = 1,
+    hint_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.01, help=N_("Most seconds a hint's search takes; it then says what it found.")
+        ),
+    ] = 0.5,
     # LEVEL:key=value,… (repeatable): a level played with other bot options (benchmarks)
     level_options: Annotated[list[str] | None, typer.Option(hidden=True)] = None,
     review_samples: Annotated[
@@ -298,6 +324,9 @@ def serve(
         summary_wait=summary_wait,
         bot_processes=default_bot_processes() if bot_processes is None else bot_processes,
         bot_queue=bot_queue,
+        bot_wait=bot_wait,
+        hint_processes=hint_processes,
+        hint_seconds=hint_seconds,
         level_options=_level_options(level_options or []),
         review_samples=review_samples,
         review_refine=review_refine,
@@ -500,13 +529,21 @@ def bench_server(
             ),
         ),
     ] = None,
+    hint_fraction: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            max=1.0,
+            help=N_("Fraction of the simulated players who ask for a hint at every decision."),
+        ),
+    ] = 0.0,
     json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
 ) -> None:
     """The command; its help is BENCH_SERVER_HELP."""
     from rich.console import Console
     from rich.table import Table
 
-    from rummy500.server.bench import JSON_KEYS, run, run_benchmark
+    from rummy500.server.bench import HINT_KEYS, JSON_KEYS, run, run_benchmark
 
     result = run(
         run_benchmark(
@@ -519,10 +556,12 @@ def bench_server(
             warmup=warmup,
             processes=processes,
             bot_processes=bot_processes,
+            hint_fraction=hint_fraction,
         )
     )
     if json_out:
-        print(json.dumps({key: result[key] for key in JSON_KEYS}))
+        keys = (*JSON_KEYS, *HINT_KEYS) if hint_fraction > 0 else JSON_KEYS
+        print(json.dumps({key: result[key] for key in keys}))
         return
     table = Table(title=_("Server benchmark ({n} tables)").format(n=tables))
     table.add_column(_("measure"))

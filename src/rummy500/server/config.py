@@ -105,6 +105,17 @@ class ServerConfig:
     bot_processes: int = field(default_factory=default_bot_processes)
     #: Searching decisions that may wait for a worker; past that a quick level decides.
     bot_queue: int = 32
+    #: The most seconds a searching decision waits for a worker, counted from the start of
+    #: the computer player's turn (or of the call window it answers); past that a quick level
+    #: decides at once. A decision that is handed a worker searches in full.
+    bot_wait: float = 0.5
+    #: Worker processes for hints, apart from the computer players' and at the lowest CPU
+    #: priority (``nice`` 19): one hint at a time each, another is refused (``busy``). When the
+    #: searching levels run in threads (``bot_processes`` 0), hints run in this many threads.
+    hint_processes: int = 1
+    #: The most seconds of wall clock a hint's search takes; it then chooses on the sampled
+    #: deals it has played out (at least one).
+    hint_seconds: float = 0.5
     #: The bot options of levels this server plays otherwise than :data:`rummy500.bots.LEVELS`
     #: says (level -> options over the level's own: ``{"expert": {"samples": 8}}``; ``serve
     #: --level-options expert:samples=8``, for benchmarks of other settings). Tables still

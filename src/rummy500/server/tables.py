@@ -117,7 +117,12 @@ class TableHub:
         self.db_executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="rummy500-db")
         self.writer = EventWriter(storage, self.db_executor)
         self.bots = BotRunner(
-            processes=config.bot_processes, queue=config.bot_queue, options=config.level_options
+            processes=config.bot_processes,
+            queue=config.bot_queue,
+            options=config.level_options,
+            wait=config.bot_wait,
+            hint_processes=config.hint_processes,
+            hint_seconds=config.hint_seconds,
         )
         self.connections = Connections(config)
         self.ownership = make_ownership(
