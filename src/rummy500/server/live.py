@@ -549,7 +549,7 @@ class LiveTable:
                 self.error(
                     client,
                     "busy",
-                    _("the hint is being worked out for other players just now: ask again in a moment"),
+                    _("hints are being worked out for others just now: ask again in a moment"),
                     ref,
                 )
                 return
