@@ -141,7 +141,7 @@ class Rummy500Env(gymnasium.Env[dict[str, Any], Any]):
         action = int(action)
         if not 0 <= action < NUM_ACTIONS or action not in table.legal_actions():
             if self.illegal_action == "raise":
-                raise IllegalMove(f"action {action} is not legal now")
+                raise IllegalMove("not_allowed", action=action)
             info = self._info()
             info["illegal_action"] = True
             return self._observe(), self.illegal_reward, False, False, info
@@ -226,21 +226,11 @@ class Rummy500Env(gymnasium.Env[dict[str, Any], Any]):
         return mask
 
     def render(self) -> str | None:
-        """``ansi``: the position as the learning seat sees it; ``human``: printed."""
+        """``ansi``: the position as the learning seat sees it (:meth:`Game.render`);
+        ``human``: printed."""
         if self.render_mode is None or self.table is None:
             return None
-        game = self.game
-        obs = game.observation(self.seat)
-        from rummy500.engine.cards import cards_str, played_str
-
-        lines = [
-            f"hand {game.hand_number}, {game.phase}; you are P{self.seat + 1}",
-            "totals: " + " ".join(str(t) for t in game.totals),
-            f"discard pile (top last): {cards_str(obs.discard_pile)}",
-            *(f"meld {m.number}: " + " ".join(played_str(c) for c in m.cards) for m in obs.melds),
-            f"your hand: {cards_str(obs.hand)}",
-        ]
-        text = "\n".join(lines)
+        text = self.game.render(self.seat)
         if self.render_mode == "human":
             print(text)
             return None

@@ -38,6 +38,7 @@ from rummy500.engine import (
     Game,
     IllegalMove,
     Move,
+    MoveError,
     Rules,
     seat_str,
 )
@@ -168,8 +169,8 @@ class TablePlay:
         )
         return self.seating.computer_level(seat, now, out_of_time=out_of_time)
 
-    def undo_refusal(self, seat: int | None, now: float) -> str | None:
-        """Why ``seat`` cannot take a move back now, or ``None`` if it can."""
+    def undo_refusal(self, seat: int | None, now: float) -> MoveError | None:
+        """Why ``seat`` cannot take a move back now (:meth:`TakeBacks.refusal`), or ``None``."""
         computer = seat is not None and self.computer_level(seat, now) is not None
         return self.takebacks.refusal(self.game, seat, computer_plays=computer)
 
