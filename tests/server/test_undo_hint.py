@@ -197,4 +197,7 @@ async def test_an_undo_refusal_carries_the_engines_reason(server: RunningServer)
         "code": "not_your_turn",
         "params": {"seat": mover_seat, "other": waiter_seat},
     }
-    assert first in refused["message"]  # the seat named as the table names it
+    # in words, with the players' names (player1, player2: seat by seat)
+    assert refused["message"] == (
+        f"it is player{mover_seat + 1}'s turn, not player{waiter_seat + 1}'s"
+    )
