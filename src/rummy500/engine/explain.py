@@ -1,6 +1,7 @@
 """Why a move is refused (:class:`Explanations`: a reason code and its parameters, see
 :mod:`rummy500.engine.reasons`), the form a move takes in the legal list, and moves written
-loosely (undeclared jokers, a lay-off's end left out) read against the legal moves."""
+loosely (undeclared jokers, a lay-off's end or meld left out) read against the legal moves —
+and, when no reading is legal, why."""
 
 from __future__ import annotations
 
