@@ -4,7 +4,12 @@
     python examples/train_masked_pg.py            # 150,000 steps, about 15 minutes
     python examples/train_masked_pg.py --steps 2000 --eval-hands 20   # a quick look
 
-Needs the research extra (``pip install 'rummy500[research]'``: Gymnasium, numpy, PyTorch).
+Needs the research and train extras: Gymnasium and numpy, and PyTorch. PyPI's Linux PyTorch is
+the CUDA build (several GB); on the CPU, install PyTorch's CPU wheel first:
+
+    pip install torch --index-url https://download.pytorch.org/whl/cpu
+    pip install 'rummy500[research,train]'
+
 The agent plays one hand per episode in ``rummy500/Rummy500-v0`` against ``beginner``; its
 reward is its hand score. The policy is a two-layer MLP over the observation vector whose
 logits are masked with the legal actions (``action_mask``), trained with REINFORCE: every

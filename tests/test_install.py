@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import email.parser
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -77,7 +78,35 @@ def test_wheel_requires_the_extras_packages_only_with_their_extra(wheel: Path) -
     base = [r for r in metadata.get_all("Requires-Dist") or [] if "extra ==" not in r]
     optional = ("dask", "matplotlib", "psycopg", "numpy", "gymnasium", "torch", "open_spiel")
     assert not [r for r in base if r.lower().startswith(optional)], base
-    assert {"sim", "postgres", "research", "dev"} <= set(metadata.get_all("Provides-Extra") or [])
+    assert {"sim", "postgres", "research", "train", "dev"} <= set(
+        metadata.get_all("Provides-Extra") or []
+    )
+
+
+def _extra_requirements(wheel: Path, extra: str) -> set[str]:
+    """The distributions ``pip install 'rummy500[extra]'`` asks for beyond the base."""
+    with zipfile.ZipFile(wheel) as z:
+        (meta,) = (n for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+        metadata = email.parser.Parser().parsestr(z.read(meta).decode())
+    names = set()
+    for requirement in metadata.get_all("Requires-Dist") or []:
+        if f'extra == "{extra}"' in requirement.replace("'", '"'):
+            name = re.split(r"[ ;<>=!~\[]", requirement, maxsplit=1)[0]
+            names.add(re.sub(r"[-_.]+", "-", name).lower())  # PEP 503's normal form
+    return names
+
+
+def test_the_research_extra_is_what_the_environments_need_and_pytorch_has_its_own(
+    wheel: Path,
+) -> None:
+    # PyPI's Linux PyTorch is the CUDA build: 5.8 GB that the environments never import.
+    assert _extra_requirements(wheel, "research") == {
+        "numpy",
+        "gymnasium",
+        "pettingzoo",
+        "open-spiel",
+    }
+    assert _extra_requirements(wheel, "train") == {"torch"}
 
 
 def _free_port() -> int:

@@ -15,12 +15,15 @@ from rummy500 import review as review_module
 from rummy500.bots.intermediate import IntermediatePolicy
 from rummy500.cli import app
 from rummy500.engine import Game, Move, Observation
+from rummy500.i18n import use_language
 from rummy500.notation import read_record
 from rummy500.review import (
     THRESHOLDS,
     GameReview,
     Thresholds,
     count_decisions,
+    judge_game,
+    render_game,
     review_decision,
     review_game,
     tag_for,
@@ -81,6 +84,49 @@ def test_review_of_a_fixed_record_has_a_stable_structure() -> None:
         assert (d.why == "") == (d.tag == "good")
     good = sum(d.tag == "good" for d in hand.decisions)
     assert hand.accuracy == round(100 * good / len(hand.decisions), 1)
+
+
+def test_a_game_judged_once_is_said_in_any_language() -> None:
+    record = read_record(RECORD.read_text())
+    options = {"samples": 4, "candidates": 3}
+    with use_language("hu"):  # the judging says nothing: its language does not matter
+        judged = judge_game(record, 0, **options)
+    assert judged.decisions == judge_game(record, 0, **options).decisions
+    with use_language("en"):
+        english = render_game(record, judged, names=["Ann", "Bob"])
+        direct = review_game(record, 0, names=["Ann", "Bob"], **options)
+    assert english.model_dump(exclude={"seconds"}) == direct.model_dump(exclude={"seconds"})
+    with use_language("hu"):
+        hungarian = render_game(record, judged, names=["Ann", "Bob"])
+    decisions = [d for h in english.hands for d in h.decisions]
+    magyar = [d for h in hungarian.hands for d in h.decisions]
+    numbers = {"words", "why"}
+    for en, hu in zip(decisions, magyar, strict=True):
+        assert en.model_dump(exclude={"played", "best", "candidates", "why"}) == hu.model_dump(
+            exclude={"played", "best", "candidates", "why"}
+        )
+        assert en.played.model_dump(exclude=numbers) == hu.played.model_dump(exclude=numbers)
+    costly = [(en, hu) for en, hu in zip(decisions, magyar, strict=True) if en.why]
+    assert costly and all(en.why != hu.why for en, hu in costly)
+    assert any(en.played.words != hu.played.words for en, hu in zip(decisions, magyar, strict=True))
+
+
+def test_a_limit_reviews_the_first_decisions_and_counts_the_rest() -> None:
+    record = read_record(RECORD.read_text())
+    every = count_decisions(record, 0)
+    assert every > 3 and count_decisions(record, 0, limit=3) == 3
+    whole = small_review()
+    review = review_game(record, 0, samples=4, candidates=3, limit=3)
+    assert review.decisions == 3 and review.limit == 3
+    assert review.unreviewed == every - 3 == sum(h.unreviewed for h in review.hands)
+    assert review.forced == whole.forced
+    first = [d.model_dump() for d in whole.hands[0].decisions[:3]]
+    assert [d.model_dump() for d in review.hands[0].decisions] == first  # the first three
+    assert whole.limit is None and whole.unreviewed == 0
+    judged = judge_game(record, 0, samples=4, candidates=3, limit=3)
+    assert len(judged.decisions) == 3 and judged.unreviewed == every - 3
+    again = render_game(record, judged)
+    assert again.model_dump(exclude={"seconds"}) == review.model_dump(exclude={"seconds"})
 
 
 def test_a_move_that_breaks_a_meld_instead_of_going_out_is_a_blunder_with_the_better_move() -> None:

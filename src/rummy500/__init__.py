@@ -10,7 +10,10 @@ from rummy500.engine import (
     NotationError,
     Observation,
     Rules,
+    Seat,
+    parse_seat,
     sample_state,
+    seat_label,
 )
 
 __version__ = "0.1.0"
@@ -25,6 +28,9 @@ __all__ = [
     "NotationError",
     "Observation",
     "Rules",
+    "Seat",
     "__version__",
+    "parse_seat",
     "sample_state",
+    "seat_label",
 ]

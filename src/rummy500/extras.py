@@ -19,6 +19,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "sim": ("distributed", "matplotlib"),
     "postgres": ("psycopg",),
     "research": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),
+    "train": ("torch",),
 }
 
 

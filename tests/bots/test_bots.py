@@ -243,6 +243,49 @@ def test_the_searching_levels_count_deals_not_seconds_so_a_slow_clock_changes_no
     assert set(n for _m, n in calm["expert"] if n) == {24}
 
 
+def test_a_capped_search_stops_at_its_cap_and_chooses_on_the_deals_it_has(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``cap`` (the server's hints): with a clock a minute later at every reading, a search
+    capped at a second stops after its first deal, whatever ``samples`` says, and keeps the
+    intermediate choice (one deal is no evidence against it); a cap never reached changes
+    no move."""
+    from rummy500.bots import expert as expert_module
+
+    game = Game.new(2, Rules(), seed=5)
+    positions = []
+    medium = make_bot("medium")
+    while len(positions) < 6 and not game.is_hand_over():
+        seat = game.to_act
+        assert seat is not None
+        legal = tuple(game.legal_moves())
+        obs = game.observation(seat)
+        if len(legal) > 2:
+            positions.append((obs, legal))
+        game.play(medium.choose(obs, legal))
+
+    def decide(**options: float) -> list[tuple[Move, int]]:
+        made = []
+        for i, (obs, legal) in enumerate(positions):
+            bot = make_bot("hard", seed=i, **options)
+            assert isinstance(bot, ExpertBot)
+            made.append((bot.choose(obs, legal), bot.last_samples))
+        return made
+
+    calm = decide()
+    assert decide(cap=3600.0) == calm
+    ticks = iter(range(0, 10**9, 60))
+    monkeypatch.setattr(expert_module._time, "perf_counter", lambda: float(next(ticks)))
+    capped = decide(cap=1.0)
+    searched = [i for i, (_move, n) in enumerate(calm) if n]
+    assert searched and all(capped[i][1] == 1 for i in searched)
+    for i in searched:
+        obs, legal = positions[i]
+        assert capped[i][0] == ExpertBot(seed=i).policy.rank(obs, legal)[0]
+    with pytest.raises(ValueError, match="time cap must be positive"):
+        make_bot("hard", cap=0)
+
+
 def test_an_unknown_expert_option_is_named_with_the_options_there_are() -> None:
     with pytest.raises(TypeError, match=r"no option 'depth' \(its options: time, samples"):
         make_bot("hard", depth=3)

@@ -14,13 +14,16 @@ from rummy500.engine import (
     IllegalMove,
     InvalidMoveError,
     MoveError,
+    NotationError,
     Observation,
     Phase,
     RefusedMove,
     Rules,
     card_str,
     parse_card,
+    parse_seat,
     sample_state,
+    seat_label,
     unseen_cards,
 )
 from rummy500.engine.phases import ObligationKind
@@ -97,22 +100,55 @@ def test_undo_right_after_the_deal_is_refused_and_changes_nothing() -> None:
     assert game.to_json() == before
 
 
-def test_can_undo_takes_melds_and_takes_back_until_the_discard() -> None:
+def test_can_take_back_takes_melds_and_takes_back_until_the_discard() -> None:
     game = position([P1_CLUBS, "5H 6H 9S 9D KC 4D 2S", P3_MIXED], "4H")
-    assert not game.can_undo(1)
+    assert not game.can_take_back(1)
     game.play("P2 take 1")
-    assert game.can_undo(1) and game.can_undo() and not game.can_undo(0)
+    assert game.can_take_back(1) and game.can_take_back() and not game.can_take_back(0)
     game.play("P2 meld 4H 5H 6H")
-    assert game.can_undo(1)
+    assert game.can_take_back(1)
     assert game.peek() is not None and str(game.peek()) == "P2 meld 4H 5H 6H"
     game.undo()
     game.undo()
-    assert game.phase == Phase.DRAW and not game.can_undo(1)
+    assert game.phase == Phase.DRAW and not game.can_take_back(1)
     game.play("P2 draw")
-    assert not game.can_undo(1), "a card drawn from the stock has been seen"
+    assert not game.can_take_back(1), "a card drawn from the stock has been seen"
     game.play("P2 discard KC")
-    assert not game.can_undo(1)
+    assert not game.can_take_back(1)
     assert game.move_stack[-1].verb == "discard"
+
+
+def test_undo_takes_back_what_a_player_may_not() -> None:
+    # The library's undo() takes back any move of the hand; can_take_back() is the players' rule.
+    game = position([P1_CLUBS, "5H 6H 9S 9D KC 4D 2S", P3_MIXED], "4H")
+    before = game.to_json()
+    game.play("P2 draw")
+    assert not game.can_take_back(1), "a card drawn from the stock has been seen"
+    assert not game.can_undo(1), "the former name answers as can_take_back"
+    assert str(game.undo()) == "P2 draw"
+    assert game.to_json() == before
+    game.play("P2 draw")
+    game.play("P2 discard KC")
+    assert not game.can_take_back(1) and not game.can_take_back(2)
+    assert str(game.undo()) == "P2 discard KC"
+    assert game.to_act == 1 and game.phase == Phase.PLAY and not game.can_take_back(1)
+
+
+def test_seats_are_numbers_from_0_and_labels_from_p1() -> None:
+    game = Game.new(3, seed=4)
+    assert [seat_label(s) for s in range(game.players)] == ["P1", "P2", "P3"]
+    assert [parse_seat(seat_label(s), game.players) for s in range(3)] == [0, 1, 2]
+    assert parse_seat(" p2 ") == 1
+    move = game.legal_moves()[0]
+    assert str(move).startswith(seat_label(move.seat) + " ")
+    assert parse_seat(str(move).split()[0]) == move.seat == game.to_act
+    with pytest.raises(NotationError, match=r"P4.*P1 to P3"):
+        parse_seat("P4", game.players)
+    for label in ("P0", "0", "1", "seat 1", ""):
+        with pytest.raises(NotationError):
+            parse_seat(label)
+    with pytest.raises(ValueError, match="counted from 0"):
+        seat_label(-1)
 
 
 def test_no_undo_of_a_rummy_call_nor_of_a_move_in_a_call_window() -> None:
@@ -129,12 +165,12 @@ def test_no_undo_of_a_rummy_call_nor_of_a_move_in_a_call_window() -> None:
     assert window.depths == (1,) and game.callable_depths(0) == (1,)
     assert game.callable_depths(2) == ()
     game.play("P1 rummy 1")
-    assert not game.can_undo(0), "a Rummy call cannot be taken back"
+    assert not game.can_take_back(0), "a Rummy call cannot be taken back"
     obligation = game.obligation
     assert obligation is not None and obligation.card == parse_card("8H")
     assert obligation.kind == ObligationKind.MELD
     game.play("P1 layoff 8H 1")
-    assert game.can_undo(0) and game.obligation is None
+    assert game.can_take_back(0) and game.obligation is None
 
 
 def test_undo_refusal_says_why_as_a_reason_code() -> None:

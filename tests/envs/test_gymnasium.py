@@ -14,6 +14,7 @@ from gymnasium.utils.env_checker import check_env
 import rummy500.envs.gymnasium  # noqa: F401
 from rummy500.engine import IllegalMove
 from rummy500.envs.encoding import NUM_ACTIONS
+from rummy500.envs.gymnasium import NO_WINNER
 
 
 @pytest.mark.parametrize(
@@ -24,7 +25,8 @@ from rummy500.envs.encoding import NUM_ACTIONS
     ],
 )
 def test_gymnasium_env_checker(options: dict[str, object]) -> None:
-    env = gymnasium.make("rummy500/Rummy500-v0", **options)
+    # The checker steps actions sampled without the mask: penalized, not raised.
+    env = gymnasium.make("rummy500/Rummy500-v0", illegal_action="penalize", **options)
     check_env(env.unwrapped)
 
 
@@ -76,20 +78,72 @@ def test_one_hand_episodes_with_three_opponents_and_a_random_seat() -> None:
     assert len(seats) > 1
 
 
-def test_illegal_actions_are_penalized_or_raise() -> None:
+def test_an_illegal_action_raises_by_default_and_changes_nothing() -> None:
     env = gymnasium.make("rummy500/Rummy500-v0", opponents=["random"]).unwrapped
     observation, _info = env.reset(seed=2)
+    before = env.game.to_json()
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    for action in (illegal, -1, NUM_ACTIONS):
+        with pytest.raises(IllegalMove, match="not legal now"):
+            env.step(action)
+    assert env.game.to_json() == before
+    legal = int(np.flatnonzero(observation["action_mask"])[0])
+    env.step(legal)  # the episode goes on
+    assert env.action_space.n == NUM_ACTIONS
+
+
+def test_illegal_actions_are_penalized_when_asked() -> None:
+    env = gymnasium.make(
+        "rummy500/Rummy500-v0", opponents=["random"], illegal_action="penalize", illegal_reward=-2
+    ).unwrapped
+    observation, info = env.reset(seed=2)
+    assert info["illegal_action"] is False
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
     again, reward, terminated, truncated, info = env.step(illegal)
-    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, False, False, True)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-2.0, False, False, True)
     np.testing.assert_array_equal(again["observation"], observation["observation"])
-    strict = gymnasium.make(
-        "rummy500/Rummy500-v0", opponents=["random"], illegal_action="raise"
+    with pytest.raises(ValueError, match="'raise' or 'penalize'"):
+        gymnasium.make("rummy500/Rummy500-v0", illegal_action="ignore")
+
+
+def test_every_info_has_the_same_keys_and_types() -> None:
+    env = gymnasium.make(
+        "rummy500/Rummy500-v0", opponents=["beginner"], rules="target=100", seat="P2"
     ).unwrapped
-    strict.reset(seed=2)
-    with pytest.raises(IllegalMove):
-        strict.step(illegal)
-    assert env.action_space.n == NUM_ACTIONS
+    rng = np.random.default_rng(4)
+    observation, info = env.reset(seed=4)
+    infos = [info]
+    while True:
+        legal = np.flatnonzero(observation["action_mask"])
+        observation, _reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        infos.append(info)
+        if terminated or truncated:
+            break
+    assert terminated and env.game.winner is not None
+    for info in infos:
+        assert sorted(info) == [
+            "action_mask",
+            "hand_number",
+            "illegal_action",
+            "seat",
+            "totals",
+            "winner",
+        ]
+        assert info["seat"] == 1 and type(info["hand_number"]) is int
+        assert type(info["winner"]) is int and type(info["illegal_action"]) is bool
+        assert info["totals"].dtype == np.int64 and info["totals"].shape == (2,)
+    assert [i["winner"] for i in infos[:-1]] == [NO_WINNER] * (len(infos) - 1)
+    assert infos[-1]["winner"] == env.game.winner
+    assert list(infos[-1]["totals"]) == env.game.totals
+
+
+def test_the_learning_seat_is_a_number_or_a_label() -> None:
+    for seat, expected in ((1, 1), ("P3", 2), ("p1", 0)):
+        env = gymnasium.make("rummy500/Rummy500-v0", opponents=["random"] * 2, seat=seat)
+        assert env.reset(seed=0)[1]["seat"] == expected
+    for seat in (3, -1, "P4", "seat 1"):
+        with pytest.raises(ValueError):
+            gymnasium.make("rummy500/Rummy500-v0", opponents=["random"] * 2, seat=seat)
 
 
 def test_unknown_opponents_are_refused() -> None:

@@ -48,8 +48,8 @@ def test_game_facts_and_parameters() -> None:
         pyspiel.load_game("python_rummy500(pickup=sometimes)")
 
 
-def dealt(seed: int = 0) -> object:
-    game = pyspiel.load_game("python_rummy500")
+def dealt(seed: int = 0, spec: str = "python_rummy500") -> object:
+    game = pyspiel.load_game(spec)
     state = game.new_initial_state()
     rng = random.Random(seed)
     while state.is_chance_node():
@@ -57,6 +57,21 @@ def dealt(seed: int = 0) -> object:
         assert abs(sum(p for _a, p in outcomes) - 1) < 1e-9
         state.apply_action(rng.choice(outcomes)[0])
     return state
+
+
+@pytest.mark.parametrize("hands", [1, 2])
+def test_a_draw_that_reaches_the_cap_on_moves_ends_the_hand(hands: int) -> None:
+    # One move a hand: the first draw ends it, scored as if the stock ran out.
+    state = dealt(spec=f"python_rummy500(max_moves_per_hand=1,hands={hands})")
+    player = state.current_player()
+    state.apply_action(DRAW)
+    state.apply_action(state.chance_outcomes()[0][0])
+    assert state.table.game.is_hand_over()
+    assert "hand over" in state.information_state_string(player)
+    if hands == 1:
+        assert state.is_terminal() and state.returns() == state.table.game.totals
+    else:
+        assert state.is_chance_node() and state.table.game.hand_number == 1  # the next deal
 
 
 def test_information_states_hide_the_other_hand() -> None:

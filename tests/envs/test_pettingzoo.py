@@ -12,7 +12,7 @@ pytest.importorskip("pettingzoo")
 import numpy as np
 from pettingzoo.test import api_test, seed_test
 
-from rummy500.engine import IllegalMove
+from rummy500.engine import IllegalMove, seat_label
 from rummy500.envs.encoding import NUM_ACTIONS
 from rummy500.envs.pettingzoo import Rummy500Env, env
 
@@ -96,3 +96,16 @@ def test_render_shows_the_position() -> None:
     text = e.render()
     assert text is not None and "discard pile" in text and "P1:" in text
     assert Rummy500Env.metadata["name"] == "rummy500_v0"
+
+
+def test_agents_and_seats_convert_both_ways() -> None:
+    e = env(players=3)
+    assert [e.unwrapped.seat_of(a) for a in e.possible_agents] == [0, 1, 2]
+    assert [seat_label(e.unwrapped.seat_of(a)) for a in e.possible_agents] == ["P1", "P2", "P3"]
+    assert [e.unwrapped.agent_of(s) for s in range(3)] == e.possible_agents
+    e.reset(seed=1)
+    assert e.unwrapped.seat_of(e.agent_selection) == e.unwrapped.game.to_act
+    with pytest.raises(ValueError):
+        e.unwrapped.seat_of("player_3")
+    with pytest.raises(ValueError):
+        e.unwrapped.agent_of(3)

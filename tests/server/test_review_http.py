@@ -7,6 +7,7 @@ import json
 import random
 from typing import Any
 
+import httpx
 import pytest
 
 from rummy500.notation import read_record
@@ -89,6 +90,19 @@ async def test_a_second_request_is_not_computed_again(start_server: StartServer)
     assert desk.computed == 1
     assert again == [{**first[-1], "cached": True}]
     assert joined[-1]["review"] == first[-1]["review"]  # "seconds" included: one computation
+    # in another language: said at once from the same judgement
+    url = f"/api/tables/{table_id}/review"
+    hungarian = await server.http.get(url, params={"seat": "P1"}, headers={"Accept-Language": "hu"})
+    (magyar,) = [json.loads(line) for line in hungarian.text.splitlines()]
+    assert magyar["cached"] is True and desk.computed == 1
+    english = first[-1]["review"]
+    assert magyar["review"]["counts"] == english["counts"]
+    assert magyar["review"]["seconds"] == english["seconds"]
+    words = [
+        [d["played"]["words"] for h in r["hands"] for d in h["decisions"]]
+        for r in (english, magyar["review"])
+    ]
+    assert len(words[0]) == len(words[1]) and words[0] != words[1]
     # another seat is another review
     status, other = await review_lines(server, table_id, seat="P2")
     assert status == 200 and other[-1]["review"]["seat"] == "P2"
@@ -130,7 +144,14 @@ async def test_busy_past_the_line_and_the_rate_limit(start_server: StartServer) 
         lines = running.aiter_lines()
         first = json.loads(await anext(lines))
         assert first["type"] in ("queued", "progress")
-        busy = await server.http.get(url, params={"seat": "P2"})
+        # one review of its own at a time per address
+        pending = await server.http.get(url, params={"seat": "P2"})
+        assert pending.status_code == 429 and pending.headers["retry-after"]
+        assert "still being computed" in pending.json()["detail"]
+        # another address: the line is full
+        transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+        async with httpx.AsyncClient(base_url=server.base, transport=transport) as other:
+            busy = await other.get(url, params={"seat": "P2"})
         assert busy.status_code == 429 and busy.headers["retry-after"]
         assert "busy" in busy.json()["detail"]
         # the same review is joined, not refused
@@ -164,3 +185,64 @@ async def test_the_review_runs_on_the_search_workers_processes(start_server: Sta
     assert status == 200 and lines[-1]["type"] == "review"
     record = read_record((await server.http.get(f"/api/tables/{table_id}/record")).text)
     assert lines[-1]["review"]["decisions"] == count_decisions(record, 1)
+
+
+async def until(condition: Any, timeout: float = 20.0) -> None:
+    """Wait until ``condition()`` holds; fail past ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not condition():
+        assert loop.time() < end, "the condition never held"
+        await asyncio.sleep(0.02)
+
+
+async def test_a_review_nobody_waits_for_is_cancelled_queued_or_running(
+    start_server: StartServer,
+) -> None:
+    # the full review (24 deals a decision) takes far longer than this test
+    server = await start_server(review_queue=2, reviews_per_minute=0)
+    table_id, token = await finished_game(server)
+    url = f"/api/tables/{table_id}/review"
+    desk = None
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+    async with (
+        httpx.AsyncClient(base_url=server.base, transport=transport, timeout=10) as other,
+        server.http.stream("GET", url, headers={"Authorization": f"Bearer {token}"}) as running,
+    ):
+        lines = running.aiter_lines()  # one reader: another would close the answer
+        assert json.loads(await anext(lines))["type"] in ("queued", "progress")
+        desk = server.hub.reviews
+        async with other.stream("GET", url, params={"seat": "P2"}) as waiting:
+            assert json.loads(await anext(waiting.aiter_lines()))["type"] == "queued"
+            assert set(desk.jobs) == {(table_id, 0), (table_id, 1)}
+        # the one waiting in line is gone with its request; the one computed goes on
+        await until(lambda: set(desk.jobs) == {(table_id, 0)})
+        assert desk.cancelled == 1
+        assert json.loads(await anext(lines))["type"] == "progress"
+    # and the one being computed stops once its request is gone too: the workers are free
+    await until(lambda: not desk.jobs and desk.cancelled == 2)
+    await until(lambda: not server.hub.bots.busy)
+    assert desk.computed == 1 and not desk.judged
+
+
+async def test_a_review_waited_for_says_so_again_while_nothing_changes(
+    start_server: StartServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rummy500.server import review
+
+    monkeypatch.setattr(review, "KEEPALIVE_SECONDS", 0.2)
+    # the full review (24 deals a decision) takes far longer than this test
+    server = await start_server(reviews_per_minute=0)
+    table_id, token = await finished_game(server)
+    url = f"/api/tables/{table_id}/review"
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+    async with (
+        httpx.AsyncClient(base_url=server.base, transport=transport, timeout=10) as other,
+        server.http.stream("GET", url, headers={"Authorization": f"Bearer {token}"}) as running,
+        other.stream("GET", url, params={"seat": "P2"}) as waiting,
+    ):
+        lines = running.aiter_lines()
+        assert json.loads(await anext(lines))["type"] in ("queued", "progress")
+        queued = waiting.aiter_lines()
+        # a proxy would cut an answer quiet for long: the line behind says it waits, again
+        assert [json.loads(await anext(queued))["type"] for _i in range(3)] == ["queued"] * 3

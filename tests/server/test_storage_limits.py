@@ -206,19 +206,9 @@ def test_invite_codes_are_long_readable_and_typed_any_way(tmp_path: Path) -> Non
 def test_the_upgrade_keeps_old_invite_codes_and_names(tmp_path: Path) -> None:
     """A database of the first schema, with a 6-character code and two names equal but for
     case (allowed then), upgraded: both still work."""
-    from alembic import command
-    from alembic.config import Config
-
     path = tmp_path / "old.sqlite3"
     storage = Storage(f"sqlite:///{path}")
-    cfg = Config()
-    cfg.set_main_option(
-        "script_location", str(Path(__file__).parents[2] / "src/rummy500/server/migrations")
-    )
-    cfg.set_main_option("sqlalchemy.url", storage.url)
-    with storage.engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0001")
+    storage.migrate("0001")
     storage.close()
     db = sqlite3.connect(path)
     db.execute(

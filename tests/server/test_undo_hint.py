@@ -201,3 +201,21 @@ async def test_an_undo_refusal_carries_the_engines_reason(server: RunningServer)
     assert refused["message"] == (
         f"it is player{mover_seat + 1}'s turn, not player{waiter_seat + 1}'s"
     )
+
+
+async def test_a_move_sent_while_its_hint_is_worked_out_is_played_at_once(
+    start_server: StartServer,
+) -> None:
+    """The hint is answered when found, outside the connection's reading of its messages: a
+    move sent meanwhile is played (and answered) first, and the hint then says which position
+    it was for. Its search stops at the hint time cap."""
+    server = await start_server(level_options={"hard": {"samples": 100_000}}, hint_seconds=1.0)
+    _table_id, first, meld, mover, _waiter = await table_of_two(server)
+    await send_move(mover, f"{first} draw", "d")
+    asked_at = mover.version  # a decision among melds and discards: a search
+    await mover.send({"type": "hint", "id": "h"})
+    update = await send_move(mover, meld, "m")  # answered before the hint
+    assert update["version"] == asked_at + 1
+    assert not [m for m in mover.received if m["type"] == "hint"]
+    hint = await mover.expect("hint", timeout=30)  # the search stopped at its cap
+    assert hint["ref"] == "h" and hint["version"] == asked_at

@@ -197,3 +197,35 @@ def test_review_from_the_game_over_dialog(
     page.locator('[data-action="replay-back"]').click()
     assert page.locator(".review-other .review-cards").count() == 0
     page.context.close()
+
+
+def test_a_review_past_its_limit_says_what_it_left_out(
+    chromium: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    server = LiveServer(
+        tmp_path_factory.mktemp("review-limit"), **QUICK_REVIEW, review_decisions=5
+    ).start()
+    try:
+        made = finished_table(server, seed=9)
+        table_id = made["table"]["table_id"]
+        page = seat_page(chromium, server, made, "desktop")
+        page.goto(f"{server.url}/?review={table_id}")
+        page.locator('[data-review="done"]').wait_for()
+        review = server_review(server, made)["review"]
+        assert review["decisions"] == 5 and review["unreviewed"] > 0
+        assert page.locator("[data-decision]").count() == 5
+        assert page.locator("[data-review-limited]").inner_text() == (
+            "This review covers only the first 5 decisions of the game; the later ones "
+            f"({review['unreviewed']}) were not reviewed."
+        )
+        notes = page.locator("[data-hand-unreviewed]")
+        left_out = [h for h in review["hands"] if h["unreviewed"]]
+        assert notes.count() == len(left_out)
+        n = left_out[-1]["unreviewed"]
+        assert notes.last.inner_text() == (
+            f"Past the review’s limit: {n} decision{'' if n == 1 else 's'} of this hand "
+            f"{'was' if n == 1 else 'were'} not reviewed."
+        )
+        page.context.close()
+    finally:
+        server.stop()

@@ -3,6 +3,10 @@
 The core object is :class:`Game`; moves are :class:`Move` values that print in notation;
 :class:`Rules` holds every rule option; :func:`observe` / :meth:`Game.observation` give what one
 seat may know, and :func:`sample_state` a full game consistent with it.
+
+Seats are :data:`Seat` numbers counted from 0 in every call and every value (``game.to_act``,
+``move.seat``, ``game.observation(seat)``), and ``P1`` … ``Pn`` in every text:
+:func:`seat_label` and :func:`parse_seat` convert between the two.
 """
 
 from rummy500.engine import svg
@@ -28,7 +32,7 @@ from rummy500.engine.errors import (
     Rummy500Error,
 )
 from rummy500.engine.melds import card_value, card_values
-from rummy500.engine.moves import Move, parse_seat, seat_str
+from rummy500.engine.moves import Move, Seat, parse_seat, seat_label, seat_str
 from rummy500.engine.observation import MeldView, Observation, unseen_cards
 from rummy500.engine.phases import CallWindow, HandResult, Obligation, ObligationKind, Phase
 from rummy500.engine.reasons import AmbiguousMoveError, IllegalMove, IllegalMoveError
@@ -73,6 +77,7 @@ __all__ = [
     "RefusedMove",
     "Rules",
     "Rummy500Error",
+    "Seat",
     "card_counts",
     "card_str",
     "card_value",
@@ -87,6 +92,7 @@ __all__ = [
     "physical",
     "played_str",
     "sample_state",
+    "seat_label",
     "seat_str",
     "svg",
     "unseen_cards",

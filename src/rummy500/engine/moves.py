@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
 
 from rummy500.engine.cards import card_str, parse_card, parse_played, played_str
 from rummy500.engine.errors import NotationError
 from rummy500.i18n import _
 
-__all__ = ["VERBS", "Move", "is_number", "parse_seat", "seat_str"]
+__all__ = ["VERBS", "Move", "Seat", "is_number", "parse_seat", "seat_label", "seat_str"]
+
+#: A seat, as every API takes and returns it: its place in table order counted from 0, so the
+#: first seat is 0. Every text shows it as ``P1`` … ``Pn`` (:func:`seat_label`), and every text
+#: is read back with :func:`parse_seat`; nothing else converts between the two.
+Seat: TypeAlias = int
 
 VERBS = ("draw", "take", "meld", "layoff", "discard", "rummy", "end", "pass")
 
@@ -21,30 +26,53 @@ def is_number(text: str) -> bool:
 _is_number = is_number
 
 
-def seat_str(seat: int) -> str:
-    """``0`` -> ``"P1"``."""
+def seat_label(seat: Seat) -> str:
+    """The seat as every text writes it: ``seat_label(0) == "P1"``.
+
+    Raises ``ValueError`` for a negative number, which is no seat (a seat counted twice from 1
+    would show as ``P0``).
+    """
+    if seat < 0:
+        raise ValueError(f"{seat} is not a seat: seats are counted from 0 (P1)")
     return f"P{seat + 1}"
 
 
-def parse_seat(text: str) -> int:
-    """``"P1"`` -> ``0``."""
+def seat_str(seat: Seat) -> str:
+    """``0`` -> ``"P1"``: :func:`seat_label` without its check, the name most of the code
+    calls it by."""
+    return f"P{seat + 1}"
+
+
+def parse_seat(text: str, players: int | None = None) -> Seat:
+    """The seat a label names: ``parse_seat("P1") == 0`` (any case, spaces around).
+
+    With ``players``, only a seat of a game of that many players is accepted. Raises
+    :class:`NotationError` with a sentence for the player.
+    """
     t = text.strip().upper()
     if len(t) < 2 or t[0] != "P" or not _is_number(t[1:]) or int(t[1:]) < 1:
         raise NotationError(_("{seat!r} is not a seat (P1, P2, …)").format(seat=text))
-    return int(t[1:]) - 1
+    seat = int(t[1:]) - 1
+    if players is not None and seat >= players:
+        raise NotationError(
+            _("{seat!r} is not a seat of this game: its seats are P1 to P{last}").format(
+                seat=text, last=players
+            )
+        )
+    return seat
 
 
 class Move(NamedTuple):
     """One move of one seat. ``str(move)`` is its notation; :meth:`parse` reads it.
 
-    - ``seat``: 0-based (``P1`` is 0);
+    - ``seat``: a :data:`Seat`, counted from 0 (``P1`` is 0);
     - ``verb``: one of :data:`VERBS`;
     - ``cards``: the cards as played (meld), the card laid off or discarded;
     - ``number``: how many cards for ``take``/``rummy``, the meld number for ``layoff``;
     - ``end``: ``"low"``/``"high"`` for a lay-off that could go at either end of a run.
     """
 
-    seat: int
+    seat: Seat
     verb: str
     cards: tuple[int, ...] = ()
     number: int = 0

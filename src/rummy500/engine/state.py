@@ -46,7 +46,7 @@ from rummy500.engine.movegen import (
     _new_meld,
     _physical,
 )
-from rummy500.engine.moves import Move, seat_str
+from rummy500.engine.moves import Move, Seat, seat_str
 from rummy500.engine.observation import Observation
 from rummy500.engine.phases import CallWindow, HandResult, Obligation, ObligationKind
 from rummy500.engine.reasons import AmbiguousMoveError, IllegalMove
@@ -223,7 +223,7 @@ class Game(Serialization):
             self.hand_sizes[seat] = size
             self.discard.append(card)
             self._no_discard = -1
-            self._undo_floor = len(self.moves)  # (can_undo: only takes, melds and lay-offs)
+            self._undo_floor = len(self.moves)  # (can_take_back: only takes, melds and lay-offs)
             if not size:
                 self._pile_push(card)
                 self._end_hand("out", seat)
@@ -396,14 +396,16 @@ class Game(Serialization):
         """The last move of the current hand, or ``None`` right after the deal."""
         return self.moves[-1] if self.moves else None
 
-    def can_undo(self, seat: int | None = None) -> bool:
-        """Whether ``seat`` (default: the seat to act) may take back its last move.
+    def can_take_back(self, seat: Seat | None = None) -> bool:
+        """Whether the player at ``seat`` (default: the seat whose turn it is) may take back
+        its last move: the takeback rule that the terminal and the browser game offer players.
 
         A player may take back, within their turn and until they discard, the moves that show
         nobody anything new: a take from the discard pile, melds and lay-offs. Never a draw from
         the stock (the card has been seen), a Rummy call or a pass, nor a move made while a call
-        window was open. Front ends offer undo by this rule (:meth:`undo_refusal` says why
-        not); :meth:`undo` itself takes back any move.
+        window was open. This is a rule for players, not a limit of :meth:`undo`, which takes
+        back any move of the hand; front ends offer undo by it (:meth:`undo_refusal` says why
+        not).
         """
         if self.phase != PLAY:
             return False
@@ -412,17 +414,22 @@ class Game(Serialization):
         moves = self.moves
         return seat == self.turn and len(moves) > self._undo_floor and moves[-1].seat == seat
 
+    def can_undo(self, seat: Seat | None = None) -> bool:
+        """:meth:`can_take_back` under its former name (kept for one release): it never said
+        whether :meth:`undo` would succeed."""
+        return self.can_take_back(seat)
+
     def undo_refusal(self, seat: int | None = None) -> IllegalMove | None:
-        """Why ``seat`` (default: the seat to act) may not take back its last move now (the rule
-        of :meth:`can_undo`), as the :class:`IllegalMove` that says it (not raised), or ``None``
-        if it may.
+        """Why ``seat`` (default: the seat to act) may not take back its last move now (the
+        rule of :meth:`can_take_back`), as the :class:`IllegalMove` that says it (not raised), or
+        ``None`` if it may.
 
         Its ``code`` is ``hand_over`` or ``game_over``; ``not_your_turn`` (another seat's turn);
         ``draw_seen`` (the card drawn from the stock has been seen); ``rummy_final`` (a Rummy
         call); ``window_final`` (a move made while a call window was open); or
         ``nothing_this_turn`` (nothing of the seat's turn yet, or the turn is over).
         """
-        if self.can_undo(seat):
+        if self.can_take_back(seat):
             return None
         phase = self.phase
         if phase in (HAND_OVER, GAME_OVER):
@@ -443,9 +450,13 @@ class Game(Serialization):
         return IllegalMove("nothing_this_turn")
 
     def undo(self) -> Move:
-        """Take back the last move of the current hand and return it; the game is then exactly
-        as it was before that move (``to_json()`` equal). Raises :class:`IllegalMove` when the
-        hand has no move yet.
+        """Take back the last move of the current hand, whatever it was, and return it: the
+        library's undo, like python-chess's ``pop()``, for analysis and search. The game is then
+        exactly as it was before that move (``to_json()`` equal).
+
+        Any move of the hand is taken back, a draw from the stock, a Rummy call or a discard
+        included, by any seat; :meth:`can_take_back` is the narrower rule for what a player may
+        take back in a game. Raises :class:`IllegalMove` when the hand has no move yet.
 
         The hand is replayed from its deal, so this costs about as much as the moves of the
         hand; searches should :meth:`~rummy500.engine.Game.clone` instead.

@@ -12,6 +12,8 @@ who do not use them (they come with the ``research`` extra). The modules:
   (registered when imported);
 - :mod:`rummy500.envs.openspiel`: the OpenSpiel game ``python_rummy500`` (registered when
   imported);
+- :mod:`rummy500.envs.openspiel_bots`: the built-in levels as OpenSpiel bots, and OpenSpiel's
+  ISMCTS ready for ``evaluate_bots``;
 - :mod:`rummy500.envs.benchmark` and :mod:`rummy500.envs.commands`: ``rummy500 bench env``.
 
 ``docs/encoding.md`` documents the encoding.

@@ -6,6 +6,7 @@ rest are loaded inside the command.
 
 from __future__ import annotations
 
+import enum
 import json
 from typing import Annotated
 
@@ -14,14 +15,22 @@ import typer
 from rummy500.extras import require_extra
 from rummy500.i18n import N_
 
-__all__ = ["register"]
+__all__ = ["VectorMode", "register"]
+
+
+class VectorMode(enum.Enum):
+    """Gymnasium's vectorization modes (``gymnasium.make_vec``)."""
+
+    SYNC = "sync"
+    ASYNC = "async"
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     """Add ``bench env`` to the ``bench`` group."""
 
     BENCH_ENV_HELP = N_(
-        "PettingZoo steps per second (rummy500_v0, random masked actions, one core)."
+        "Environment steps per second: PettingZoo's rummy500_v0 (random masked actions, one "
+        "core), or with --vector Gymnasium's vector environment."
     )
 
     @bench_app.command("env", help=BENCH_ENV_HELP)
@@ -32,22 +41,42 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         wrapped: Annotated[
             bool, typer.Option(help=N_("Measure env() with PettingZoo's order-enforcing wrapper."))
         ] = False,
+        vector: Annotated[
+            VectorMode | None,
+            typer.Option(
+                help=N_(
+                    "Measure Gymnasium's vector environment of this mode instead, against "
+                    "random opponents, for --seconds of wall-clock time."
+                )
+            ),
+        ] = None,
+        num_envs: Annotated[
+            int,
+            typer.Option(min=1, max=64, help=N_("Sub-environments of the vector environment.")),
+        ] = 4,
         json_out: Annotated[
             bool, typer.Option("--json", help=N_("Print one JSON object."))
         ] = False,
     ) -> None:
         """The command; its help is BENCH_ENV_HELP."""
         require_extra("research", "rummy500 bench env", "numpy", "gymnasium", "pettingzoo")
-        from rummy500.envs.benchmark import env_benchmark
+        from rummy500.envs.benchmark import env_benchmark, vector_benchmark
 
-        result = env_benchmark(players=players, seconds=seconds, seed=seed, wrapped=wrapped)
+        if vector is not None:
+            result = vector_benchmark(
+                mode=vector.value, num_envs=num_envs, players=players, seconds=seconds, seed=seed
+            )
+            title = f"Vector environment benchmark ({vector.value}, {num_envs} envs)"
+        else:
+            result = env_benchmark(players=players, seconds=seconds, seed=seed, wrapped=wrapped)
+            title = f"Environment benchmark ({players} players)"
         if json_out:
             typer.echo(json.dumps(result))
             return
         from rich.console import Console
         from rich.table import Table
 
-        table = Table(title=f"Environment benchmark ({players} players)")
+        table = Table(title=title)
         table.add_column("measure")
         table.add_column("value", justify="right")
         for key, value in result.items():

@@ -15,8 +15,13 @@ A whole game is one episode. The learning seat's reward is its hand score at the
 (docs/rules.md §7), plus ``win_reward`` if it wins the game or minus ``win_reward / (n - 1)`` if
 another seat does. Observations are ``{"observation", "action_mask"}`` as in the PettingZoo
 environment; the mask is also in ``info["action_mask"]`` and :meth:`Rummy500Env.action_masks`.
-An action outside the mask changes nothing and is rewarded ``illegal_reward`` (or raises, with
-``illegal_action="raise"``).
+An action outside the mask raises :class:`~rummy500.engine.IllegalMove` and changes nothing
+(``illegal_action="penalize"``: it is rewarded ``illegal_reward`` instead).
+
+Every ``info`` has the same keys with values of one type, so that Gymnasium's vector
+environments (``gymnasium.make_vec("rummy500/Rummy500-v0", num_envs=4)``, ``"sync"`` or
+``"async"``) stack them: ``winner`` is ``-1`` until a seat has won, ``totals`` an array.
+docs/encoding.md lists every option and every key.
 """
 
 from __future__ import annotations
@@ -29,14 +34,17 @@ import numpy as np
 from gymnasium import spaces
 
 from rummy500.bots import Bot, make_bot
-from rummy500.engine import Game, IllegalMove, Rules
+from rummy500.engine import Game, IllegalMove, Rules, Seat, parse_seat
 from rummy500.envs.encoding import NUM_ACTIONS
 from rummy500.envs.observation import EncodedGame, ObservationLayout
 from rummy500.envs.pettingzoo import _rules
 
-__all__ = ["ENV_ID", "Rummy500Env", "register"]
+__all__ = ["ENV_ID", "NO_WINNER", "Rummy500Env", "register"]
 
 ENV_ID = "rummy500/Rummy500-v0"
+
+#: ``info["winner"]`` while no seat has won the game.
+NO_WINNER = -1
 
 
 class Rummy500Env(gymnasium.Env[dict[str, Any], Any]):
@@ -48,27 +56,35 @@ class Rummy500Env(gymnasium.Env[dict[str, Any], Any]):
         self,
         opponents: Sequence[str] = ("intermediate",),
         rules: Rules | str | None = None,
-        seat: int | None = 0,
+        seat: Seat | str | None = 0,
         render_mode: str | None = None,
         *,
         max_moves_per_hand: int = 1000,
         max_hands: int = 200,
         win_reward: float = 100.0,
-        illegal_action: str = "penalize",
+        illegal_action: str = "raise",
         illegal_reward: float = -1.0,
     ) -> None:
-        """``seat``: the learning seat (0 = P1), or ``None`` for a random seat each episode;
-        ``rules``: a :class:`Rules`, a preset name or a ``rules:`` line."""
+        """``seat``: the learning seat (``0`` or ``"P1"`` for P1), or ``None`` for a random seat
+        each episode; ``rules``: a :class:`Rules`, a preset name or a ``rules:`` line;
+        ``illegal_action``: ``"raise"`` (an :class:`IllegalMove`) or ``"penalize"`` (a reward of
+        ``illegal_reward``, nothing played). docs/encoding.md describes every option."""
         if isinstance(opponents, str):
             opponents = [opponents]
         self.opponents = list(opponents)
         self.players = 1 + len(self.opponents)
         if not 2 <= self.players <= 8:
             raise ValueError("give 1 to 7 opponents")
+        if isinstance(seat, str):
+            seat = parse_seat(seat, self.players)
         if seat is not None and not 0 <= seat < self.players:
-            raise ValueError(f"seat must be 0 … {self.players - 1} or None")
+            raise ValueError(
+                f"seat must be 0 … {self.players - 1} (P1 … P{self.players}), a label or None"
+            )
         if illegal_action not in ("penalize", "raise"):
-            raise ValueError("illegal_action is 'penalize' or 'raise'")
+            raise ValueError("illegal_action is 'raise' or 'penalize'")
+        if max_hands < 1 or max_moves_per_hand < 1:
+            raise ValueError("max_hands and max_moves_per_hand must be at least 1")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         for name in self.opponents:
@@ -142,9 +158,7 @@ class Rummy500Env(gymnasium.Env[dict[str, Any], Any]):
         if not 0 <= action < NUM_ACTIONS or action not in table.legal_actions():
             if self.illegal_action == "raise":
                 raise IllegalMove("not_allowed", action=action)
-            info = self._info()
-            info["illegal_action"] = True
-            return self._observe(), self.illegal_reward, False, False, info
+            return self._observe(), self.illegal_reward, False, False, self._info(illegal=True)
         table.play_action(action)
         reward, terminated, truncated = self._after_move()
         if not (terminated or truncated):
@@ -205,14 +219,17 @@ class Rummy500Env(gymnasium.Env[dict[str, Any], Any]):
             mask = np.zeros(NUM_ACTIONS, np.int8)
         return {"observation": table.observation(self.seat), "action_mask": mask}
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self, illegal: bool = False) -> dict[str, Any]:
+        """The same keys with values of one type in every step (what vector environments
+        need to stack them)."""
         game = self.game
         return {
             "action_mask": self.action_masks(),
             "seat": self.seat,
             "hand_number": game.hand_number,
-            "totals": tuple(game.totals),
-            "winner": game.winner,
+            "totals": np.array(game.totals, np.int64),
+            "winner": NO_WINNER if game.winner is None else game.winner,
+            "illegal_action": illegal,
         }
 
     def action_masks(self) -> np.ndarray:

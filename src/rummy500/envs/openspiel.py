@@ -23,6 +23,9 @@ Information states are perfect recall: the string lists everything the player ha
 cards as dealt and drawn, the turned-up discards, every move in notation). The information-state
 tensor is the observation vector followed by the cards each seat has discarded this hand (seats
 relative to the player), a summary of the public history rather than all of it.
+
+:mod:`rummy500.envs.openspiel_bots` has the built-in levels as OpenSpiel bots and OpenSpiel's
+ISMCTS ready for ``evaluate_bots``; docs/encoding.md says which of OpenSpiel's bots work here.
 """
 
 from __future__ import annotations
@@ -238,6 +241,7 @@ class Rummy500State(pyspiel.State):
             table.play(Move(seat, "draw"))
             self.log.append((seat, f"{seat_str(seat)} draws {card_str(action)}"))
             self.log.append((-2 - seat, f"{seat_str(seat)} draw"))
+            self._after_move()  # the draw may be the hand's last move allowed
             return
         if action == DRAW:
             if DRAW not in table.legal_actions():
@@ -248,6 +252,12 @@ class Rummy500State(pyspiel.State):
         if move.verb == "discard":
             self.discards[move.seat, move.cards[0]] += 1
         self.log.append((-1, str(move)))
+        self._after_move()
+
+    def _after_move(self) -> None:
+        """Score a hand that the move ended (by going out, the stock or the cap on moves), then
+        deal the next or end the game."""
+        game = self.table.game
         if game.is_hand_over():
             result = game.hand_results[-1]
             summary = "hand over: " + " ".join(

@@ -7,7 +7,8 @@
 >>> sorted(observation)
 ['action_mask', 'observation']
 
-Agents are ``player_0`` … ``player_{n-1}`` (seats P1 … Pn). Observations are
+Agents are ``player_0`` … ``player_{n-1}``: agent ``player_i`` plays seat ``i``, labelled
+``P{i+1}`` (:meth:`Rummy500Env.seat_of`, :meth:`Rummy500Env.agent_of`). Observations are
 ``{"observation": float32 vector, "action_mask": int8 vector}`` (see
 :class:`~rummy500.envs.observation.ObservationLayout` and :mod:`rummy500.envs.encoding`); the
 mask is all zeros for an agent that does not act. A whole game is one episode: at the end of
@@ -26,7 +27,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from rummy500.engine import Game, IllegalMove, RefusedMove, Rules
+from rummy500.engine import Game, IllegalMove, RefusedMove, Rules, Seat
 from rummy500.envs.encoding import NUM_ACTIONS
 from rummy500.envs.observation import EncodedGame, ObservationLayout
 
@@ -81,6 +82,20 @@ class Rummy500Env(AECEnv):
         self._seeds = random.Random()
         self._no_actions = np.zeros(NUM_ACTIONS, np.int8)
         self.table: EncodedGame | None = None
+
+    def seat_of(self, agent: str) -> Seat:
+        """The seat an agent plays: ``seat_of("player_0") == 0``, the seat labelled P1."""
+        try:
+            return self._seats[agent]
+        except KeyError:
+            raise ValueError(f"{agent!r} is not an agent of this game") from None
+
+    def agent_of(self, seat: Seat) -> str:
+        """The agent that plays a seat: ``agent_of(0) == "player_0"``; the seat's label is
+        ``seat_label(seat)``."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat must be 0 … {self.players - 1}")
+        return self.possible_agents[seat]
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]

@@ -10,6 +10,12 @@ seat could know then, never the other hands.
 
 The result is a :class:`GameReview` (a pydantic model: ``review.model_dump()`` is the
 ``rummy500 review --json`` output, documented in docs/review.md).
+
+The work is in two parts. :func:`judge_game` (one decision: :func:`judge_decision`) does the
+costly part and says nothing in words: a :class:`GameJudgement` holds the moves compared, their
+values and the verdicts. :func:`render_game` (:func:`render_decision`) turns it into a
+:class:`GameReview` in the language in use, in a moment: a server judges a game and seat once and
+renders it in every language asked for. :func:`review_game` does both.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -42,10 +49,16 @@ __all__ = [
     "Z95",
     "CandidateValue",
     "DecisionReview",
+    "GameJudgement",
     "GameReview",
     "HandReview",
+    "Judgement",
     "Thresholds",
     "count_decisions",
+    "judge_decision",
+    "judge_game",
+    "render_decision",
+    "render_game",
     "review_decision",
     "review_game",
     "replay_record",
@@ -151,6 +164,9 @@ class HandReview(BaseModel):
     decisions: list[DecisionReview] = Field(description="The seat's decisions, in order.")
     accuracy: float = Field(description="Percent of the decisions tagged good (100 with none).")
     points_lost: float = Field(description="Sum of the loss of the decisions not tagged good.")
+    unreviewed: int = Field(
+        default=0, description="The hand's decisions past the review's limit, not reviewed."
+    )
 
 
 class GameReview(BaseModel):
@@ -168,6 +184,13 @@ class GameReview(BaseModel):
     hands: list[HandReview] = Field(description="Every hand, in order.")
     decisions: int = Field(description="Decisions reviewed (moves with a choice).")
     forced: int = Field(description="The seat's moves without a choice (not reviewed).")
+    limit: int | None = Field(
+        default=None,
+        description="The most decisions reviewed: the first ones of the game (null: all).",
+    )
+    unreviewed: int = Field(
+        default=0, description="Decisions past the limit, not reviewed (0: every one was)."
+    )
     counts: dict[str, int] = Field(description="How many decisions got each tag.")
     accuracy: float = Field(description="Percent of all decisions tagged good.")
     points_lost: float = Field(description="Sum of points_lost over the hands.")
@@ -232,9 +255,11 @@ def _decisions(record: Game, seat: int) -> Iterator[tuple[int, int, Game, Move, 
         yield hand, index, position, played, len(legal) < 2
 
 
-def count_decisions(record: Game, seat: int) -> int:
-    """How many decisions :func:`review_game` will evaluate (for a progress bar)."""
-    return sum(1 for *_x, forced in _decisions(record, seat) if not forced)
+def count_decisions(record: Game, seat: int, limit: int | None = None) -> int:
+    """How many decisions :func:`review_game` will evaluate (for a progress bar): with a
+    ``limit``, at most that many."""
+    total = sum(1 for *_x, forced in _decisions(record, seat) if not forced)
+    return total if limit is None else min(total, max(limit, 0))
 
 
 def _candidate(value: MoveValue, obs: Observation) -> CandidateValue:
@@ -250,7 +275,28 @@ def _candidate(value: MoveValue, obs: Observation) -> CandidateValue:
     )
 
 
-def review_decision(
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """One decision judged, without a word: the moves compared, what each is worth, and the
+    verdict on the move played (:func:`render_decision` says it in the language in use)."""
+
+    #: the hand's number, and the move's place among the hand's moves in the record
+    hand: int
+    index: int
+    #: the move played (its legal form)
+    played: Move
+    #: every move compared on the sampled deals, best first
+    evaluation: Evaluation
+    #: the points the move played loses to the best (pooled with the fresh deals when measured
+    #: again), and its margin of error (``z`` standard errors)
+    loss: float
+    margin: float
+    #: the sampled deals behind ``loss`` and ``margin``
+    samples: int
+    tag: Tag
+
+
+def judge_decision(
     obs: Observation,
     legal: Sequence[Move],
     played: Move,
@@ -261,10 +307,9 @@ def review_decision(
     candidates: int = DEFAULT_CANDIDATES,
     seed: int = 0,
     refine: int = DEFAULT_REFINE,
-    names: Sequence[str] | None = None,
     thresholds: Thresholds = THRESHOLDS,
-) -> DecisionReview:
-    """Review one decision: ``played`` (one of ``legal``) in the position ``obs`` shows.
+) -> Judgement:
+    """Judge one decision: ``played`` (one of ``legal``) in the position ``obs`` shows.
 
     When the move played loses at least an inaccuracy's points, the difference between it and
     the best move is measured again on ``refine`` fresh deals and the two measurements are
@@ -286,22 +331,66 @@ def review_decision(
         loss = max((samples * loss + refine * again) / used, 0.0)
         se = math.sqrt((samples * se) ** 2 + (refine * again_se) ** 2) / used
         tag = tag_for(loss, se, thresholds)
+    return Judgement(hand, index, played, evaluation, loss, thresholds.z * se, used, tag)
+
+
+def render_decision(
+    obs: Observation, judgement: Judgement, *, names: Sequence[str] | None = None
+) -> DecisionReview:
+    """A judged decision in words, in the language in use (``obs``: the position it was made
+    in, as :func:`judge_decision` was given it)."""
+    evaluation = judgement.evaluation
+    played = judgement.played
+    mine = evaluation.value(played)
+    assert mine is not None
+    best = evaluation.best
+    tag = judgement.tag
     text = ""
     if tag != "good":
-        text = why(obs, best.move, played, names=names, gain=loss, evaluation=evaluation)
+        text = why(obs, best.move, played, names=names, gain=judgement.loss, evaluation=evaluation)
     return DecisionReview(
-        hand=hand,
-        index=index,
+        hand=judgement.hand,
+        index=judgement.index,
         phase=str(obs.phase),
         played=_candidate(mine, obs),
         best=_candidate(best if tag != "good" else mine, obs),
-        loss=round(loss, 2),
-        margin=round(thresholds.z * se, 2),
-        samples=used,
+        loss=round(judgement.loss, 2),
+        margin=round(judgement.margin, 2),
+        samples=judgement.samples,
         tag=tag,
         why=text,
         candidates=[_candidate(v, obs) for v in evaluation.values],
     )
+
+
+def review_decision(
+    obs: Observation,
+    legal: Sequence[Move],
+    played: Move,
+    *,
+    hand: int = 0,
+    index: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+    candidates: int = DEFAULT_CANDIDATES,
+    seed: int = 0,
+    refine: int = DEFAULT_REFINE,
+    names: Sequence[str] | None = None,
+    thresholds: Thresholds = THRESHOLDS,
+) -> DecisionReview:
+    """Review one decision: :func:`judge_decision`, then :func:`render_decision`."""
+    judgement = judge_decision(
+        obs,
+        legal,
+        played,
+        hand=hand,
+        index=index,
+        samples=samples,
+        candidates=candidates,
+        seed=seed,
+        refine=refine,
+        thresholds=thresholds,
+    )
+    return render_decision(obs, judgement, names=names)
 
 
 def _decision_seed(seed: int, hand: int, index: int) -> int:
@@ -318,64 +407,104 @@ def _lost(decisions: Sequence[DecisionReview]) -> float:
     return round(sum(d.loss for d in decisions if d.tag != "good"), 2)
 
 
-def review_game(
-    record: Game,
-    seat: int = 0,
-    *,
-    samples: int = DEFAULT_SAMPLES,
-    candidates: int = DEFAULT_CANDIDATES,
-    seed: int = 0,
-    refine: int = DEFAULT_REFINE,
-    names: Sequence[str] | None = None,
-    thresholds: Thresholds = THRESHOLDS,
-    on_decision: Callable[[DecisionReview], None] | None = None,
-    decide: Callable[..., DecisionReview] = review_decision,
-) -> GameReview:
-    """Review every decision of ``seat`` in ``record`` (a game read from a record, or played:
-    its deals and moves are replayed). ``on_decision`` is called after each decision (a
-    progress bar). The same record, seat, samples and seed give the same review.
+@dataclass(frozen=True, slots=True)
+class GameJudgement:
+    """A seat's game judged, without a word (:func:`render_game` says it): what
+    :func:`judge_game` computed, to be rendered in any language."""
 
-    ``decide`` reviews one decision, with :func:`review_decision`'s arguments (the server
-    passes one that runs it in a worker process)."""
+    seat: int
+    samples: int
+    refine: int
+    thresholds: Thresholds
+    #: the decisions judged, in the order of the game
+    decisions: tuple[Judgement, ...]
+    #: the seat's moves without a choice
+    forced: int
+    #: the most decisions judged (the first ones), or ``None``; the decisions past it
+    limit: int | None
+    unreviewed: int
+    #: how long the judging took
+    seconds: float
+
+
+class _Tally:
+    """The decisions a review counts without judging them: forced, and past the limit (by
+    hand)."""
+
+    def __init__(self, forced: int = 0) -> None:
+        self.forced = forced
+        self.judged = 0
+        self.unreviewed: dict[int, int] = {}
+
+    def skip(self, hand: int) -> None:
+        self.unreviewed[hand] = self.unreviewed.get(hand, 0) + 1
+
+
+def _judge_each(
+    record: Game,
+    seat: int,
+    tally: _Tally,
+    *,
+    limit: int | None,
+    seed: int,
+    judge: Callable[..., Judgement],
+    **options: object,
+) -> Iterator[tuple[Observation, Judgement]]:
+    """``(observation, judgement)`` for each decision of ``seat`` judged, the first ``limit``
+    of them; the others are counted in ``tally``."""
     if not 0 <= seat < record.players:
         raise ValueError(
             _("there is no seat {seat} in a game of {n} players").format(
                 seat=seat_str(seat), n=record.players
             )
         )
-    start = time.perf_counter()
-    by_hand: dict[int, list[DecisionReview]] = {h.number: [] for h in record.record}
-    forced = 0
     for hand, index, position, played, is_forced in _decisions(record, seat):
         if is_forced:
-            forced += 1
+            tally.forced += 1
             continue
-        decision = decide(
-            position.observation(seat),
+        if limit is not None and tally.judged >= limit:
+            tally.skip(hand)
+            continue
+        obs = position.observation(seat)
+        judgement = judge(
+            obs,
             position.legal_moves(),
             played,
             hand=hand,
             index=index,
-            samples=samples,
-            candidates=candidates,
             seed=_decision_seed(seed, hand, index),
-            refine=refine,
-            names=names,
-            thresholds=thresholds,
+            **options,
         )
-        by_hand[hand].append(decision)
-        if on_decision is not None:
-            on_decision(decision)
+        tally.judged += 1
+        yield obs, judgement
+
+
+def _game_review(
+    record: Game,
+    seat: int,
+    decisions: Sequence[DecisionReview],
+    tally: _Tally,
+    *,
+    samples: int,
+    refine: int,
+    thresholds: Thresholds,
+    limit: int | None,
+    seconds: float,
+) -> GameReview:
+    by_hand: dict[int, list[DecisionReview]] = {h.number: [] for h in record.record}
+    for decision in decisions:
+        by_hand[decision.hand].append(decision)
     hands = []
-    for i, (number, decisions) in enumerate(by_hand.items()):
+    for i, (number, mine) in enumerate(by_hand.items()):
         result = record.hand_results[i] if i < len(record.hand_results) else None
         hands.append(
             HandReview(
                 hand=number,
                 score=None if result is None else result.scores[seat],
-                decisions=decisions,
-                accuracy=_accuracy(decisions),
-                points_lost=_lost(decisions),
+                decisions=mine,
+                accuracy=_accuracy(mine),
+                points_lost=_lost(mine),
+                unreviewed=tally.unreviewed.get(number, 0),
             )
         )
     everything = [d for h in hands for d in h.decisions]
@@ -388,11 +517,140 @@ def review_game(
         thresholds=thresholds,
         hands=hands,
         decisions=len(everything),
-        forced=forced,
+        forced=tally.forced,
+        limit=limit,
+        unreviewed=sum(tally.unreviewed.values()),
         counts={tag: sum(d.tag == tag for d in everything) for tag in TAGS},
         accuracy=_accuracy(everything),
         points_lost=_lost(everything),
-        seconds=round(time.perf_counter() - start, 2),
+        seconds=round(seconds, 2),
+    )
+
+
+def judge_game(
+    record: Game,
+    seat: int = 0,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    candidates: int = DEFAULT_CANDIDATES,
+    seed: int = 0,
+    refine: int = DEFAULT_REFINE,
+    thresholds: Thresholds = THRESHOLDS,
+    limit: int | None = None,
+    on_decision: Callable[[Judgement], None] | None = None,
+    judge: Callable[..., Judgement] = judge_decision,
+) -> GameJudgement:
+    """Judge the decisions of ``seat`` in ``record`` (the first ``limit`` of them, if given),
+    without a word: :func:`render_game` says the result in any language. ``on_decision`` is
+    called after each decision; ``judge`` replaces :func:`judge_decision` (the server's runs it
+    on a worker process, and stops a review by raising there)."""
+    start = time.perf_counter()
+    tally = _Tally()
+    judged = []
+    for _obs, judgement in _judge_each(
+        record,
+        seat,
+        tally,
+        limit=limit,
+        seed=seed,
+        judge=judge,
+        samples=samples,
+        candidates=candidates,
+        refine=refine,
+        thresholds=thresholds,
+    ):
+        judged.append(judgement)
+        if on_decision is not None:
+            on_decision(judgement)
+    return GameJudgement(
+        seat=seat,
+        samples=samples,
+        refine=refine,
+        thresholds=thresholds,
+        decisions=tuple(judged),
+        forced=tally.forced,
+        limit=limit,
+        unreviewed=sum(tally.unreviewed.values()),
+        seconds=time.perf_counter() - start,
+    )
+
+
+def render_game(
+    record: Game, judged: GameJudgement, *, names: Sequence[str] | None = None
+) -> GameReview:
+    """The :class:`GameReview` of a game :func:`judge_game` judged, in the language in use:
+    the record is replayed for the position of each decision (cheap: no search)."""
+    seat = judged.seat
+    at = {(j.hand, j.index): j for j in judged.decisions}
+    tally = _Tally(judged.forced)
+    decisions = []
+    for hand, index, position, _played, forced in _decisions(record, seat):
+        if forced:
+            continue
+        judgement = at.get((hand, index))
+        if judgement is None:
+            tally.skip(hand)
+            continue
+        decisions.append(render_decision(position.observation(seat), judgement, names=names))
+    return _game_review(
+        record,
+        seat,
+        decisions,
+        tally,
+        samples=judged.samples,
+        refine=judged.refine,
+        thresholds=judged.thresholds,
+        limit=judged.limit,
+        seconds=judged.seconds,
+    )
+
+
+def review_game(
+    record: Game,
+    seat: int = 0,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    candidates: int = DEFAULT_CANDIDATES,
+    seed: int = 0,
+    refine: int = DEFAULT_REFINE,
+    names: Sequence[str] | None = None,
+    thresholds: Thresholds = THRESHOLDS,
+    limit: int | None = None,
+    on_decision: Callable[[DecisionReview], None] | None = None,
+) -> GameReview:
+    """Review every decision of ``seat`` in ``record`` (a game read from a record, or played:
+    its deals and moves are replayed), or the first ``limit`` of them. ``on_decision`` is
+    called with each decision reviewed, in words (a progress bar, a list that grows). The same
+    record, seat, samples and seed give the same review."""
+    start = time.perf_counter()
+    tally = _Tally()
+    decisions = []
+    for obs, judgement in _judge_each(
+        record,
+        seat,
+        tally,
+        limit=limit,
+        seed=seed,
+        judge=judge_decision,
+        samples=samples,
+        candidates=candidates,
+        refine=refine,
+        thresholds=thresholds,
+    ):
+        decision = render_decision(obs, judgement, names=names)
+        decisions.append(decision)
+        if on_decision is not None:
+            on_decision(decision)
+    return _game_review(
+        record,
+        seat,
+        decisions,
+        tally,
+        samples=samples,
+        refine=refine,
+        thresholds=thresholds,
+        limit=limit,
+        seconds=time.perf_counter() - start,
     )
 
 

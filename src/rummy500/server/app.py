@@ -1,9 +1,10 @@
 """The FastAPI application: the lobby routes, the table WebSocket, and the browser game's files.
 
 A table's WebSocket is ``/ws/tables/{table_id}``. The first message says who is there: a
-player's ``{"type": "auth", "token": "…"}`` or a spectator's ``{"type": "watch"}``. Every later
-message is checked for size, rate and schema before it reaches the table; a bad one is answered
-with an ``error`` naming the problem and changes nothing. See ``docs/protocol.md``.
+player's ``{"type": "auth", "token": "…"}`` or a spectator's ``{"type": "watch"}``; a full
+table refuses a spectator, never a seat's token. Every later message is checked for size, rate
+and schema before it reaches the table; a bad one is answered with an ``error`` naming the
+problem and changes nothing. See ``docs/protocol.md``.
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ from rummy500.server import lobby, review
 from rummy500.server.config import ServerConfig
 from rummy500.server.language import SpokenLanguage
 from rummy500.server.limits import (
+    AddressLimits,
     BrowserProtections,
     LobbyLimits,
     RateLimiter,
     client_address,
     origin_of,
+    per_minute,
 )
 from rummy500.server.messages import (
     AuthMessage,
@@ -48,7 +51,14 @@ from rummy500.server.messages import (
     parse_client_message,
 )
 from rummy500.server.storage import Storage, hash_token
-from rummy500.server.tables import Client, LiveTable, TableHub, TableMoved, dumps
+from rummy500.server.tables import (
+    CLOSE_TOO_MANY_AT_TABLE,
+    Client,
+    LiveTable,
+    TableHub,
+    TableMoved,
+    dumps,
+)
 
 __all__ = ["BodyLimit", "RateLimiter", "create_app"]
 
@@ -195,10 +205,12 @@ def create_app(config: ServerConfig) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.config = config
+    #: the lobby's limits per client address, which the tables' WebSockets count records in too
+    app.state.address_limits = limits = AddressLimits(per_minute(config), config.limit_addresses)
     app.add_exception_handler(RequestValidationError, _schema_errors)
     app.add_exception_handler(StarletteHTTPException, _http_errors)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
-    app.add_middleware(LobbyLimits, config=config)  # before the body is read
+    app.add_middleware(LobbyLimits, config=config, limits=limits)  # before the body is read
     app.add_middleware(BrowserProtections, config=config)  # outermost: on every answer
     app.add_middleware(SpokenLanguage)  # every text in the client's language, errors included
     app.include_router(lobby.router)
@@ -263,15 +275,26 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if len(table_id) > MAX_TABLE_ID:
         await _send_error(websocket, "no_table", _("there is no such table"), CLOSE_NO_TABLE)
         return
-    # counted from the start: connections that never say who they are count too
+    if b"%" in websocket.scope.get("raw_path", b""):
+        # A load balancer routes a table's connections by their path as sent: a table id
+        # written another way would reach another process (docs/server.md).
+        await _send_error(
+            websocket,
+            "no_table",
+            _("write the table's address as it is, without percent-encoding"),
+            CLOSE_NO_TABLE,
+        )
+        return
+    # counted from the start: connections that never say who they are count too (the table
+    # counts its own once they have)
     address = client_address(websocket.scope)
-    refused = hub.connections.enter(address, table_id)
+    refused = hub.connections.enter(address)
     if refused is not None:
         close, code, message = refused
         await _send_error(websocket, code, message, close)
         return
     try:
-        greeted = await _greet(websocket, hub, table_id)
+        greeted = await _greet(websocket, hub, table_id, address)
         if greeted is None:
             return
         table, client = greeted
@@ -283,10 +306,12 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await table.detach(client)
             await client.finish()  # the connection counts until it is really gone
     finally:
-        hub.connections.leave(address, table_id)
+        hub.connections.leave(address)
 
 
-async def _greet(ws: WebSocket, hub: TableHub, table_id: str) -> tuple[LiveTable, Client] | None:
+async def _greet(
+    ws: WebSocket, hub: TableHub, table_id: str, address: str
+) -> tuple[LiveTable, Client] | None:
     config = hub.config
     try:
         text = await asyncio.wait_for(_receive_text(ws), config.auth_seconds)
@@ -328,6 +353,13 @@ async def _greet(ws: WebSocket, hub: TableHub, table_id: str) -> tuple[LiveTable
             CLOSE_NOT_AUTHENTICATED,
         )
         return None
+    live = hub.live.get(table_id)
+    crowded = (
+        live.clients.crowded() if live is not None and isinstance(first, WatchMessage) else None
+    )
+    if crowded is not None:  # refused before the database is asked (checked again when let in)
+        await _send_error(ws, "table_crowded", crowded, CLOSE_TOO_MANY_AT_TABLE)
+        return None
     record = await hub.db(hub.storage.table, table_id)
     if record is None:
         await _send_error(ws, "no_table", _("there is no such table"), CLOSE_NO_TABLE)
@@ -345,7 +377,9 @@ async def _greet(ws: WebSocket, hub: TableHub, table_id: str) -> tuple[LiveTable
             return None
         seat = int(found)
     try:
-        table = await hub.table(table_id)
+        # only a seated player's connection may ask another process for the table: a
+        # spectator's is refused there (a hand-over closes every player's connection)
+        table = await hub.table(table_id, ask_owner=seat is not None)
     except KeyError:
         await _send_error(ws, "no_table", _("there is no such table"), CLOSE_NO_TABLE)
         return None
@@ -354,8 +388,11 @@ async def _greet(ws: WebSocket, hub: TableHub, table_id: str) -> tuple[LiveTable
             ws, "moved", _("this table is served by another server process"), CLOSE_MOVED
         )
         return None
-    client = Client(ws, seat, config)
-    await table.attach(client, summary=isinstance(first, AuthMessage) and first.summary)
+    client = Client(ws, seat, config, address=address)
+    crowded = await table.attach(client, summary=isinstance(first, AuthMessage) and first.summary)
+    if crowded is not None:
+        await _send_error(ws, "table_crowded", crowded, CLOSE_TOO_MANY_AT_TABLE)
+        return None
     return table, client
 
 
@@ -407,13 +444,15 @@ async def _serve(ws: WebSocket, hub: TableHub, table: LiveTable, client: Client)
             table.error(client, "invalid", str(e))
             continue
         try:
-            await _dispatch(table, client, message, config)
+            await _dispatch(table, client, message, config, ws.app.state.address_limits)
         except Exception:
             log.exception("table %s: handling a %s message failed", table.id, message.type)
             table.error(client, "server_error", _("the server could not handle that message"))
 
 
-async def _dispatch(table: LiveTable, client: Client, message: Any, config: ServerConfig) -> None:
+async def _dispatch(
+    table: LiveTable, client: Client, message: Any, config: ServerConfig, limits: AddressLimits
+) -> None:
     if isinstance(message, MoveMessage):
         await table.move(client, message.move, message.id, message.version)
     elif isinstance(message, ChatMessage):
@@ -444,11 +483,11 @@ async def _dispatch(table: LiveTable, client: Client, message: Any, config: Serv
     elif isinstance(message, ResyncMessage):
         await table.resync(client)
     elif isinstance(message, RecordMessage):
-        await table.record_text(client)
+        await table.record_text(client, limits)
     elif isinstance(message, PingMessage):
         await table.ping(client)
     elif isinstance(message, LanguageMessage):
         client.speak(message.lang)
-        await table.resync(client)  # merged like a resync: at most one state on its way
+        await table.resync(client)  # merged like a resync's: at most one state a second
     else:
         table.error(client, "invalid", _("you have already said who you are"))

@@ -3,8 +3,10 @@
 Every message a table sends goes through a :class:`Client`'s outbox, bounded in bytes and in
 time: a client that does not read is disconnected, never waited for, so one slow connection
 cannot hold a table or the server's memory. :class:`Audience` is everyone connected to one
-table (players and spectators): a message is serialized once per seat, not once per client.
-:class:`Connections` counts connections per address, per table and in all.
+table (players and spectators): a message is serialized once per seat, not once per client; it
+lets in at most ``max_connections_per_table`` connections and ``max_spectators_per_table``
+spectators, and makes room for a seat's player at a full table. :class:`Connections` counts
+connections per address and in all.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ if TYPE_CHECKING:
     from starlette.websockets import WebSocket
 
 __all__ = [
+    "ASKED_SECONDS",
+    "CLOSE_MADE_ROOM",
     "CLOSE_RELOAD",
     "CLOSE_SEAT_LEFT",
     "CLOSE_SERVER_FULL",
@@ -43,11 +47,20 @@ CLOSE_TOO_SLOW = 4408
 #: Too many connections from the client's address, or to the table.
 CLOSE_TOO_MANY_FROM_ADDRESS = 4429
 CLOSE_TOO_MANY_AT_TABLE = 4430
+#: A spectator's connection (or a seat's oldest, at a table full of players' connections) was
+#: closed to let a seat's player in: a full table never refuses a seat's token.
+CLOSE_MADE_ROOM = 4431
 #: As many table connections as the server takes (``limit_concurrency``): try again later.
 CLOSE_SERVER_FULL = 1013
 
 
-def dumps(message: dict[str, Any]) -> str:
+#: A connection is sent at most one ``state`` it asked for (``resync``, ``language``) in this
+#: many seconds, and at most one ``record``: more states asked for are merged into the next
+#: one, more records refused.
+ASKED_SECONDS = 1.0
+
+
+def dumps(message: Any) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -67,9 +80,12 @@ class Client:
         seat: int | None,
         config: ServerConfig,
         language: str | None = None,
+        address: str = "",
     ) -> None:
         self.ws = ws
         self.seat = seat
+        #: the client's address (:func:`~rummy500.server.limits.client_address`)
+        self.address = address
         #: The language this client reads (said at auth or watch, else its Accept-Language; a
         #: ``language`` message changes it: :meth:`speak`).
         self.language = current_language() if language is None else language
@@ -79,6 +95,12 @@ class Client:
         self.outbox: collections.deque[tuple[str, bool]] = collections.deque()
         self.queued_bytes = 0
         self.state_waiting = False
+        #: the event loop's time before which no state it asks for is sent (:data:`ASKED_SECONDS`),
+        #: and the one asked for meanwhile, due then
+        self.next_state_at = 0.0
+        self.state_later: asyncio.TimerHandle | None = None
+        #: the event loop's time before which a record it asks for is refused
+        self.next_record_at = 0.0
         #: since when the message being written has waited (None: nothing is being written)
         self.sending_since: float | None = None
         self.closed = False
@@ -106,10 +128,10 @@ class Client:
             message = build()
         self.send(message)
 
-    def send_state(self, message: dict[str, Any]) -> None:
+    def send_state(self, text: str) -> None:
         """Queue a full ``state`` unless one is waiting already (it will say the same)."""
         if not self.state_waiting:
-            self.send_text(dumps(message), state=True)
+            self.send_text(text, state=True)
 
     def send_text(self, text: str, state: bool = False) -> None:
         if self.closed:
@@ -127,14 +149,17 @@ class Client:
         if not self.closed:
             self.closed = True
             self._close = (code, reason)
+            self._cancel_later()
             self._wake.set()
 
     def drop(self, code: int, reason: str) -> None:
         """Close at once, throwing away what is queued (the client does not read)."""
         if self.task is not None and self.task.done():
             self.closed = True
+            self._cancel_later()
             return
         self.closed = True
+        self._cancel_later()
         self.outbox.clear()
         self.queued_bytes = 0
         self.state_waiting = False
@@ -160,6 +185,11 @@ class Client:
         if self.task is not task and self.task is not None:
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(self.task, 10.0)
+
+    def _cancel_later(self) -> None:
+        if self.state_later is not None:
+            self.state_later.cancel()
+            self.state_later = None
 
     def stalled(self, now: float) -> bool:
         """Whether a message has waited longer than ``send_timeout`` to be written."""
@@ -198,18 +228,18 @@ class Client:
 
 
 class Connections:
-    """How many WebSocket connections each client address and each table has now, and the
-    server in all (at most ``limit_concurrency``: uvicorn's own limit does not count them)."""
+    """How many WebSocket connections each client address has now, and the server in all (at
+    most ``limit_concurrency``: uvicorn's own limit does not count them). Counted from the
+    moment a connection opens, before it says who it is; a table counts its own
+    (:class:`Audience`) once they have."""
 
     def __init__(self, config: ServerConfig) -> None:
         self.per_address = config.max_connections_per_address
-        self.per_table = config.max_connections_per_table
         self.at_most = config.limit_concurrency
         self.by_address: collections.Counter[str] = collections.Counter()
-        self.by_table: collections.Counter[str] = collections.Counter()
         self.total = 0
 
-    def enter(self, address: str, table_id: str) -> tuple[int, str, str] | None:
+    def enter(self, address: str) -> tuple[int, str, str] | None:
         """Count a new connection in; or why it is refused: (close code, error code, message)."""
         if self.total >= self.at_most:
             return (
@@ -223,32 +253,30 @@ class Connections:
                 "too_many_connections",
                 _("at most {n} connections from one address").format(n=self.per_address),
             )
-        if self.by_table[table_id] >= self.per_table:
-            return (
-                CLOSE_TOO_MANY_AT_TABLE,
-                "table_crowded",
-                _("at most {n} connections to one table").format(n=self.per_table),
-            )
         self.by_address[address] += 1
-        self.by_table[table_id] += 1
         self.total += 1
         return None
 
-    def leave(self, address: str, table_id: str) -> None:
+    def leave(self, address: str) -> None:
         self.total -= 1
-        for counter, key in ((self.by_address, address), (self.by_table, table_id)):
-            counter[key] -= 1
-            if counter[key] <= 0:
-                del counter[key]
+        self.by_address[address] -= 1
+        if self.by_address[address] <= 0:
+            del self.by_address[address]
 
 
 class Audience:
     """Everyone connected to one table: its players' connections (a seat may have several) and
     its spectators' (``seat`` None). A message for all is serialized once; one built per seat
-    is built and serialized once per seat."""
+    is built and serialized once per seat.
 
-    def __init__(self) -> None:
-        self._clients: set[Client] = set()
+    At most ``at_most`` connections, of which at most ``spectators`` spectators
+    (:meth:`crowded`); a seat's player is let in whatever the count (:meth:`make_room`)."""
+
+    def __init__(self, at_most: int, spectators: int) -> None:
+        self.at_most = at_most
+        self.spectators = spectators
+        #: every connection, in the order they came (a dict keeps it)
+        self._clients: dict[Client, None] = {}
         #: the last ``seats`` sent, so that one is only sent when something in it changed
         self._last_seats: list[dict[str, Any]] | None = None
 
@@ -262,10 +290,37 @@ class Audience:
         return len(self._clients)
 
     def add(self, client: Client) -> None:
-        self._clients.add(client)
+        self._clients[client] = None
 
     def discard(self, client: Client) -> None:
-        self._clients.discard(client)
+        self._clients.pop(client, None)
+
+    def crowded(self) -> str | None:
+        """Why one more spectator is not let in (said in the current language), or ``None``."""
+        watching = sum(1 for c in self._clients if c.seat is None)
+        if watching >= self.spectators:
+            return _("at most {n} spectators at one table").format(n=self.spectators)
+        if len(self._clients) >= self.at_most:
+            return _("at most {n} connections to one table").format(n=self.at_most)
+        return None
+
+    def make_room(self) -> Client | None:
+        """At a full table, the connection a seat's player takes the place of: a spectator of
+        the address with the most spectators here (its newest), else the oldest connection of
+        the seat with the most connections. ``None`` while there is room. The caller closes
+        it (:data:`CLOSE_MADE_ROOM`) and :meth:`discard` s it."""
+        if len(self._clients) < self.at_most:
+            return None
+        watching = [c for c in self._clients if c.seat is None]
+        if watching:
+            crowd = collections.Counter(c.address for c in watching)
+            address = crowd.most_common(1)[0][0]
+            return [c for c in watching if c.address == address][-1]
+        if not self._clients:
+            return None
+        seats = collections.Counter(c.seat for c in self._clients)
+        seat = seats.most_common(1)[0][0]
+        return next(c for c in self._clients if c.seat == seat)
 
     def of_seat(self, seat: int) -> list[Client]:
         """The connections of ``seat``'s player."""

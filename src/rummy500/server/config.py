@@ -74,9 +74,16 @@ class ServerConfig:
     #: Per connection: messages per second, and the burst allowed above that rate.
     rate_per_second: float = 20.0
     rate_burst: int = 40
-    #: Longest chat message, in characters; chat lines kept and sent on a resync.
+    #: Longest chat message, in characters; chat lines kept per table (in the database and in
+    #: memory: the newest) and sent on a resync.
     chat_max_chars: int = 300
     chat_history: int = 50
+    #: Per seat (whatever its connections): chat lines a second, and the burst allowed above
+    #: that rate (0: no limit).
+    chat_per_second: float = 1.0
+    chat_burst: int = 5
+    #: A finished table's chat is removed from the database this long after its game's end.
+    finished_chat_seconds: float = 3600.0
     #: Seconds a new connection has to say who it is.
     auth_seconds: float = 10.0
     #: Ownership lease of a table in the database, renewed while the process holds it.
@@ -85,6 +92,11 @@ class ServerConfig:
     #: to hand it over and waits this long for it (0: never asks; the client is told to
     #: reconnect, ``4409``).
     handover_seconds: float = 3.0
+    #: PostgreSQL: a table is handed over at most this many times in any minute (0: no
+    #: limit); past that its holder keeps it and the player's connection is told to reconnect
+    #: (``4409``). A hand-over closes every connection of the table, so no client can swing a
+    #: table between processes. Only a seated player's connection ever asks for one.
+    handovers_per_minute: int = 3
     #: A table nobody is connected to is released after this long.
     idle_seconds: float = 300.0
     #: Worker processes for the slow computer players (hard, expert); 0 runs them in threads.
@@ -93,6 +105,17 @@ class ServerConfig:
     bot_processes: int = field(default_factory=default_bot_processes)
     #: Searching decisions that may wait for a worker; past that a quick level decides.
     bot_queue: int = 32
+    #: The most seconds a searching decision waits for a worker, counted from the start of
+    #: the computer player's turn (or of the call window it answers); past that a quick level
+    #: decides at once. A decision that is handed a worker searches in full.
+    bot_wait: float = 0.5
+    #: Worker processes for hints, apart from the computer players' and at the lowest CPU
+    #: priority (``nice`` 19): one hint at a time each, another is refused (``busy``). When the
+    #: searching levels run in threads (``bot_processes`` 0), hints run in this many threads.
+    hint_processes: int = 1
+    #: The most seconds of wall clock a hint's search takes; it then chooses on the sampled
+    #: deals it has played out (at least one).
+    hint_seconds: float = 0.5
     #: The bot options of levels this server plays otherwise than :data:`rummy500.bots.LEVELS`
     #: says (level -> options over the level's own: ``{"expert": {"samples": 8}}``; ``serve
     #: --level-options expert:samples=8``, for benchmarks of other settings). Tables still
@@ -104,6 +127,10 @@ class ServerConfig:
     review_samples: int = 24
     review_refine: int = 48
     review_queue: int = 2
+    #: The most decisions a review judges, the first of the game (a game to 500 has 80 to 170
+    #: a seat): the review says how many more it left out. Bounds a review's CPU, whatever the
+    #: game (a hand may last 1000 moves).
+    review_decisions: int = 200
     #: Move everything alive once the server has started out of the garbage collector's sight
     #: (``gc.freeze``): a full collection then visits only what tables create, not the hundreds
     #: of thousands of objects of the libraries, and stops pausing play for a tenth of a second.
@@ -144,6 +171,14 @@ class ServerConfig:
     #: A rematch's seats are kept for the players of the finished game this long; the table is
     #: not listed and strangers cannot join it meanwhile.
     rematch_grace_seconds: float = 120.0
+    #: The open-table list shows at most this many tables of one creator's address (its
+    #: newest; the others still play by invite link or code; 0: any number).
+    listed_per_address: int = 3
+    #: A table no person has been connected to (nor taken a seat at) for this long is not
+    #: listed; one still waiting for its players is deleted (0: never). Each process looks
+    #: every quarter of it (every minute at most, every half second at least): give it a few
+    #: seconds at least.
+    unattended_seconds: float = 900.0
     #: Serve the interactive API docs at ``/docs`` (FastAPI's page, which loads swagger-ui from
     #: a CDN). ``/openapi.json`` is always served.
     docs: bool = False
@@ -154,9 +189,13 @@ class ServerConfig:
     allow_bot_tables: bool = False
     bot_table_pace: float = 0.5
     #: WebSocket connections at once from one client address (an IPv6 address by its /64), and
-    #: to one table (players and spectators). Over either: closed with 4429 / 4430.
+    #: to one table (players and spectators, once they said who they are). Over either: closed
+    #: with 4429 / 4430. A seat's token is never refused at a full table: a spectator's
+    #: connection (else the oldest of the seat with the most) is closed to make room (4431).
     max_connections_per_address: int = 16
     max_connections_per_table: int = 64
+    #: Spectators at once at one table (within ``max_connections_per_table``); more: 4430.
+    max_spectators_per_table: int = 48
     #: A client is disconnected (4408) when more than this many bytes wait to be sent to it, or
     #: when a message has waited this long to be written: it does not read. It may reconnect.
     max_outbox_bytes: int = 256 * 1024

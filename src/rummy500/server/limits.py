@@ -5,7 +5,8 @@
 - :class:`LobbyLimits` answers ``429`` with ``Retry-After`` to an address that creates tables,
   joins, looks up invite codes, fetches records or asks for rematches faster than allowed, and
   keeps a generous limit on the rest of ``/api``. It remembers a bounded number of addresses
-  (the least recently seen are forgotten first).
+  (the least recently seen are forgotten first). Its :class:`AddressLimits` also count the
+  records asked for on a table's WebSocket.
 - :class:`BrowserProtections` puts ``Content-Security-Policy``, ``nosniff``, a frame ban and a
   referrer policy on every HTTP answer.
 
@@ -38,6 +39,7 @@ __all__ = [
     "client_address",
     "content_security_policy",
     "origin_of",
+    "per_minute",
 ]
 
 
@@ -89,6 +91,8 @@ LOBBY_LIMITS = (
     LobbyLimit("rematches", "POST", re.compile(rf"^/api/tables/{_ID}/rematch$"), N_("rematches")),
 )
 _API_WHAT = N_("requests")
+#: How each kind of request is named to a client.
+_WHAT = {limit.kind: limit.what for limit in LOBBY_LIMITS} | {"api": _API_WHAT}
 
 
 def per_minute(config: ServerConfig) -> dict[str, int]:
@@ -148,14 +152,29 @@ class AddressLimits:
             return 0.0
         return max(bucket.wait(), 0.001)
 
+    def refusal(self, address: str, kind: str) -> str | None:
+        """``None`` if ``address`` may make a ``kind`` request now (and count it), else why not,
+        in the current language (as a lobby ``429``'s ``detail``)."""
+        wait = self.wait(address, kind)
+        if not wait:
+            return None
+        return _too_many(_WHAT[kind], self.limits[kind], max(1, math.ceil(wait)))
+
+
+def _too_many(what: str, n: int, seconds: int) -> str:
+    return _(
+        "too many {what} from your address: at most {n} a minute; try again in {s} seconds"
+    ).format(what=_(what), n=n, s=seconds)
+
 
 class LobbyLimits:
     """ASGI middleware: ``429`` with ``Retry-After`` for a client over its lobby limits."""
 
-    def __init__(self, app: Any, config: ServerConfig) -> None:
+    def __init__(self, app: Any, config: ServerConfig, limits: AddressLimits | None = None) -> None:
         self.app = app
         self.config = config
-        self.limits = AddressLimits(per_minute(config), config.limit_addresses)
+        #: (``limits``: shared with the tables' WebSockets, which count records in it too)
+        self.limits = limits or AddressLimits(per_minute(config), config.limit_addresses)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http" or not scope.get("path", "").startswith("/api"):
@@ -172,9 +191,7 @@ class LobbyLimits:
             await self.app(scope, receive, send)
             return
         seconds = max(1, math.ceil(wait))
-        detail = _(
-            "too many {what} from your address: at most {n} a minute; try again in {s} seconds"
-        ).format(what=_(what), n=self.limits.limits[kind], s=seconds)
+        detail = _too_many(what, self.limits.limits[kind], seconds)
         await _send_json(send, 429, {"detail": detail}, [(b"retry-after", str(seconds).encode())])
 
 

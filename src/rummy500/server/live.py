@@ -36,19 +36,30 @@ from rummy500.engine import (
 )
 from rummy500.i18n import _
 from rummy500.server.autoplay import BotsBusy, decision_seed
-from rummy500.server.clients import CLOSE_RELOAD, CLOSE_SEAT_LEFT, Audience, Client
+from rummy500.server.clients import (
+    ASKED_SECONDS,
+    CLOSE_MADE_ROOM,
+    CLOSE_RELOAD,
+    CLOSE_SEAT_LEFT,
+    Audience,
+    Client,
+    dumps,
+)
+from rummy500.server.limits import AddressLimits, RateLimiter
 from rummy500.server.play import TableLost, TablePlay
 from rummy500.server.seating import Seating
 from rummy500.server.storage import ChatLine, SeatRecord, TableRecord, format_invite
-from rummy500.server.table_bots import HINT_LEVEL
+from rummy500.server.table_bots import HINT_LEVEL, Hint
 from rummy500.server.views import (
     chat_payload,
     error_message,
-    game_part,
     illegal_move_message,
     record_comment,
+    seat_part,
     state_message,
+    state_text,
     table_info,
+    with_own_part,
 )
 
 if TYPE_CHECKING:
@@ -76,7 +87,9 @@ class LiveTable:
         self.record = record
         self.lock = asyncio.Lock()
         self.loop = asyncio.get_running_loop()
-        self.clients = Audience()
+        self.clients = Audience(
+            at_most=config.max_connections_per_table, spectators=config.max_spectators_per_table
+        )
         self.seating = Seating(
             list(record.seats),
             self.clients,
@@ -95,10 +108,16 @@ class LiveTable:
             lost=lambda: hub.drop(self),
         )
         self.chat: collections.deque[ChatLine] = collections.deque(chat, maxlen=config.chat_history)
+        #: each seat's chat lines, counted (``chat_per_second``, ``chat_burst``)
+        self.chat_rates: dict[int, RateLimiter] = {}
+        self.chat_lock = asyncio.Lock()
         self.idle_handle: asyncio.TimerHandle | None = None
         self.rematch: dict[str, Any] | None = None
         #: The ``.r500`` record once the game is over, formatted once.
         self.record_cache: str | None = None
+        #: The last spectators' state: (its text but the view and log, the whole text). Every
+        #: spectator is sent the same state: one text, shared while nothing in it changes.
+        self._watched: tuple[str, str] | None = None
 
     @property
     def game(self) -> Game | None:
@@ -124,10 +143,20 @@ class LiveTable:
 
     # --- clients -------------------------------------------------------------------------------
 
-    async def attach(self, client: Client, *, summary: bool = False) -> None:
+    async def attach(self, client: Client, *, summary: bool = False) -> str | None:
         """A client has authenticated: send it the whole state, then every change. ``summary``:
-        it shows its player a summary between hands (the next deal waits for it: ``ready``)."""
+        it shows its player a summary between hands (the next deal waits for it: ``ready``).
+
+        A spectator is let in while the table has room (:meth:`Audience.crowded`): else why not
+        is returned, and nothing is sent. A seat's player is always let in: at a full table a
+        spectator's connection is closed to make room (:meth:`Audience.make_room`)."""
         async with self.lock:
+            if client.seat is None:
+                crowded = self.clients.crowded()
+                if crowded is not None:
+                    return crowded
+            else:
+                self._make_room()
             if self.idle_handle is not None:
                 self.idle_handle.cancel()
                 self.idle_handle = None
@@ -138,9 +167,11 @@ class LiveTable:
                 except TableLost:
                     client.start()
                     client.close(CLOSE_RELOAD, "reconnect")
-                    return
+                    return None
             waited = not self.seating.people_here()
             self.clients.add(client)
+            if self._attends(client):
+                self.hub.attended(self)
             if summary and client.seat is not None:
                 self.play.between.readers.add(client)
             client.start()
@@ -151,9 +182,28 @@ class LiveTable:
                 g = self.game
                 if g is not None and g.turn == client.seat:
                     self.play.clock.restart(self.loop.time())  # back for its own turn
-            client.send_state(self.state_message(client.seat))
+            client.send_state(self.state_text(client.seat))
             with contextlib.suppress(TableLost):
                 await self.play.advance()
+        return None
+
+    def _make_room(self) -> None:
+        """At a full table, close the connection a seat's player takes the place of."""
+        gone = self.clients.make_room()
+        if gone is None:
+            return
+        log.info("table %s: a connection closed to let a seat's player in", self.id)
+        version = self.version
+        gone.send_said(
+            lambda: error_message(
+                version,
+                "made_room",
+                _("the table is full: this connection was closed to let one of its players in"),
+            )
+        )
+        gone.close(CLOSE_MADE_ROOM, "room for a player")
+        self.clients.discard(gone)
+        self.play.between.readers.discard(gone)
 
     async def detach(self, client: Client) -> None:
         """A connection has closed. The seat is kept; its player is away from now on."""
@@ -163,10 +213,17 @@ class LiveTable:
             self.play.between.readers.discard(client)
             if client.seat is not None:
                 self.seating.left(client.seat, self.loop.time())
+            if self._attends(client) and not self.seating.people_here():
+                self.hub.attended(self)  # unattended from now on
             self.arm_idle()
             if not self.shut_down:
                 with contextlib.suppress(TableLost):
                     await self.play.advance()
+
+    def _attends(self, client: Client) -> bool:
+        """Whether the client's coming and going counts for the table's expiry: a player's
+        (a spectator's only at a table of computer players, which plays for its audience)."""
+        return client.seat is not None or self.seating.bot_table
 
     def arm_idle(self) -> None:
         """Release the table after ``idle_seconds`` unless someone connects meanwhile."""
@@ -191,20 +248,35 @@ class LiveTable:
 
     # --- what clients are sent -----------------------------------------------------------------
 
-    def state_message(self, seat: int | None) -> dict[str, Any]:
-        """The whole state as ``seat`` (or a spectator) may see it."""
+    def state_text(self, seat: int | None) -> str:
+        """The whole state as ``seat`` (or a spectator) may see it, as sent. Its view and log
+        are serialized once per version (:meth:`TablePlay.public_texts`); every spectator
+        gets one text, made again only when something in it changed."""
         moment = self.play.moment()
-        return state_message(
+        message = state_message(
             version=self.version,
             table=table_info(self.record, self.status),
             seat=seat,
             seats=self.play.seats_payload(moment),
             chat=self.chat,
             rematch=self.rematch,
-            game=game_part(self.game, seat, moment, history=True),
+            game=seat_part(self.game, seat, moment),
             next_hand=self.play.next_hand_part(moment.now),
-            log=self.play.public_log(),
         )
+        rest = dumps(message)
+        view, log_text = self.play.public_texts()
+        if seat is not None:
+            return state_text(rest, with_own_part(view, self.game, seat), log_text)
+        # ``rest`` says the version: the same ``rest``, the same view and log
+        if self._watched is None or self._watched[0] != rest:
+            self._watched = (rest, state_text(rest, view, log_text))
+        return self._watched[1]
+
+    def _send_asked_state(self, client: Client) -> None:
+        """Send ``client`` the whole state it asked for (one waiting to be sent says the
+        same); the next one it asks for is due :data:`ASKED_SECONDS` later."""
+        client.send_state(self.state_text(client.seat))
+        client.next_state_at = self.loop.time() + ASKED_SECONDS
 
     def error(self, client: Client, code: str, message: str, ref: Any = None) -> None:
         """Tell one client what was wrong with its message. Nothing has changed."""
@@ -218,18 +290,44 @@ class LiveTable:
     # --- messages from clients -----------------------------------------------------------------
 
     async def resync(self, client: Client) -> None:
-        if client.state_waiting:
-            return  # the state waiting to be sent answers this one too
+        """The whole state again (for a ``resync`` or a ``language``): at most one state every
+        :data:`ASKED_SECONDS` a connection. One asked for sooner is sent when that time is up,
+        made then; one waiting to be sent or due answers the others asked for meanwhile."""
+        if client.state_waiting or client.state_later is not None:
+            return  # the state waiting to be sent, or due, answers this one too
+        wait = client.next_state_at - self.loop.time()
+        if wait > 0:
+            client.state_later = self.loop.call_later(
+                wait, lambda: self.hub.spawn(self._resync_due(client))
+            )
+            return
         async with self.lock:
-            client.send_state(self.state_message(client.seat))
+            self._send_asked_state(client)
+
+    async def _resync_due(self, client: Client) -> None:
+        client.state_later = None
+        if client.closed:
+            return
+        async with self.lock:
+            self._send_asked_state(client)
 
     async def ping(self, client: Client) -> None:
         client.send({"type": "pong", "version": self.version})
 
-    async def record_text(self, client: Client) -> None:
-        """The ``.r500`` record, once the game is over (it holds every deal)."""
+    async def record_text(self, client: Client, limits: AddressLimits | None = None) -> None:
+        """The ``.r500`` record, once the game is over (it holds every deal): at most one every
+        :data:`ASKED_SECONDS` a connection, and counted in the client address's records a
+        minute (``limits``: the lobby's, where ``GET /api/tables/{id}/record`` counts)."""
         from rummy500.notation import format_record
 
+        now = self.loop.time()
+        if now < client.next_record_at:
+            self.error(
+                client,
+                "rate_limited",
+                _("at most one record a second on a connection: ask again in a moment"),
+            )
+            return
         async with self.lock:
             g = self.game
             if g is None or g.phase != GAME_OVER:
@@ -239,6 +337,11 @@ class LiveTable:
                     _("the record (with every deal) is available when the game is over"),
                 )
                 return
+            client.next_record_at = now + ASKED_SECONDS
+            refused = None if limits is None else limits.refusal(client.address, "records")
+            if refused is not None:
+                self.error(client, "rate_limited", refused)
+                return
             if self.record_cache is None:
                 self.record_cache = format_record(
                     g, comment=record_comment(self.id, self.seating.seats)
@@ -246,17 +349,60 @@ class LiveTable:
             client.send({"type": "record", "version": self.version, "text": self.record_cache})
 
     async def chat_line(self, client: Client, text: str) -> None:
+        """A player's chat line: stored (the table keeps its newest ``chat_history``), then
+        sent to all. A seat may send ``chat_burst`` lines at once, then ``chat_per_second``,
+        whatever its connections; a line over that is refused to its sender alone."""
         if client.seat is None:
             self.error(client, "spectator", _("spectators cannot chat"))
             return
+        if not self._chat_allowed(client.seat):
+            self.error(
+                client,
+                "rate_limited",
+                _(
+                    "you are chatting too fast: at most {burst} lines at once, then {rate:g} "
+                    "a second"
+                ).format(burst=self.config.chat_burst, rate=self.config.chat_per_second),
+            )
+            return
         name = self.seating.names()[client.seat]
-        async with self.lock:
-            version = self.version
-        at = await self.hub.db(self.hub.storage.add_chat, self.id, client.seat, name, text, version)
-        line = ChatLine(client.seat, name, text, version, at)
-        async with self.lock:
-            self.chat.append(line)
-            self.clients.send_all({"type": "chat", "version": self.version, **chat_payload(line)})
+        async with self.chat_lock:  # lines are sent in the order they are stored
+            async with self.lock:
+                version = self.version
+            at = await self.hub.db(
+                self.hub.storage.add_chat,
+                self.id,
+                client.seat,
+                name,
+                text,
+                version,
+                self.config.chat_history,
+            )
+            line = ChatLine(client.seat, name, text, version, at)
+            async with self.lock:
+                self.chat.append(line)
+                self.clients.send_all(
+                    {"type": "chat", "version": self.version, **chat_payload(line)}
+                )
+
+    async def reload_chat(self) -> None:
+        """Keep the lines the database keeps (those of a finished game go after a while)."""
+        async with self.chat_lock:
+            lines = await self.hub.db(
+                self.hub.storage.recent_chat, self.id, self.config.chat_history
+            )
+            self.chat = collections.deque(lines, maxlen=self.config.chat_history)
+
+    def _chat_allowed(self, seat: int) -> bool:
+        """Whether ``seat`` may chat now (and count the line): its own token bucket."""
+        if self.config.chat_per_second <= 0:
+            return True
+        bucket = self.chat_rates.get(seat)
+        if bucket is None:
+            bucket = self.chat_rates[seat] = RateLimiter(
+                self.config.chat_per_second, self.config.chat_burst
+            )
+        return bucket.allow()
 
     async def move(
         self, client: Client, text: str, ref: Any = None, seen: int | None = None
@@ -364,9 +510,11 @@ class LiveTable:
     async def hint(self, client: Client, ref: Any = None) -> None:
         """The move a strong computer player would make for the seat now, from the seat's own
         observation; sent to that client only. One search per seat and position, shared by
-        the seat's connections: asking again (or again after an undo) gets the same answer.
-        When every worker of the searching players is busy the hint is refused (``busy``):
-        computer players at the tables come first."""
+        the seat's connections: asking again (or again after an undo) gets the same answer,
+        its sentence made once per language. Hints have workers of their own, at the lowest
+        CPU priority, and a time cap (:meth:`~rummy500.server.autoplay.BotRunner.start_hint`):
+        the computer players at the tables never wait for one. When the hint workers are busy
+        the hint is refused (``busy``)."""
         if client.seat is None:
             self.error(client, "spectator", _("spectators cannot ask for a hint"), ref)
             return
@@ -389,43 +537,66 @@ class LiveTable:
                 return
             key = (seat, self.play.takebacks.position)
             game, legal = decision
-            # the position the hint is for, to say it in words once found (the table moves on)
-            before = game.clone() if game is self.game else game
             seed = decision_seed(self.record.seed, self.play.takebacks.position, seat)
+
+            def start() -> Hint:
+                # the position the hint is for, to say it in words once found (the table
+                # moves on meanwhile)
+                observation = game.observation(seat)
+                move = self.hub.bots.start_hint(HINT_LEVEL, seed, observation, legal)
+                return Hint(move, observation)
+
             try:
-                task = self.play.bots.hint(
-                    key,
-                    lambda: self.hub.bots.start_hint(
-                        HINT_LEVEL, seed, game.observation(seat), legal
-                    ),
-                )
+                hint = self.play.bots.hint(key, start)
             except BotsBusy:
                 self.error(
                     client,
                     "busy",
-                    _("the computer players are busy: ask for a hint again in a moment"),
+                    _("hints are being worked out for others just now: ask again in a moment"),
                     ref,
                 )
                 return
-        try:
-            move = await asyncio.shield(task)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: the hint for %s failed", self.id, seat_str(seat))
-            self.play.bots.forget_hint(key, task)
-            self.error(client, "server_error", _("no hint could be found"), ref)
+        # answered when found, from the hint's own callback: the connection reads its next
+        # messages meanwhile (a move, a close), and a server stopping does not wait for it
+        if hint.move.done():
+            self._answer_hint(client, key, hint, version, ref)
+        else:
+            hint.move.add_done_callback(
+                lambda _done: self._answer_hint(client, key, hint, version, ref)
+            )
+
+    def _answer_hint(
+        self, client: Client, key: tuple[int, int], hint: Hint, version: int, ref: Any
+    ) -> None:
+        """Send ``client`` the hint found (its sentence made once per language), or say that
+        none could be."""
+        if client.closed or hint.move.cancelled():
             return
-        client.send(
-            {
-                "type": "hint",
-                "version": version,
-                "move": str(move),
+        error = hint.move.exception()
+        if error is not None:
+            if self.play.bots.hints.get(key) is hint:  # said once, however many asked
+                log.error(
+                    "table %s: the hint for %s failed",
+                    self.id,
+                    seat_str(key[0]),
+                    exc_info=error,
+                )
+                self.play.bots.forget_hint(key, hint)
+            client.send_said(
+                lambda: error_message(version, "server_error", _("no hint could be found"), ref)
+            )
+            return
+        move = hint.move.result()
+
+        def answer() -> dict[str, Any]:
+            text = hint.texts.get(client.language)
+            if text is None:
                 # the move and why, in words (the same sentence as the game review's)
-                "text": why(before.observation(seat), move, names=self.seating.names()),
-                "ref": ref,
-            }
-        )
+                text = why(hint.observation, move, names=self.seating.names())
+                hint.texts[client.language] = text
+            return {"type": "hint", "version": version, "move": str(move), "text": text, "ref": ref}
+
+        client.send_said(answer)
 
     # --- changes from the lobby ----------------------------------------------------------------
 

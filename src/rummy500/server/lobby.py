@@ -7,7 +7,10 @@ on a seat (leave, rematch) carry the token as ``Authorization: Bearer <token>``.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import functools
+import json
 import secrets
 import time
 from typing import Annotated, Any, Literal
@@ -19,6 +22,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from rummy500.engine import InvalidRules, NotationError, Rules, parse_seat, seat_str
 from rummy500.i18n import _
 from rummy500.server.config import BOT_LEVELS, LEVEL_HELP, ServerConfig
+from rummy500.server.limits import client_address
 from rummy500.server.messages import (
     CreateReply,
     CreateTable,
@@ -31,9 +35,11 @@ from rummy500.server.messages import (
 )
 from rummy500.server.seating import computer_names
 from rummy500.server.storage import (
+    ListKey,
     SeatError,
     TableRecord,
     canonical_invite,
+    creator_key,
     format_invite,
     hash_token,
     new_token,
@@ -122,8 +128,18 @@ async def _seat_of(hub: TableHub, table_id: str, token: HTTPAuthorizationCredent
     return int(seat)
 
 
+def _creator(request: Request) -> str:
+    """What the table keeps of the address it was created from (:func:`creator_key`)."""
+    return creator_key(client_address(request.scope))
+
+
+Creator = Annotated[str, Depends(_creator)]
+
+
 @router.post("/tables", status_code=201, response_model=CreateReply)
-async def create_table(spec: CreateTable, public_url: PublicUrl, hub: Hub) -> CreateReply:
+async def create_table(
+    spec: CreateTable, public_url: PublicUrl, hub: Hub, creator: Creator
+) -> CreateReply:
     """Create a table of 2 to 8 seats (people and computer players). With ``name``, the
     creator takes the first person's seat and gets its token."""
     try:
@@ -164,6 +180,7 @@ async def create_table(spec: CreateTable, public_url: PublicUrl, hub: Hub) -> Cr
         away_seconds=spec.away_seconds if spec.away_seconds is not None else config.away_seconds,
         hand_pause=spec.hand_pause if spec.hand_pause is not None else config.hand_pause,
         max_moves=config.max_moves_per_hand,
+        creator=creator,
     )
     record = await hub.db(create)
     seat = token = None
@@ -176,6 +193,36 @@ async def create_table(spec: CreateTable, public_url: PublicUrl, hub: Hub) -> Cr
     return CreateReply(table=table_info(record, public_url), seat=seat, token=token)
 
 
+#: The most tables a page of a list has (and the default, as before there were pages).
+MAX_PAGE = 50
+#: No cursor the server gives is longer.
+MAX_CURSOR = 200
+
+
+def _cursor(key: ListKey) -> str:
+    """Where the next page starts, as the client sends it back: opaque to it."""
+    text = json.dumps(list(key), separators=(",", ":"))
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def _after(cursor: str) -> ListKey:
+    """The key a cursor of :func:`_cursor` holds (``422`` for anything else)."""
+    try:
+        if len(cursor) > MAX_CURSOR:
+            raise ValueError
+        data = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        status, created_at, table_id = data
+        if status not in ("waiting", "playing") or not isinstance(table_id, str):
+            raise ValueError
+        if isinstance(created_at, bool) or not isinstance(created_at, int | float):
+            raise ValueError
+        return (status, float(created_at), table_id)
+    except (ValueError, TypeError, binascii.Error):
+        raise HTTPException(
+            422, _("this is not a cursor of the table list: ask for its first page again")
+        ) from None
+
+
 @router.get("/tables", response_model=TableList)
 async def open_tables(
     public_url: PublicUrl,
@@ -184,12 +231,34 @@ async def open_tables(
         Literal["open", "playing"],
         Query(description="open: a free seat for a person; playing: games to watch."),
     ] = "open",
+    cursor: Annotated[
+        str | None,
+        Query(description="The next_cursor of the page before (none: the first page)."),
+    ] = None,
+    limit: Annotated[
+        int, Query(ge=1, le=MAX_PAGE, description="The most tables on the page.")
+    ] = MAX_PAGE,
 ) -> TableList:
     """Public tables with a free seat for a person (those still waiting first), or with
-    ``status=playing`` the public games being played, to watch."""
-    find = functools.partial(hub.storage.open_tables, 50, playing=status == "playing")
-    records = await hub.db(find)
-    return TableList(tables=[table_info(r, public_url) for r in records])
+    ``status=playing`` the public games being played, to watch; newest first, a page at a
+    time. Tables no person has been at for ``--unattended-seconds`` are not listed, and at
+    most ``--listed-per-address`` tables made from one address are (its newest)."""
+    config = hub.config
+    after = _after(cursor) if cursor else None
+    unattended = config.unattended_seconds
+    find = functools.partial(
+        hub.storage.table_page,
+        limit,
+        playing=status == "playing",
+        after=after,
+        per_creator=config.listed_per_address,
+        attended_since=time.time() - unattended if unattended > 0 else None,
+    )
+    records, last = await hub.db(find)
+    return TableList(
+        tables=[table_info(r, public_url) for r in records],
+        next_cursor=_cursor(last) if last is not None else None,
+    )
 
 
 @router.get("/rules")
@@ -273,7 +342,9 @@ async def leave(table_id: str, token: Token, hub: Hub) -> dict[str, str]:
 
 
 @router.post("/tables/{table_id}/rematch", response_model=JoinReply)
-async def rematch(table_id: str, token: Token, public_url: PublicUrl, hub: Hub) -> JoinReply:
+async def rematch(
+    table_id: str, token: Token, public_url: PublicUrl, hub: Hub, creator: Creator
+) -> JoinReply:
     """After the game: the same seats and rules at a new table. The first player to ask creates
     it; everyone who asks with their token gets their own seat there, with a new token. For
     ``rematch_grace_seconds`` the seats are kept for the players of the game: the new table
@@ -296,6 +367,7 @@ async def rematch(table_id: str, token: Token, public_url: PublicUrl, hub: Hub) 
         max_moves=record.max_moves,
         rematch_of=record.id,
         reserved_until=time.time() + hub.config.rematch_grace_seconds,
+        creator=creator,
     )
     new = await hub.db(create)
     new_seat_token = new_token()

@@ -14,6 +14,12 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from rummy500.bots import LEVELS
 from rummy500.i18n import _
+from rummy500.server.names import (
+    MAX_NAME_COLUMNS,
+    grapheme_width,
+    graphemes,
+    reads_as_seat_label,
+)
 
 __all__ = [
     "MAX_NAME_CHARS",
@@ -73,7 +79,8 @@ def _drawn_with_zwj(before: str, after: str) -> bool:
 
 def clean_text(text: str, what: str) -> str:
     """``text`` trimmed, without invisible characters (zero-width spaces and joiners, other
-    format characters, blank letters; a joiner inside an emoji stays); refused if it holds
+    format characters, blank letters; a joiner inside an emoji stays) and on one line (the
+    line and paragraph separators U+2028 and U+2029 become spaces); refused if it holds
     control characters, direction marks or overrides, or a tower of combining marks.
 
     Names and chat are plain text: nothing in them is interpreted, by the server or (it must
@@ -100,6 +107,10 @@ def clean_text(text: str, what: str) -> str:
             continue
         if category in ("Cf", "Co", "Cn") or ch in _BLANKS:
             continue
+        if category in ("Zl", "Zp"):  # a line break that is not a control character
+            kept.append(" ")
+            marks = 0
+            continue
         if category in ("Mn", "Me"):
             marks += 1
             if marks > MAX_MARKS:
@@ -117,17 +128,38 @@ def clean_text(text: str, what: str) -> str:
 def normalize_name(name: str) -> str:
     """A player's name as it is kept and shown: NFKC (full-width and other compatibility
     forms folded: ``Ａｎｎ`` is ``Ann``), invisible characters removed, spaces collapsed to
-    one; refused when empty or longer than :data:`MAX_NAME_CHARS`."""
+    one; refused when empty, longer than :data:`MAX_NAME_CHARS` characters as a reader counts
+    them (grapheme clusters), wider than :data:`~rummy500.server.names.MAX_NAME_COLUMNS`
+    columns, or when it reads as a seat's label (``P2``: :mod:`rummy500.server.names`)."""
     spaced = "".join(" " if ch in "\t\n\r\v\f" else ch for ch in name)
     text = clean_text(unicodedata.normalize("NFKC", spaced), _("name"))
     text = " ".join(text.split())
     if not text:
         raise ValueError(_("the name is empty"))
-    if len(text) > MAX_NAME_CHARS:
+    clusters = graphemes(text)
+    # and in code points (what is stored), however few clusters NFKC made them into
+    if len(clusters) > MAX_NAME_CHARS or len(text) > MAX_NAME_INPUT:
+        limit = MAX_NAME_CHARS if len(clusters) > MAX_NAME_CHARS else MAX_NAME_INPUT
         raise ValueError(
             _("a name is at most {limit} characters, not {n}").format(
-                limit=MAX_NAME_CHARS, n=len(text)
+                limit=limit, n=len(clusters) if limit == MAX_NAME_CHARS else len(text)
             )
+        )
+    widths = [grapheme_width(cluster) for cluster in clusters]
+    if sum(widths) > MAX_NAME_COLUMNS:
+        widest = clusters[widths.index(max(widths))]
+        raise ValueError(
+            _(
+                "the name is too wide to show: {width} columns, at most {limit} "
+                "({char} alone takes {n})"
+            ).format(width=sum(widths), limit=MAX_NAME_COLUMNS, char=widest, n=max(widths))
+        )
+    if reads_as_seat_label(text):
+        raise ValueError(
+            _(
+                "“{name}” reads as a seat's label (such as P2, a free seat or a computer "
+                "player): choose another name"
+            ).format(name=text)
         )
     return text
 
@@ -261,7 +293,13 @@ class TableInfo(BaseModel):
 
 
 class TableList(BaseModel):
+    """A page of a table list."""
+
     tables: list[TableInfo]
+    next_cursor: str | None = Field(
+        None,
+        description="Ask again with ?cursor= this for the next page; null on the last page.",
+    )
 
 
 class JoinReply(BaseModel):

@@ -13,6 +13,7 @@ Seat tokens are stored as SHA-256 hashes, never in the clear.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 import sqlite3
@@ -38,13 +39,18 @@ from sqlalchemy import (
     Text,
     and_,
     create_engine,
+    delete,
     event,
+    exists,
+    func,
     insert,
     or_,
     select,
+    tuple_,
     update,
 )
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.expression import ColumnElement
 
 from rummy500.engine import seat_str
 from rummy500.extras import require_extra
@@ -53,6 +59,7 @@ from rummy500.i18n import _
 __all__ = [
     "Append",
     "ChatLine",
+    "ListKey",
     "SeatError",
     "SeatRecord",
     "Storage",
@@ -90,8 +97,14 @@ tables = Table(
     Column("rematch_id", String(32), nullable=True),
     # a rematch's seats are kept for the players of the last game until then (migration 0002)
     Column("reserved_until", Float, nullable=True),
+    # the creating client's address, hashed: a few of each are listed (migration 0003)
+    Column("creator", String(32), nullable=True),
+    # when a person was last connected or took a seat: unattended tables are not listed,
+    # and waiting ones are deleted (migration 0003)
+    Column("attended_at", Float, nullable=True),
 )
 Index("ix_tables_listing", tables.c.status, tables.c.private, tables.c.created_at)
+Index("ix_tables_attended", tables.c.status, tables.c.attended_at)
 
 seats = Table(
     "seats",
@@ -139,6 +152,12 @@ records = Table(
     Column("built_at", Float, nullable=False),
 )
 
+#: Chat lines a new line may trim of its table's older ones (a table stored before lines were
+#: trimmed loses its excess this many at a time), and the page of the sweep of finished tables'
+#: chat (:meth:`Storage.expire_chat`): each statement's work is bounded by them.
+CHAT_TRIM_BATCH = 100
+CHAT_EXPIRY_PAGE = 1000
+
 #: Letters and digits that read aloud and type without doubt: no 0/O, no 1/I/L.
 INVITE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 #: 12 characters of 31: 59 bits, shown in groups of four (``K7QM-3XHD-W9PA``).
@@ -163,6 +182,11 @@ WAL_AUTOCHECKPOINT_PAGES = 4096
 WAL_FLOOD_BYTES = 16 << 20
 
 
+#: Where a page of a table list ends: the last table's ``(status, created_at, id)``; the next
+#: page starts after it (the lists are in that order, descending).
+ListKey = tuple[str, float, str]
+
+
 def new_token() -> str:
     """An unguessable seat token (256 random bits)."""
     return secrets.token_urlsafe(32)
@@ -171,6 +195,14 @@ def new_token() -> str:
 def hash_token(token: str) -> str:
     """What the database keeps of a token."""
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def creator_key(address: str) -> str:
+    """What the database keeps of the address a table was created from (``tables.creator``):
+    enough to tell two addresses apart. Not a secret: an IPv4 address is found again from it
+    by trying them all, so the column is as personal as the address."""
+    digest = hashlib.sha256(b"rummy500-creator:" + address.encode("utf-8", "replace"))
+    return digest.hexdigest()[:32]
 
 
 def _invite_code() -> str:
@@ -268,6 +300,41 @@ class Append:
     status: str | None = None
 
 
+def _append_pg_statements(items: Sequence[Append]) -> list[tuple[list[int], list[Any]]]:
+    """The statements of a batch for ``Storage._APPEND_PG``: the items of each (each table
+    once per statement, in order) and its parameters."""
+    now = time.time()
+    rounds: list[list[int]] = []
+    times: dict[str, int] = {}
+    for n, item in enumerate(items):
+        k = times[item.table_id] = times.get(item.table_id, -1) + 1
+        if k == len(rounds):
+            rounds.append([])
+        rounds[k].append(n)
+    statements = []
+    for numbers in rounds:
+        batch = [items[n] for n in numbers]
+        stored = [
+            (item.table_id, item.version + k, text)
+            for item in batch
+            for k, text in enumerate(item.texts, start=1)
+        ]
+        parameters = [
+            [item.table_id for item in batch],
+            [item.version for item in batch],
+            [item.node for item in batch],
+            [len(item.texts) for item in batch],
+            [item.status for item in batch],
+            now,
+            now,
+            [row[0] for row in stored],
+            [row[1] for row in stored],
+            [row[2] for row in stored],
+        ]
+        statements.append((numbers, parameters))
+    return statements
+
+
 def normalize_url(url: str) -> str:
     """``postgresql://…`` -> the psycopg 3 driver; other URLs as given."""
     for prefix in ("postgresql://", "postgres://"):
@@ -305,21 +372,60 @@ class Storage:
         #: PostgreSQL: the connection the moves are written on, kept (see :meth:`_append_pg`)
         self._writer: Any = None
         self._writer_lock = threading.Lock()
+        #: PostgreSQL: the same, for :meth:`append_async` (psycopg's asynchronous connection)
+        self._async_writer: Any = None
         self._wal = self.wal_path()
 
     # --- schema --------------------------------------------------------------------------------
 
-    def migrate(self) -> None:
-        """Bring the schema up to date (alembic migrations shipped in the package)."""
+    def migrate(self, revision: str = "head") -> None:
+        """Bring the schema up to date, or to ``revision`` (alembic migrations shipped in the
+        package), in one transaction."""
+        self._alembic("upgrade", revision)
+
+    def downgrade(self, revision: str) -> None:
+        """Take the schema back to ``revision`` (for an older version of the server), in one
+        transaction: what later migrations added is dropped, every other row stays."""
+        self._alembic("downgrade", revision)
+
+    def _alembic(self, direction: str, revision: str) -> None:
+        """Run alembic on a connection of this engine. SQLite: with its foreign keys off.
+        Alembic changes a column on SQLite by copying the table and dropping the old one, and
+        with foreign keys on (as :func:`_sqlite_pragmas` sets them) dropping ``tables`` would
+        first delete every seat, event, chat line and record of every table (``ON DELETE
+        CASCADE``). So they are turned off outside the transaction (SQLite ignores the pragma
+        within one), checked (``foreign_key_check``) before the commit, and turned on again."""
         from alembic import command
         from alembic.config import Config
 
         cfg = Config()
         cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
         cfg.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
-        with self.engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
+        run = command.upgrade if direction == "upgrade" else command.downgrade
+        with self.engine.connect() as conn:
+            if not self.is_sqlite:
+                with conn.begin():
+                    cfg.attributes["connection"] = conn
+                    run(cfg, revision)
+                return
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.commit()
+            try:
+                with conn.begin():
+                    # The driver begins a transaction only before a write: begin it now, so
+                    # that the schema changes before the first write are in it too.
+                    conn.exec_driver_sql("BEGIN")
+                    cfg.attributes["connection"] = conn
+                    run(cfg, revision)
+                    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+                    if broken:
+                        raise RuntimeError(
+                            f"the migration would leave {len(broken)} rows without the row "
+                            f"they refer to (first: {tuple(broken[0])}); nothing was changed"
+                        )
+            finally:
+                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                conn.commit()
 
     def close(self) -> None:
         with self._writer_lock:
@@ -378,11 +484,13 @@ class Storage:
         rematch_of: str | None = None,
         reserved_until: float | None = None,
         names: Sequence[str | None] | None = None,
+        creator: str | None = None,
     ) -> TableRecord:
         """A new table waiting for its players; ``seats_spec`` is ``(kind, level)`` per seat,
         ``names`` the computer seats' names (:func:`~rummy500.server.seating.computer_names`;
         a person may not take a name a computer player has). Until ``reserved_until`` only
-        :meth:`take_seat` with ``reserved=True`` seats anyone."""
+        :meth:`take_seat` with ``reserved=True`` seats anyone. ``creator``: the
+        :func:`creator_key` of the address it came from (the lists show a few of each)."""
         bot_names = list(names) if names is not None else [None] * len(seats_spec)
         if len(bot_names) != len(seats_spec):
             raise ValueError("one name (or None) per seat")
@@ -411,6 +519,8 @@ class Storage:
                 "rematch_of": rematch_of,
                 "rematch_id": None,
                 "reserved_until": reserved_until,
+                "creator": creator,
+                "attended_at": now,
             }
             try:
                 with self.engine.begin() as conn:
@@ -471,40 +581,126 @@ class Storage:
         return _record(row, seat_rows)
 
     def open_tables(self, limit: int = 50, *, playing: bool = False) -> list[TableRecord]:
-        """Public tables with a free person's seat, waiting first, newest first; with
-        ``playing``, the public tables being played (to watch), newest first."""
+        """The first page of :meth:`table_page`, every table counted."""
+        return self.table_page(limit, playing=playing)[0]
+
+    def table_page(
+        self,
+        limit: int = 50,
+        *,
+        playing: bool = False,
+        after: ListKey | None = None,
+        per_creator: int = 0,
+        attended_since: float | None = None,
+    ) -> tuple[list[TableRecord], ListKey | None]:
+        """A page of the public tables with a free person's seat, waiting first, newest
+        first; with ``playing``, of the public tables being played (to watch), newest first.
+        The page starts after ``after`` (the key this returned with the page before) and has
+        at most ``limit`` tables; the key returned ends it, ``None`` on the last page.
+
+        ``per_creator``: at most that many tables of one creator's address are listed, its
+        newest (0: any number). ``attended_since``: tables no person has been at since then
+        are not listed. The ranking per creator goes over every table that may be listed
+        (the unattended ones are not: their number is bounded by the pace tables are made
+        at, the others' by the people connected), the page's rows are then read by their
+        ids."""
+        now = time.time()
+        where: list[ColumnElement[bool]] = [tables.c.private.is_(False)]
         if playing:
-            where = [tables.c.private.is_(False), tables.c.status == "playing"]
+            where.append(tables.c.status == "playing")
         else:
-            free = (
-                select(seats.c.table_id)
-                .where(seats.c.kind == "human", seats.c.token_hash.is_(None))
-                .distinct()
+            free = exists().where(
+                seats.c.table_id == tables.c.id,
+                seats.c.kind == "human",
+                seats.c.token_hash.is_(None),
             )
             reserved = tables.c.reserved_until
-            where = [
-                tables.c.private.is_(False),
-                tables.c.status != "finished",
-                tables.c.id.in_(free),
-                or_(reserved.is_(None), reserved <= time.time()),
+            where += [
+                tables.c.status.in_(("waiting", "playing")),
+                free,
+                or_(reserved.is_(None), reserved <= now),
             ]
-        with self.engine.connect() as conn:
-            rows = list(
-                conn.execute(
-                    select(tables)
-                    .where(*where)
-                    .order_by(tables.c.status.desc(), tables.c.created_at.desc())
-                    .limit(limit)
-                ).mappings()
+        if attended_since is not None:
+            where.append(tables.c.attended_at >= attended_since)
+        listed = select(tables.c.status, tables.c.created_at, tables.c.id)
+        if per_creator > 0:
+            rank = func.row_number().over(
+                partition_by=func.coalesce(tables.c.creator, tables.c.id),
+                order_by=(tables.c.created_at.desc(), tables.c.id.desc()),
             )
-            ids = [r["id"] for r in rows]
+            listed = listed.add_columns(rank.label("rank"))
+        candidates = listed.where(*where).subquery()
+        key = (candidates.c.status, candidates.c.created_at, candidates.c.id)
+        page = select(*key)
+        if per_creator > 0:
+            page = page.where(candidates.c.rank <= per_creator)
+        if after is not None:
+            page = page.where(tuple_(*key) < tuple_(*after))
+        page = page.order_by(*(column.desc() for column in key)).limit(limit + 1)
+        with self.engine.connect() as conn:
+            keys: list[ListKey] = [(r[0], r[1], r[2]) for r in conn.execute(page).all()]
+            ids = [k[2] for k in keys[:limit]]
+            rows: dict[str, Any] = {}
             by_table: dict[str, list[Any]] = {i: [] for i in ids}
             if ids:
-                for s in conn.execute(
+                for row in conn.execute(select(tables).where(tables.c.id.in_(ids))).mappings():
+                    rows[row["id"]] = row
+                for seat in conn.execute(
                     select(seats).where(seats.c.table_id.in_(ids)).order_by(seats.c.number)
                 ).mappings():
-                    by_table[s["table_id"]].append(s)
-        return [_record(r, by_table[r["id"]]) for r in rows]
+                    by_table[seat["table_id"]].append(seat)
+        records = [_record(rows[i], by_table[i]) for i in ids if i in rows]
+        return records, keys[limit - 1] if len(keys) > limit else None
+
+    def attend(self, table_ids: Iterable[str]) -> None:
+        """A person is at these tables now (``attended_at``), a statement per 500 tables."""
+        ids = list(table_ids)
+        now = time.time()
+        with self.engine.begin() as conn:
+            for start in range(0, len(ids), 500):
+                conn.execute(
+                    update(tables)
+                    .where(tables.c.id.in_(ids[start : start + 500]))
+                    .values(attended_at=now)
+                )
+
+    def expire_waiting(self, unattended_since: float, batch: int = 200) -> list[str]:
+        """Delete at most ``batch`` tables still waiting for their players that no person has
+        been at since ``unattended_since``, the longest unattended first, with their seats
+        and chat (``ON DELETE CASCADE``), in one statement; a rematch pointing to one of them
+        points nowhere again. Returns their ids. A table a person came back to meanwhile
+        stays: the conditions are checked again on each row deleted."""
+        unattended = (
+            tables.c.status == "waiting",
+            tables.c.attended_at < unattended_since,
+        )
+        oldest = (
+            select(tables.c.id)
+            .where(*unattended)
+            .order_by(tables.c.attended_at)
+            .limit(batch)
+            .scalar_subquery()
+        )
+        gone = delete(tables).where(*unattended, tables.c.id.in_(oldest))
+        with self.engine.begin() as conn:
+            if self.returning:
+                ids = list(conn.execute(gone.returning(tables.c.id)).scalars())
+            else:  # SQLite before 3.35: the ids first, then those of them that went
+                chosen = list(
+                    conn.execute(
+                        select(tables.c.id).where(*unattended, tables.c.id.in_(oldest))
+                    ).scalars()
+                )
+                conn.execute(gone)
+                kept = set(
+                    conn.execute(select(tables.c.id).where(tables.c.id.in_(chosen))).scalars()
+                )
+                ids = [i for i in chosen if i not in kept]
+            if ids:
+                conn.execute(
+                    update(tables).where(tables.c.rematch_id.in_(ids)).values(rematch_id=None)
+                )
+        return ids
 
     def set_status(self, table_id: str, status: str) -> None:
         with self.engine.begin() as conn:
@@ -537,6 +733,12 @@ class Storage:
     ) -> int:
         key = seat_name_key(name)
         with self.engine.begin() as conn:
+            # A person is here (the table is attended), written first: the table's row is
+            # this transaction's from now on (PostgreSQL), or the database is (SQLite), so it
+            # cannot expire meanwhile (:meth:`expire_waiting`).
+            conn.execute(
+                update(tables).where(tables.c.id == table_id).values(attended_at=time.time())
+            )
             record = self._table(conn, tables.c.id == table_id)
             if record is None:
                 raise SeatError(_("there is no such table"))
@@ -764,14 +966,6 @@ class Storage:
         twice in a batch, which the writer never does, takes one statement per time.) A
         broken connection is dropped and the next batch opens another; a batch that failed
         is tried again item by item, each behind its version check."""
-        now = time.time()
-        rounds: list[list[int]] = []  # each table once per statement, in order
-        times: dict[str, int] = {}
-        for n, item in enumerate(items):
-            k = times[item.table_id] = times.get(item.table_id, -1) + 1
-            if k == len(rounds):
-                rounds.append([])
-            rounds[k].append(n)
         ok: set[int] = set()
         with self._writer_lock:
             if self._writer is None or self._writer.closed:
@@ -781,32 +975,16 @@ class Storage:
                 assert driver is not None  # a fresh check-out holds its DBAPI connection
                 writer.detach()  # out of the pool: it stays in autocommit
                 driver.autocommit = True
+                # Its one statement looks tables up by id: without this, the plan PostgreSQL
+                # keeps for it (made for any 10 tables) scans the whole tables table instead,
+                # every batch (0.1 ms at 600 tables; longer as tables pile up).
+                driver.execute("SET enable_seqscan = off")
                 self._writer = writer
             conn = self._writer
             try:
                 cursor = conn.cursor()
-                for numbers in rounds:
-                    batch = [items[n] for n in numbers]
-                    stored = [
-                        (item.table_id, item.version + k, text)
-                        for item in batch
-                        for k, text in enumerate(item.texts, start=1)
-                    ]
-                    cursor.execute(
-                        self._APPEND_PG,
-                        [
-                            [item.table_id for item in batch],
-                            [item.version for item in batch],
-                            [item.node for item in batch],
-                            [len(item.texts) for item in batch],
-                            [item.status for item in batch],
-                            now,
-                            now,
-                            [row[0] for row in stored],
-                            [row[1] for row in stored],
-                            [row[2] for row in stored],
-                        ],
-                    )
+                for numbers, parameters in _append_pg_statements(items):
+                    cursor.execute(self._APPEND_PG, parameters)
                     advanced = {row[0] for row in cursor.fetchall()}
                     ok.update(n for n in numbers if items[n].table_id in advanced)
             except BaseException:
@@ -814,6 +992,56 @@ class Storage:
                     self._drop_writer()
                 raise
         return [n in ok for n in range(len(items))]
+
+    async def append_async(self, items: Sequence[Append]) -> list[bool]:
+        """PostgreSQL: :meth:`append` on the event loop, with psycopg's asynchronous
+        connection (kept, like :meth:`_append_pg`'s): the loop sends the batch and serves its
+        clients until the answer comes, with no worker thread to wake and hand the interpreter
+        to and back, several context switches a batch on a busy machine."""
+        if not items:
+            return []
+        try:
+            return await self._append_pg_async(items)
+        except Exception:
+            if len(items) == 1:
+                raise
+        results = []  # one item broke the batch: the others still go in
+        for item in items:
+            try:
+                results.extend(await self._append_pg_async([item]))
+            except Exception:
+                results.append(False)
+        return results
+
+    async def _append_pg_async(self, items: Sequence[Append]) -> list[bool]:
+        import psycopg
+
+        conn = self._async_writer
+        if conn is None or conn.closed:
+            self._async_writer = None
+            url = "postgresql://" + self.url.split("://", 1)[1]
+            conn = await psycopg.AsyncConnection.connect(url, autocommit=True)
+            await conn.execute("SET enable_seqscan = off")  # see _append_pg
+            self._async_writer = conn
+        ok: set[int] = set()
+        try:
+            async with conn.cursor() as cursor:
+                for numbers, parameters in _append_pg_statements(items):
+                    await cursor.execute(self._APPEND_PG, parameters)
+                    advanced = {row[0] for row in await cursor.fetchall()}
+                    ok.update(n for n in numbers if items[n].table_id in advanced)
+        except BaseException:
+            if conn.closed:
+                self._async_writer = None
+            raise
+        return [n in ok for n in range(len(items))]
+
+    async def close_async(self) -> None:
+        """Close :meth:`append_async`'s connection (on the loop that opened it)."""
+        conn, self._async_writer = self._async_writer, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
 
     def _drop_writer(self) -> None:
         """Close the kept connection (if any)."""
@@ -895,8 +1123,17 @@ class Storage:
     # --- chat ----------------------------------------------------------------------------------
 
     def add_chat(
-        self, table_id: str, seat: int | None, name: str, text: str, version: int
+        self,
+        table_id: str,
+        seat: int | None,
+        name: str,
+        text: str,
+        version: int,
+        keep: int | None = None,
     ) -> float:
+        """Store a chat line; with ``keep``, the table's older lines past its newest ``keep``
+        go in the same transaction (at most :data:`CHAT_TRIM_BATCH` of them: a table that
+        holds more from before, trims them a batch a line)."""
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(
@@ -904,7 +1141,54 @@ class Storage:
                     table_id=table_id, seat=seat, name=name, text=text, version=version, at=now
                 )
             )
+            if keep is not None:
+                older = (
+                    select(chat.c.id)
+                    .where(chat.c.table_id == table_id)
+                    .order_by(chat.c.id.desc())
+                    .limit(CHAT_TRIM_BATCH)
+                    .offset(max(0, keep))
+                )
+                conn.execute(delete(chat).where(chat.c.id.in_(older)))
         return now
+
+    def expire_chat(
+        self, after: int, finished_before: float, page: int = CHAT_EXPIRY_PAGE
+    ) -> tuple[int, set[str], int | None]:
+        """One step of the sweep of finished tables' chat: of the ``page`` chat lines that
+        follow line ``after`` (by id), delete those of the tables finished before
+        ``finished_before`` (``time.time()``; or gone). Returns how many were deleted, the
+        tables they were of, and the id to go on after (``None``: that was the last page).
+        Each step reads and deletes at most ``page`` lines in one short transaction, whatever
+        the database holds."""
+        with self.engine.begin() as conn:
+            lines = conn.execute(
+                select(chat.c.id, chat.c.table_id)
+                .where(chat.c.id > after)
+                .order_by(chat.c.id)
+                .limit(page)
+            ).all()
+            if not lines:
+                return 0, set(), None
+            last = int(lines[-1][0])
+            ids = {table_id for _line, table_id in lines}
+            kept = set(
+                conn.execute(
+                    select(tables.c.id).where(
+                        tables.c.id.in_(ids),
+                        or_(tables.c.status != "finished", tables.c.updated_at >= finished_before),
+                    )
+                ).scalars()
+            )
+            expired = ids - kept
+            deleted = 0
+            if expired:
+                deleted = conn.execute(
+                    delete(chat).where(
+                        chat.c.id > after, chat.c.id <= last, chat.c.table_id.in_(expired)
+                    )
+                ).rowcount
+        return deleted, expired, (last if len(lines) == page else None)
 
     def recent_chat(self, table_id: str, limit: int) -> list[ChatLine]:
         with self.engine.connect() as conn:

@@ -10,6 +10,10 @@ The rest of a seat's part of a ``state`` or ``update`` (:func:`game_part`: its l
 call it may make, the turn timer, whether it may undo) is a pure function of the game and a
 :class:`Moment` of the table: what the table's timers, call window and stand-ins are at the
 time, so that every seat's message of one change is built from the same facts.
+
+A ``state`` is sent as text put together from parts (:func:`state_text`): its view and log,
+the same for every seat and the bulk of it, are serialized once per version
+(:func:`public_state_texts`), and a seat's own cards are added to the view's text.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from rummy500.engine import (
     played_str,
     seat_str,
 )
+from rummy500.server.clients import dumps
 from rummy500.server.storage import ChatLine, SeatRecord, TableRecord, format_invite
 
 __all__ = [
@@ -52,11 +57,15 @@ __all__ = [
     "own_part",
     "public_log",
     "public_view",
+    "public_state_texts",
     "record_comment",
+    "seat_part",
     "seat_rows",
     "seat_view",
     "state_message",
+    "state_text",
     "table_info",
+    "with_own_part",
 ]
 
 #: The optional parts of the protocol this server has (``state.table.features``).
@@ -235,8 +244,15 @@ def game_part(
     left = left_cards(game)
     if left is not None:
         view = {**view, "left_cards": left}
+    return {"view": view, **seat_part(game, seat, moment)}
+
+
+def seat_part(game: Game | None, seat: int | None, moment: Moment) -> dict[str, Any]:
+    """The part of :func:`game_part` besides the view: ``seat``'s legal moves, call, the timer
+    and whether it may undo."""
+    if game is None:
+        return {"legal": [], "call": None, "timer": None, "can_undo": False}
     return {
-        "view": view,
         "legal": legal_strings(_legal(game, seat, moment)),
         "call": _call(game, seat, moment),
         "timer": _timer(game, moment),
@@ -350,11 +366,10 @@ def state_message(
     rematch: dict[str, Any] | None,
     game: dict[str, Any],
     next_hand: dict[str, Any] | None = None,
-    log: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
-    """The whole state as ``seat`` (or a spectator) may see it; ``game`` is its
-    :func:`game_part` (with the history); ``next_hand`` between hands: who the next deal
-    waits for; ``log`` this hand's :func:`public_log` (the same for everyone)."""
+    """The whole state as ``seat`` (or a spectator) may see it but its view and log (they are
+    added as texts: :func:`state_text`); ``game`` is its :func:`seat_part`; ``next_hand``
+    between hands: who the next deal waits for."""
     return {
         "type": "state",
         "version": version,
@@ -365,8 +380,35 @@ def state_message(
         "rematch": rematch,
         **game,
         "next_hand": next_hand,
-        "log": list(log),
     }
+
+
+def public_state_texts(game: Game | None, log: Sequence[dict[str, Any]]) -> tuple[str, str]:
+    """The texts of a ``state``'s ``view`` as everyone may see it (with the hand's history, and
+    the cards left in each hand once it is over) and of its ``log`` (:func:`public_log`): the
+    same for every seat and spectator, and in every language."""
+    if game is None:
+        return "null", "[]"
+    view = public_view(game.observation(0), history=True)
+    left = left_cards(game)
+    if left is not None:
+        view["left_cards"] = left
+    return dumps(view), dumps(list(log))
+
+
+def with_own_part(view: str, game: Game | None, seat: int | None) -> str:
+    """The text of ``seat``'s view: the public view's text (:func:`public_state_texts`) and the
+    seat's own part (:func:`own_part`); a spectator's is the public view itself."""
+    if game is None or seat is None:
+        return view
+    own = dumps(own_part(seat, game.hand(seat), game.phase))
+    return view[:-1] + "," + own[1:]  # two objects of different keys: one object
+
+
+def state_text(message: str, view: str, log: str) -> str:
+    """The text of a ``state``: ``message``, the text of its :func:`state_message`, with the
+    texts of its view (:func:`with_own_part`) and log (:func:`public_state_texts`) added."""
+    return message[:-1] + ',"view":' + view + ',"log":' + log + "}"
 
 
 def error_message(version: int, code: str, message: str, ref: Any = None) -> dict[str, Any]:

@@ -77,6 +77,7 @@ ERROR_CODES = (
     "too_many_connections",
     "table_crowded",
     "server_full",
+    "made_room",
 )
 
 

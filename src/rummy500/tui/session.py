@@ -9,7 +9,7 @@ The computer players move in one loop, :meth:`Session.run_bots`: the screen runs
 chosen pace, the tests without pause (:meth:`Session.play_bots`).
 
 Undo: the person may take back their own moves of the current turn before they discard, by the
-engine's rule (:meth:`~rummy500.engine.Game.can_undo`; :meth:`~rummy500.engine.Game.undo_refusal`
+engine's rule (:meth:`~rummy500.engine.Game.can_take_back`; :meth:`~rummy500.engine.Game.undo_refusal`
 says why not): melds, lay-offs and a take from the discard pile (which show nothing new) can be
 taken back, a draw from the stock or a Rummy! call cannot. The engine restores the game exactly
 (:meth:`~rummy500.engine.Game.undo`).
@@ -344,8 +344,8 @@ class Session:
     @property
     def can_undo(self) -> bool:
         """Whether the person may take back their last move (the engine's rule:
-        :meth:`~rummy500.engine.Game.can_undo`)."""
-        return self.game.can_undo(self.you)
+        :meth:`~rummy500.engine.Game.can_take_back`)."""
+        return self.game.can_take_back(self.you)
 
     def undo_refusal(self) -> IllegalMove | None:
         """Why the person may not take back their last move now (the engine's reason:

@@ -1,9 +1,10 @@
-"""Alembic environment of the server's database (run by :meth:`Storage.migrate`)."""
+"""Alembic environment of the server's database (run by :meth:`Storage.migrate` and
+:meth:`Storage.downgrade`)."""
 
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import create_engine
+from sqlalchemy import Connection, create_engine
 
 from rummy500.server.storage import metadata
 
@@ -11,9 +12,20 @@ config = context.config
 target_metadata = metadata
 
 
-def _run(connection: object) -> None:
+def _run(connection: Connection) -> None:
+    if (
+        connection.dialect.name == "sqlite"
+        and connection.exec_driver_sql("PRAGMA foreign_keys").scalar()
+    ):
+        # A migration that copies a table (batch mode) would drop the old one, and with
+        # foreign keys on that deletes every row referring to it (ON DELETE CASCADE).
+        raise RuntimeError(
+            "SQLite migrations run with foreign keys off (PRAGMA foreign_keys=OFF outside the "
+            "transaction, as Storage.migrate and Storage.downgrade do): with them on, copying "
+            "a table would delete every row that refers to it"
+        )
     context.configure(
-        connection=connection,  # type: ignore[arg-type]
+        connection=connection,
         target_metadata=target_metadata,
         render_as_batch=True,
     )

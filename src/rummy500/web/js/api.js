@@ -53,7 +53,14 @@ async function request(method, path, { body, token } = {}) {
 
 export const api = {
   createTable: (spec) => request('POST', '/api/tables', { body: spec }),
-  openTables: () => request('GET', '/api/tables'),
+  // a page of the open tables: `cursor` is the `next_cursor` of the page before (none: the first)
+  openTables: ({ cursor, limit } = {}) => {
+    const query = new URLSearchParams();
+    if (limit) query.set('limit', String(limit));
+    if (cursor) query.set('cursor', cursor);
+    const qs = query.toString();
+    return request('GET', qs ? `/api/tables?${qs}` : '/api/tables');
+  },
   table: (id) => request('GET', `/api/tables/${encodeURIComponent(id)}`),
   invite: (code) => request('GET', `/api/invites/${encodeURIComponent(code.trim())}`),
   join: (id, name, seat) =>

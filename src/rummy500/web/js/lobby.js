@@ -70,7 +70,7 @@ function NameField({ name, setName, id = 'player-name' }) {
     <input
       id=${id}
       value=${name}
-      maxlength="24"
+      maxlength="64"
       autocomplete="nickname"
       required
       onInput=${(e) => {
@@ -370,13 +370,33 @@ function CodeBox({ onFound, onError }) {
   </form>`;
 }
 
+// Open tables shown a page at a time (the server pages the list: docs/protocol.md).
+export const OPEN_PAGE = 20;
+
 function OpenTables({ onJoin }) {
   const [tables, setTables] = useState(null);
   const [error, setError] = useState(null);
+  // where each page seen so far starts (null: the first), this one last; and the next one's
+  const [pages, setPages] = useState([null]);
+  const [next, setNext] = useState(null);
+  const cursor = pages[pages.length - 1];
+  const shown = useRef(cursor); // the page being shown: an answer for another is dropped
+  shown.current = cursor;
+  const go = (to) => {
+    setTables(null); // no rows of the page before under the new page's number
+    setNext(null);
+    setPages(to);
+  };
   const load = async () => {
     try {
-      const data = await api.openTables();
+      const data = await api.openTables({ cursor, limit: OPEN_PAGE });
+      if (shown.current !== cursor) return;
+      if (cursor && !data.tables.length) {
+        go([null]); // the tables of this page are gone: back to the first
+        return;
+      }
       setTables(data.tables);
+      setNext(data.next_cursor || null);
       setError(null);
     } catch (err) {
       setError(err.message);
@@ -386,7 +406,7 @@ function OpenTables({ onJoin }) {
     load();
     const timer = setInterval(load, 10000);
     return () => clearInterval(timer);
-  }, []);
+  }, [cursor]);
   return html`<section class="panel open-tables" aria-labelledby="open-title">
     <div class="row spread">
       <h2 id="open-title">${t('open.title')}</h2>
@@ -413,6 +433,12 @@ function OpenTables({ onJoin }) {
               </li>`,
             )}
           </ul>`}
+    ${(pages.length > 1 || next) &&
+    html`<nav class="row spread" aria-label=${t('open.pages')}>
+      <button class="ghost" disabled=${pages.length <= 1} onClick=${() => go(pages.slice(0, -1))}>${t('open.previous')}</button>
+      <span class="muted">${t('open.page', { n: pages.length })}</span>
+      <button class="ghost" disabled=${!next} onClick=${() => go([...pages, next])}>${t('open.next')}</button>
+    </nav>`}
     <p class="help">${t('open.help')}</p>
   </section>`;
 }

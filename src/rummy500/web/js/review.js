@@ -196,6 +196,8 @@ function ReviewResult({ data, name }) {
       <p class="review-summary" data-review-summary>
         ${t('review.summary', { accuracy: points(review.accuracy), n: review.decisions, lost: points(review.points_lost) })}
       </p>
+      ${review.unreviewed > 0 &&
+      html`<p class="review-limited" data-review-limited>${t('review.limited', { n: review.decisions, rest: review.unreviewed })}</p>`}
       <ul class="review-counts">
         ${TAGS.map((tag) => html`<li key=${tag}><${TagBadge} tag=${tag} /> ${review.counts[tag] || 0}</li>`)}
       </ul>
@@ -232,8 +234,9 @@ function HandDecisions({ hand, replay, pos, onlyCostly, onPick }) {
         ? t('review.hand.open', { n: hand.hand, accuracy: points(hand.accuracy), lost: points(hand.points_lost) })
         : t('review.hand', { n: hand.hand, accuracy: points(hand.accuracy), lost: points(hand.points_lost), score: hand.score })}
     </h3>
+    ${hand.unreviewed > 0 && html`<p class="muted" data-hand-unreviewed>${t('review.hand.unreviewed', { n: hand.unreviewed })}</p>`}
     ${shown.length === 0
-      ? html`<p class="muted">${t(hand.decisions.length ? 'review.hand.clean' : 'review.hand.none')}</p>`
+      ? (hand.decisions.length || !hand.unreviewed) && html`<p class="muted">${t(hand.decisions.length ? 'review.hand.clean' : 'review.hand.none')}</p>`
       : html`<ol class="review-decisions">
           ${shown.map((d) => html`<li key=${d.index}>
             <${DecisionItem} decision=${d} current=${current === d.index} onPick=${onPick} />
