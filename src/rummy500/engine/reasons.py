@@ -72,6 +72,11 @@ REASONS: dict[str, str] = {
     "no_such_seat": N_("there is no seat {seat} at this table"),
     "not_your_turn": N_("it is {seat}'s turn, not {other}'s"),
     "not_allowed": N_("that move is not allowed now"),
+    # the research environments (an action outside the action mask)
+    "action_not_legal": N_(
+        "action {action} ({what}) is not legal now: the action mask lists the legal ones "
+        "(illegal_action='penalize' rewards an illegal one instead)"
+    ),
     "nothing_to_undo": N_("there is no move of this hand to take back"),
     "ambiguous_move": N_("{move} could mean any of: {readings}; say which"),
     # taking a move back (Game.undo_refusal)

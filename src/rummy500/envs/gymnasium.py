@@ -35,7 +35,7 @@ from gymnasium import spaces
 
 from rummy500.bots import Bot, make_bot
 from rummy500.engine import Game, IllegalMove, Rules, Seat, parse_seat
-from rummy500.envs.encoding import NUM_ACTIONS
+from rummy500.envs.encoding import NUM_ACTIONS, action_str
 from rummy500.envs.observation import EncodedGame, ObservationLayout
 from rummy500.envs.pettingzoo import _rules
 
@@ -157,7 +157,8 @@ class Rummy500Env(gymnasium.Env[dict[str, Any], Any]):
         action = int(action)
         if not 0 <= action < NUM_ACTIONS or action not in table.legal_actions():
             if self.illegal_action == "raise":
-                raise IllegalMove("not_allowed", action=action)
+                what = action_str(action) if 0 <= action < NUM_ACTIONS else "no action"
+                raise IllegalMove("action_not_legal", action=action, what=what)
             return self._observe(), self.illegal_reward, False, False, self._info(illegal=True)
         table.play_action(action)
         reward, terminated, truncated = self._after_move()

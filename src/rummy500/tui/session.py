@@ -9,7 +9,8 @@ The computer players move in one loop, :meth:`Session.run_bots`: the screen runs
 chosen pace, the tests without pause (:meth:`Session.play_bots`).
 
 Undo: the person may take back their own moves of the current turn before they discard, by the
-engine's rule (:meth:`~rummy500.engine.Game.can_take_back`; :meth:`~rummy500.engine.Game.undo_refusal`
+engine's rule (:meth:`~rummy500.engine.Game.can_take_back`;
+:meth:`~rummy500.engine.Game.undo_refusal`
 says why not): melds, lay-offs and a take from the discard pile (which show nothing new) can be
 taken back, a draw from the stock or a Rummy! call cannot. The engine restores the game exactly
 (:meth:`~rummy500.engine.Game.undo`).
