@@ -183,6 +183,26 @@ async def test_an_undo_survives_a_restart(start_server: StartServer) -> None:
     assert undone["event"]["kind"] == "undo" and undone["can_undo"] is False
 
 
+async def test_an_undo_refusal_carries_the_engines_reason(server: RunningServer) -> None:
+    _table_id, first, _meld, mover, waiter = await table_of_two(server)
+    await send_move(mover, f"{first} draw", "d")
+    await mover.send({"type": "undo", "id": "u"})
+    refused = await mover.expect("error", ref="u")
+    assert refused["code"] == "cannot_undo"
+    assert refused["reason"] == {"code": "draw_seen", "params": {}}
+    await waiter.send({"type": "undo", "id": "w"})
+    refused = await waiter.expect("error", ref="w")
+    mover_seat, waiter_seat = int(first[1]) - 1, 1 - (int(first[1]) - 1)
+    assert refused["reason"] == {
+        "code": "not_your_turn",
+        "params": {"seat": mover_seat, "other": waiter_seat},
+    }
+    # in words, with the players' names (player1, player2: seat by seat)
+    assert refused["message"] == (
+        f"it is player{mover_seat + 1}'s turn, not player{waiter_seat + 1}'s"
+    )
+
+
 async def test_a_move_sent_while_its_hint_is_worked_out_is_played_at_once(
     start_server: StartServer,
 ) -> None:

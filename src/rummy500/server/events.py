@@ -40,7 +40,7 @@ def effective_events(events: list[str]) -> list[str]:
 
 def rebuild_game(record: TableRecord, events: list[str]) -> Game | None:
     """The game of a table from its seed and its events (``None`` before the first deal). What
-    may still be taken back follows from the moves (:meth:`Game.can_undo`)."""
+    may still be taken back follows from the moves (:meth:`Game.can_take_back`)."""
     kept = effective_events(events)
     if not kept:
         return None

@@ -29,8 +29,8 @@ from rummy500.engine import (
     CALL,
     GAME_OVER,
     Game,
-    IllegalMove,
     Move,
+    MoveError,
     NotationError,
     seat_str,
 )
@@ -282,7 +282,7 @@ class LiveTable:
         """Tell one client what was wrong with its message. Nothing has changed."""
         client.send(error_message(self.version, code, message, ref))
 
-    def refuse_move(self, client: Client, error: IllegalMove, ref: Any = None) -> None:
+    def refuse_move(self, client: Client, error: MoveError, ref: Any = None) -> None:
         """Tell one client why the engine refused its move: in words with the players' names,
         and as the engine's code and parameters (docs/protocol.md)."""
         client.send(illegal_move_message(self.version, error, self.seating.names(), ref))
@@ -452,7 +452,7 @@ class LiveTable:
                 else:
                     await self.play.commit(move, "player", ref)
                 await self.play.advance()
-            except IllegalMove as e:
+            except MoveError as e:
                 if seen is not None and seen < self.version:
                     self.error(
                         client,
@@ -482,9 +482,12 @@ class LiveTable:
             if g is None:
                 self.error(client, "not_started", _("the game has not started yet"), ref)
                 return
-            reason = self.play.undo_refusal(seat, self.loop.time())
-            if reason is not None:
-                self.error(client, "cannot_undo", reason, ref)
+            refusal = self.play.undo_refusal(seat, self.loop.time())
+            if refusal is not None:
+                names = self.seating.names()
+                client.send(
+                    illegal_move_message(self.version, refusal, names, ref, code="cannot_undo")
+                )
                 return
             with contextlib.suppress(TableLost):
                 await self.play.take_back(seat, ref)

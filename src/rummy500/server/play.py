@@ -38,6 +38,7 @@ from rummy500.engine import (
     Game,
     IllegalMove,
     Move,
+    MoveError,
     Rules,
     seat_str,
 )
@@ -174,8 +175,8 @@ class TablePlay:
         )
         return self.seating.computer_level(seat, now, out_of_time=out_of_time)
 
-    def undo_refusal(self, seat: int | None, now: float) -> str | None:
-        """Why ``seat`` cannot take a move back now, or ``None`` if it can."""
+    def undo_refusal(self, seat: int | None, now: float) -> MoveError | None:
+        """Why ``seat`` cannot take a move back now (:meth:`TakeBacks.refusal`), or ``None``."""
         computer = seat is not None and self.computer_level(seat, now) is not None
         return self.takebacks.refusal(self.game, seat, computer_plays=computer)
 
@@ -505,7 +506,7 @@ class TablePlay:
         applied = g.moves[-1]
         status = "finished" if g.phase == GAME_OVER else None
         await self.store([str(applied)], status)
-        self.takebacks.moved(self.version, undoable=g.can_undo(applied.seat))
+        self.takebacks.moved(self.version, undoable=g.can_take_back(applied.seat))
         event = {"kind": "move", "move": str(applied), "seat": seat_str(applied.seat), "by": by}
         self.after_change(event, ref=ref, mover=applied.seat)
         if g.phase in (HAND_OVER, GAME_OVER) and before not in (HAND_OVER, GAME_OVER):
