@@ -137,7 +137,7 @@ class GameRecord:
     initial_totals: tuple[int, ...]
     #: the winner, once the record goes to the end of the game
     winner: Seat | None = None
-    #: a game's own seed (:attr:`Game.seed`) when the record was made of a game, so that
+    #: a game's own seed (``game.seed``) when the record was made of a game, so that
     #: its games deal the hands after the record as the game would; ``None`` for a text
     seed: int | None = None
     #: automatic play's move cap (:attr:`Game.max_moves_per_hand`) of the game the record
