@@ -72,8 +72,11 @@ class HandRecord:
 
     #: the hand's number in the game (1 for the first; a record may start later)
     number: int
+    #: the seat that dealt it
     dealer: Seat
+    #: each seat's cards, the turned-up discard and the stock, top first
     deal: Deal
+    #: the moves, in the order played
     moves: tuple[Move, ...]
     #: how the hand ended and what each seat scored (``ended_by``, ``out``, ``capped``,
     #: ``scores``); ``None`` when the record stops before the hand's end
@@ -106,9 +109,13 @@ class Position:
     ``game`` is the game as it stood then, a copy of its own (play on it freely); ``move`` is
     the move played from it, ``None`` at the hand's last position (after its last move)."""
 
+    #: the hand's number
     hand: int
+    #: how many of the hand's moves are played (0: just dealt)
     ply: int
+    #: the game as it stood, a copy of its own
     game: Game
+    #: the move played from here (``None``: the hand's last position)
     move: Move | None
 
     def __repr__(self) -> str:
@@ -130,8 +137,11 @@ class GameRecord:
     game at the record's end.
     """
 
+    #: the number of seats (a record's ``players:``)
     players: int
+    #: the rules (a record's ``rules:``)
     rules: Rules
+    #: every hand of the record, in order
     hands: tuple[HandRecord, ...]
     #: each seat's running total before the record's first hand (a record's ``totals:``)
     initial_totals: tuple[int, ...]
