@@ -97,7 +97,7 @@ _KEY = re.compile(r"\x1b\[[0-9;]*[@-~]|\x1bO.|[\x00\xe0].|.", re.DOTALL)
 
 
 def split_keys(data: str) -> list[str]:
-    """The keys in what one read of a terminal returned (several, when keys come faster than
+    r"""The keys in what one read of a terminal returned (several, when keys come faster than
     the positions are drawn): ``"\x1b[C\x1b[Cq"`` is two right arrows and ``q``."""
     return _KEY.findall(data)
 
