@@ -24,6 +24,8 @@ ALLOWED: dict[str, set[str]] = {
     "sim": {"engine", "notation", "bots"},
     "review": {"engine", "notation", "bots"},
     "words": {"engine"},
+    # rummy500 replay --step: a record drawn with rich, the moves in words
+    "stepper": {"engine", "notation", "words"},
     "benchmarks": {"engine"},
     "tui": {"engine", "notation", "bots", "sim", "review", "words"},
     "server": {"engine", "notation", "bots", "sim", "review", "words"},
