@@ -24,9 +24,10 @@ ALLOWED: dict[str, set[str]] = {
     "sim": {"engine", "notation", "bots"},
     "review": {"engine", "notation", "bots"},
     "words": {"engine"},
+    "guide": {"engine"},
     "benchmarks": {"engine"},
-    "tui": {"engine", "notation", "bots", "sim", "review", "words"},
-    "server": {"engine", "notation", "bots", "sim", "review", "words"},
+    "tui": {"engine", "notation", "bots", "sim", "review", "words", "guide"},
+    "server": {"engine", "notation", "bots", "sim", "review", "words", "guide"},
     "envs": {"engine", "notation", "bots", "sim"},
     "schemas": {"engine", "notation", "bots", "sim", "server"},
     # the command line and the package's own entry points put everything together
