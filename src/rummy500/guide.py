@@ -16,7 +16,7 @@ into words.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rummy500.engine import JOKER, PRESETS, Rules, card_str, card_value
@@ -108,9 +108,13 @@ VALUE_WORDS = {
 
 
 def preset_of(rules: Rules) -> str | None:
-    """The name of the preset these rules are, if they are one."""
+    """The name of the preset these rules are, if they are one; else of the preset they are
+    but for the target (a table of Hoyle's rules to 300 is played with the ``hoyle`` preset)."""
     for name, preset in PRESETS.items():
         if preset == rules:
+            return name
+    for name, preset in PRESETS.items():
+        if replace(preset, target=rules.target) == rules:
             return name
     return None
 
