@@ -4,6 +4,7 @@ hand and the end of the game."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -623,6 +624,14 @@ class HandSummaryScreen(ModalScreen[None]):
         self.app.quit_saved()  # type: ignore[attr-defined]
 
 
+def saved_text(path: Path) -> str:
+    """Where a finished game's record is, and what reads it."""
+    return _(
+        "The game's record is saved in {path} (rummy500 replay shows it, rummy500 review "
+        "reviews your moves)."
+    ).format(path=path)
+
+
 SPARKS = "▁▂▃▄▅▆▇█"
 
 
@@ -695,6 +704,8 @@ class GameOverScreen(Screen[None]):
                 id="gameover-caption",
             )
             yield Static(score_chart(session.names, running, 76), id="gameover-chart")
+            if session.record_path is not None:
+                yield Static(saved_text(session.record_path), id="gameover-saved")
             yield Static(_("n: a new game   r: review your game   q: quit"), id="gameover-keys")
             with Horizontal(id="gameover-buttons"):
                 yield Button(_("Review your game"), id="review", variant="primary")
@@ -713,4 +724,5 @@ class GameOverScreen(Screen[None]):
         self.app.show_start()  # type: ignore[attr-defined]
 
     def action_quit(self) -> None:
-        self.app.exit()
+        path = self.session.record_path
+        self.app.exit(saved_text(path) if path is not None else None)

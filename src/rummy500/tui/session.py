@@ -17,6 +17,7 @@ import random
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rummy500.bots import LEVELS
@@ -105,6 +106,8 @@ class Session:
         self.store = store
         self.stats = stats
         self.log: list[LogEntry] = []
+        #: Where the finished game's record was put away (``games/<id>.r500``).
+        self.record_path: Path | None = None
         self._hint_bot: Bot | None = None
         if bots is None:
             from rummy500.bots import make_bot
@@ -207,7 +210,7 @@ class Session:
             self._hand_over()
         self.save()
         if game.phase == GAME_OVER and self.store is not None:
-            self.store.archive(self.game_id)
+            self.record_path = self.store.archive(self.game_id)
         return entry
 
     def _played(self, game: Game, move: Move) -> list[LogEntry]:
