@@ -245,7 +245,7 @@ def rules_command(
 
     from rummy500.guide import how_to_play
 
-    def indented(text: str | Text, left: int = 2) -> None:
+    def indented(text: str | Text | Table, left: int = 2) -> None:
         """A paragraph that keeps its indent on every wrapped line."""
         console.print(Padding(text, (0, 0, 0, left), expand=False), highlight=False)
 
