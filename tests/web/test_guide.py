@@ -5,13 +5,14 @@ guide is scrolled; its text at full contrast."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .conftest import LiveServer
-from .test_browser_game import Player
+from .test_browser_game import Player, save_small_png
 
 pytestmark = pytest.mark.usefixtures("_needs_chromium")
 
@@ -40,6 +41,8 @@ SECTIONS = [
     "end",
     "table",
 ]
+#: The guide's pictures in the documentation (RUMMY500_UPDATE_SCREENSHOTS=1 refreshes them).
+DOCS_SCREENSHOTS = Path(__file__).parents[2] / "docs" / "screenshots"
 #: The page's ink (--ink): the text of the guide is drawn in it, not in a muted grey.
 INK = "rgb(23, 32, 27)"
 
@@ -116,6 +119,13 @@ def test_the_start_page_teaches_the_game_for_the_rules_chosen(
     full_contrast(guide)
     dialog.evaluate("d => { d.scrollTop = 0; }")
     page.screenshot(path=str(artifacts / f"guide-start-{size}.png"))
+    # the melds and their cards at the top of the dialog: the picture of the documentation
+    dialog.evaluate(
+        "d => { d.scrollTop = d.querySelector('[data-section=melds]').offsetTop - 60; }"
+    )
+    page.screenshot(path=str(artifacts / f"guide-{size}.png"))
+    if os.environ.get("RUMMY500_UPDATE_SCREENSHOTS"):
+        save_small_png(artifacts / f"guide-{size}.png", DOCS_SCREENSHOTS / f"guide-{size}.png")
     close.click()
     dialog.wait_for(state="detached")
     assert not errors, errors
