@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+import random
 import re
 from pathlib import Path
 
-from rummy500.engine import Rules
+import pytest
+
+from rummy500.engine import Game, Rules
 from rummy500.engine.cards import parse_played
 from rummy500.engine.melds import played_value
-from rummy500.notation import replay
+from rummy500.notation import format_record, replay
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -47,3 +52,23 @@ def test_the_values_table_of_the_rules() -> None:
     assert run("4S 5S JK=6S") == 24
     assert run("JK=AH 2H 3H", low_ace=True) == 20
     assert run("KS KH KD") == 30
+
+
+def test_the_python_example_of_the_notation_page_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/notation.md's reading of a record, on a game of three hands written as game.r500."""
+    text = (DOCS / "notation.md").read_text(encoding="utf-8")
+    (example,) = re.findall(r"^```python\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    game = Game.new(players=3, seed=11, max_moves_per_hand=400)
+    rng = random.Random(2)
+    while game.hand_number < 3 or not game.is_hand_over():
+        if game.is_hand_over():
+            game.deal()
+        game.play(rng.choice(game.legal_moves()))
+    (tmp_path / "game.r500").write_text(format_record(game), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(example, "docs/notation.md", "exec"), {})
+    assert out.getvalue().splitlines()[0].startswith("1 0 None ")

@@ -33,7 +33,11 @@ def prose(text: str) -> str:
 def slug(heading: str) -> str:
     """The anchor mkdocs (toc) gives a heading."""
     text = re.sub(r"\{[^}]*\}\s*$", "", heading)  # attr_list
-    text = re.sub(r"[`*_]|<[^>]+>", "", text)
+    # code spans keep their characters (`python_rummy500`); emphasis marks go elsewhere
+    text = "".join(
+        part[1:-1] if part.startswith("`") else re.sub(r"[*_]|<[^>]+>", "", part)
+        for part in re.split(r"(`[^`\n]*`)", text)
+    )
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     text = re.sub(r"[^\w\s-]", "", text).strip().lower()

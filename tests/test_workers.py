@@ -55,6 +55,17 @@ def test_close_ends_a_task_that_outlasts_its_timeout() -> None:
         busy.result(timeout=0)
 
 
+def test_workers_may_run_at_a_lower_cpu_priority() -> None:
+    """``nice``: the server's hint workers get only the CPU the rest leaves."""
+    if not hasattr(os, "nice"):
+        pytest.skip("no niceness on this system")
+    mine = os.nice(0)
+    with WorkerPool(1, nice=19) as pool:
+        assert pool.submit(os.nice, 0).result(timeout=60) == min(19, mine + 19)
+    with WorkerPool(1) as pool:
+        assert pool.submit(os.nice, 0).result(timeout=60) == mine
+
+
 def test_fork_is_refused() -> None:
     # every forked worker would hold the pipe's write end: it would never close
     with pytest.raises(ValueError, match="fork"):

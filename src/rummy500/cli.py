@@ -161,10 +161,23 @@ def rules_from_options(preset: str | None, options: list[str] | None) -> Rules:
 def replay(
     file: Annotated[Path, typer.Argument(help=N_("A .r500 game record."))],
     json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
+    step: Annotated[
+        bool,
+        typer.Option(
+            "--step",
+            help=N_(
+                "Step through the record in the terminal: → and ← a move, ↓ and ↑ a hand, "
+                "q quits. Without a terminal, print every position."
+            ),
+        ),
+    ] = False,
 ) -> None:
     """Check a record move by move (the help says it to the player)."""
     from rummy500.notation import RecordError, read_record, replay_json
 
+    if step and json_out:
+        console.print("[red]" + _("--step and --json cannot be used together") + "[/red]")
+        raise typer.Exit(2)
     try:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
@@ -174,6 +187,9 @@ def replay(
         else:
             print(f"{file}: {reason}")
         raise typer.Exit(2) from None
+    if step:
+        _step_through(file, text)
+        return
     try:
         game = read_record(text)
     except RecordError as e:
@@ -189,6 +205,38 @@ def replay(
         print(json.dumps(summary))
     else:
         _print_summary(summary, _record_names(text, game.players))
+
+
+def _step_through(file: Path, text: str) -> None:
+    """``replay --step``: the record's positions, stepped through with keys in a terminal, or
+    printed one after another (its input or output not a terminal). A bad record is stepped
+    through as far as it was read, its error at the end (exit status 2)."""
+    from rummy500.notation import GameRecord, RecordError, replay_json
+    from rummy500.stepper import print_positions, step, terminal_keys
+
+    error = None
+    try:
+        record = GameRecord.parse(text)
+    except RecordError as e:
+        error = f"{file}:{e.line}: {e.reason}"
+        if e.record is None or not e.record.hands:
+            print(error)
+            raise typer.Exit(2) from None
+        record = e.record
+    if not record.hands:
+        _print_summary(replay_json(record))
+        return
+    by_seat = _record_names(text, record.players)
+    names = [by_seat.get(seat_str(s), seat_str(s)) for s in range(record.players)]
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        with terminal_keys() as read_key:
+            step(record, names, console=console, read_key=read_key, error=error)
+        if error is not None:  # said on the last position; said again once the screen is gone
+            print(error)
+    else:
+        print_positions(record, names, console=console, error=error)
+    if error is not None:
+        raise typer.Exit(2)
 
 
 def _record_names(text: str, players: int) -> dict[str, str]:

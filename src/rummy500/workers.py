@@ -69,6 +69,7 @@ def end_with_parent(
     parent_alive: Connection,
     initializer: Callable[..., object] | None = None,
     initargs: tuple[Any, ...] = (),
+    nice: int = 0,
 ) -> None:
     """Worker initializer: end this worker when the process ``parent_pid`` ends.
 
@@ -76,11 +77,15 @@ def end_with_parent(
     ``initializer(*initargs)`` runs, if given. The worker ignores SIGINT and SIGTERM: Ctrl-C in
     a terminal and a service manager's stop reach every process of the group, and a worker
     that died of them mid-task would fail its task and print a traceback. The parent decides
-    when its workers stop, and they end when it does.
+    when its workers stop, and they end when it does. ``nice`` is added to the worker's
+    niceness (where the system has one): 19 is the lowest CPU priority.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _signal_on_parent_death(parent_pid)
+    if nice:
+        with contextlib.suppress(AttributeError, OSError):  # no os.nice; or not allowed
+            os.nice(nice)
     threading.Thread(
         target=_exit_when_closed, args=(parent_alive,), name="rummy500-parent-watch", daemon=True
     ).start()
@@ -97,6 +102,10 @@ class WorkerPool(ProcessPoolExecutor):
     the pool (the main thread, or the thread of the event loop). Call :meth:`close` to stop it:
     it waits for the running tasks, within a bound, and frees every pipe and semaphore before
     the process exits (a process ended by a signal runs no ``atexit`` handler).
+
+    ``nice`` lowers the workers' CPU priority (added to their niceness; 19, the most, leaves
+    them only the CPU every other process leaves idle): for work that must never slow the
+    rest, such as the server's hints.
     """
 
     def __init__(
@@ -106,6 +115,7 @@ class WorkerPool(ProcessPoolExecutor):
         *,
         initializer: Callable[..., object] | None = None,
         initargs: tuple[Any, ...] = (),
+        nice: int = 0,
     ) -> None:
         if start_method not in ("spawn", "forkserver"):
             raise ValueError(f"start method {start_method!r}: use 'spawn' or 'forkserver'")
@@ -116,7 +126,7 @@ class WorkerPool(ProcessPoolExecutor):
             max_workers=max_workers,
             mp_context=multiprocessing.get_context(start_method),
             initializer=end_with_parent,
-            initargs=(os.getpid(), reader, initializer, initargs),
+            initargs=(os.getpid(), reader, initializer, initargs, nice),
         )
         self._parent_reader = reader
 

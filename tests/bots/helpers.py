@@ -45,7 +45,7 @@ def choice(bot: Bot, game: Game) -> str:
     """What ``bot`` plays for the seat to act, in notation."""
     seat = game.to_act
     assert seat is not None
-    return str(bot.choose(game.observation(seat), tuple(game.legal_moves())))
+    return str(bot.choose(game.observation(seat), game.legal_moves()))
 
 
 def one_hand(bot: Bot, rules: Rules, seed: int, move_cap: int = 400) -> list[str]:
@@ -70,7 +70,7 @@ def play_hands(
         while not game.is_hand_over():
             seat = game.to_act
             assert seat is not None
-            legal = tuple(game.legal_moves())
+            legal = game.legal_moves()
             move = bots[seat].choose(game.observation(seat), legal)
             assert isinstance(move, Move)
             assert move in legal, f"{bots[seat].name} played {move} not in {legal}"

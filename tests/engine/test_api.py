@@ -3,6 +3,7 @@ context, the call window and obligation as values, reasons as data, a game that 
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -16,6 +17,7 @@ from rummy500.engine import (
     NotationError,
     Observation,
     Phase,
+    RefusedMove,
     Rules,
     card_str,
     parse_card,
@@ -171,6 +173,57 @@ def test_no_undo_of_a_rummy_call_nor_of_a_move_in_a_call_window() -> None:
     assert game.can_take_back(0) and game.obligation is None
 
 
+def test_undo_refusal_says_why_as_a_reason_code() -> None:
+    game = position([P1_CLUBS, "5H 6H 9S 9D KC 4D 2S", P3_MIXED], "4H")
+    names = ["Ann", "Béla", "Khamla"]
+    refusal = game.undo_refusal(1)
+    assert refusal is not None and refusal.code == "nothing_this_turn"
+    refusal = game.undo_refusal(0)
+    assert refusal is not None and refusal.code == "not_your_turn"
+    assert refusal.text(names) == "it is Béla's turn, not Ann's"
+    game.play("P2 draw")
+    refusal = game.undo_refusal()
+    assert refusal is not None and refusal.code == "draw_seen" and "stock" in str(refusal)
+    assert not game.can_undo(1)
+    game.play("P2 discard KC")
+    refusal = game.undo_refusal(1)
+    assert refusal is not None and refusal.code == "not_your_turn"
+    before = game.to_json()
+    game.play("P3 take 1")
+    assert game.undo_refusal(2) is None and game.can_undo(2)
+    assert game.to_json() != before
+
+
+def test_undo_refusal_of_a_rummy_call_and_of_a_take_in_a_call_window() -> None:
+    # P3 discards the 8H, which fits P2's run: a call window opens, P1 asked first.
+    game = position(
+        ["2C 3C 4C 5C 6C 7C KS", "5H 6H 7H 9S 9D KC 4D", "8H JS QD 3S 4S 5S 7D"],
+        "2D",
+        "AS AD",
+        moves="P2 draw\nP2 meld 5H 6H 7H\nP2 discard AS\nP3 draw\nP3 discard 8H",
+    )
+    for seat in range(3):  # a call window: nobody has a move of this turn to take back
+        refusal = game.undo_refusal(seat)
+        assert refusal is not None and refusal.code == "nothing_this_turn"
+    taken = game.clone()
+    taken.play("P1 take 1")  # the next player's take closes the window
+    refusal = taken.undo_refusal(0)
+    assert refusal is not None and refusal.code == "window_final"
+    game.play("P1 rummy 1")
+    refusal = game.undo_refusal(0)
+    assert refusal is not None and refusal.code == "rummy_final"
+    game.play("P1 layoff 8H 1")
+    assert game.undo_refusal(0) is None
+
+
+def test_undo_refusal_after_the_hand() -> None:
+    game = Game.new(2, seed=3, max_moves_per_hand=40)
+    while not game.is_hand_over():
+        game.play(game.legal_moves()[0])
+    refusal = game.undo_refusal(0)
+    assert refusal is not None and refusal.code in ("hand_over", "game_over")
+
+
 # --- moves in context -------------------------------------------------------------------------
 
 
@@ -212,12 +265,105 @@ def test_parse_move_errors_are_typed_and_change_nothing() -> None:
     assert game.to_json() == before
 
 
+def test_parse_move_says_what_is_wrong_with_a_meld_whatever_its_jokers_stand_for() -> None:
+    game = p2_drew("2S 3D JK KC 9H 9C 4D")
+    with pytest.raises(IllegalMove) as refused:
+        game.parse_move("meld 2S 3D JK")
+    assert refused.value.code == "not_a_meld"
+    assert refused.value.to_dict()["params"] == {"cards": ["2S", "3D", "JK"]}
+    assert str(refused.value).startswith("2♠ 3♦ JK is neither a run")
+    with pytest.raises(IllegalMove) as refused:
+        game.parse_move("meld 9H 9C")
+    assert refused.value.code == "meld_too_short"
+
+
+# Two melds on the table: meld 1 a full group of nines, meld 2 a run of hearts.
+TWO_MELDS = [
+    "2C 3C 4C 5C 6C 7C 8C 2S 3S 4S 5S 6S 7S",
+    "9S 9D 9H 9C 5H 6H 7H 8H 6D JK 4H KC 2D",
+]
+
+
+def two_melds() -> Game:
+    return position(TWO_MELDS, "QD", "TD", moves="P2 draw\nP2 meld 9S 9D 9H 9C\nP2 meld 5H 6H 7H")
+
+
+def test_parse_move_reads_a_lay_off_without_its_meld() -> None:
+    game = two_melds()
+    before = game.to_json()
+    assert str(game.parse_move("layoff 8H")) == "P2 layoff 8H 2"
+    with pytest.raises(AmbiguousMoveError) as refused:
+        game.parse_move("layoff JK")
+    assert {str(m) for m in refused.value.readings} == {"P2 layoff JK=4H 2", "P2 layoff JK=8H 2"}
+    assert game.to_json() == before
+
+
+def test_a_lay_off_that_fits_no_meld_says_so() -> None:
+    game = two_melds()
+    before = game.to_json()
+    with pytest.raises(IllegalMove) as refused:
+        game.parse_move("layoff 6D")  # not "meld 1 is full"
+    assert refused.value.code == "fits_no_meld"
+    assert refused.value.to_dict()["params"] == {"card": "6D"}
+    assert str(refused.value) == "the 6♦ does not fit any meld on the table"
+    with pytest.raises(IllegalMove) as refused:
+        game.parse_move("layoff 6D 1")  # a meld named: its own reason
+    assert refused.value.code == "group_full"
+    with pytest.raises(IllegalMove) as refused:
+        game.parse_move("layoff JK 1")
+    assert refused.value.code == "group_full"
+    with pytest.raises(IllegalMove) as refused:
+        game.parse_move("P1 layoff 6D")  # the turn's reason first
+    assert refused.value.code == "not_your_turn"
+    assert game.to_json() == before
+    # one meld on the table: the reason of that meld
+    one = position(TWO_MELDS, "QD", "TD", moves="P2 draw\nP2 meld 5H 6H 7H")
+    with pytest.raises(IllegalMove) as refused:
+        one.parse_move("layoff 6D")
+    assert refused.value.code == "run_wrong_suit"
+
+
 def test_reasons_name_cards_with_suit_symbols() -> None:
     game = p2_drew("4H 5H 6H 9S 9D KC 2D")
     with pytest.raises(IllegalMove) as refused:
         game.play("P2 meld 4H 5H 9S")
     assert refused.value.code == "not_a_meld"
     assert "4♥ 5♥ 9♠" in str(refused.value)
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+def test_illegal_move_takes_a_reason_code_only() -> None:
+    assert IllegalMove("card_not_held", card=parse_card("AS")).code == "card_not_held"
+    with pytest.raises(ValueError, match="reason code"):
+        IllegalMove("you may not do that here")
+    refused = RefusedMove("undo_limit", "at most 5 moves may be taken back in one turn")
+    assert isinstance(refused, MoveError) and not isinstance(refused, IllegalMove)
+    assert refused.code == "undo_limit" and refused.text(["Ann"]) == str(refused)
+
+
+def test_an_ambiguous_move_is_a_sibling_of_an_illegal_one() -> None:
+    assert issubclass(AmbiguousMoveError, MoveError)
+    assert not issubclass(AmbiguousMoveError, IllegalMove)
+    assert not issubclass(IllegalMove, AmbiguousMoveError)
+
+
+def test_move_errors_cross_process_boundaries() -> None:
+    game = p2_drew("9H TH JK 2S KC 4D 6S")
+    errors: list[MoveError] = [
+        IllegalMove("card_not_held", card=parse_card("AS")),
+        RefusedMove("already_answered", "you have already answered this Rummy call"),
+        InvalidMoveError("not a move"),
+    ]
+    with pytest.raises(AmbiguousMoveError) as ambiguous:
+        game.parse_move("meld 9H TH JK")
+    errors.append(ambiguous.value)
+    for error in errors:
+        copy = pickle.loads(pickle.dumps(error))
+        assert type(copy) is type(error)
+        assert (copy.code, copy.params, str(copy)) == (error.code, error.params, str(error))
+    assert pickle.loads(pickle.dumps(ambiguous.value)).readings == ambiguous.value.readings
 
 
 # --- what front ends ask ----------------------------------------------------------------------

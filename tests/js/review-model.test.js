@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { load } from './web.js';
 
 const REVIEW_MODEL = await load('review-model.js');
-const { splitLines, readLine, reviewingNumber, stepBy, edge, positionOf, decisionAt, costly, points } = REVIEW_MODEL;
+const { splitLines, readLine, reviewingNumber, stepBy, edge, positionOf, decisionAt, costly, handEnd, points } = REVIEW_MODEL;
 
 // two hands: three moves (four positions), then one move (two positions)
 const REPLAY = [
@@ -94,4 +94,12 @@ test('the next costly decision comes after the replay, then wraps to the first',
   assert.equal(nextCostly(REVIEW, REPLAY, { hand: 0, step: 2 }).tag, 'blunder');
   assert.equal(nextCostly(REVIEW, REPLAY, { hand: 1, step: 0 }).tag, 'mistake');
   assert.equal(nextCostly({ hands: [{ hand: 1, decisions: [{ hand: 1, index: 0, tag: 'good' }] }] }, REPLAY, { hand: 0, step: 0 }), null);
+});
+
+test("a hand's end says who went out, or that the stock ran out, from the record", () => {
+  assert.deepEqual(handEnd({ hand: 1, ended_by: 'out', out: 'P2' }), { key: 'summary.out', seat: 'P2' });
+  assert.deepEqual(handEnd({ hand: 2, ended_by: 'stock', out: null }), { key: 'summary.stock', seat: null });
+  // a record that stops in the hand (automatic play's move cap), or a replay without ends
+  assert.deepEqual(handEnd({ hand: 3, ended_by: null, out: null }), { key: 'review.hand.over', seat: null });
+  assert.deepEqual(handEnd({ hand: 3 }), { key: 'review.hand.over', seat: null });
 });

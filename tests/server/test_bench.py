@@ -39,6 +39,7 @@ def test_the_server_benchmark_prints_its_figures() -> None:
         "bot_turns",
         "bot_turn_p50_ms",
         "bot_turn_p99_ms",
+        "cpu_percent",
     ]
     assert figures["tables"] == 3 and figures["moves"] > 20 and figures["errors"] == 0
     assert figures["processes"] == 1

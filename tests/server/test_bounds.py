@@ -4,7 +4,10 @@ event loop (the attacks on a real server are in test_abuse_tables.py)."""
 from __future__ import annotations
 
 import asyncio
+import random
 import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +18,7 @@ from rummy500.server import autoplay
 from rummy500.server.autoplay import BotRunner, BotsBusy
 from rummy500.server.tables import CLOSE_TOO_SLOW, Audience, Client, Connections
 
-from .helpers import server_config
+from .helpers import play_to_the_end, server_config
 
 pytestmark = pytest.mark.asyncio
 
@@ -142,20 +145,39 @@ async def test_a_full_table_makes_room_for_a_seat_from_the_crowding_address(
     assert full.make_room() is seats[0]
 
 
-# --- the searching workers: the tables' computer players first, hints only on a free one --------
+# --- the searching workers: the tables' computer players first; hints on workers of their own --
+
+
+@dataclass
+class HeldSearches:
+    """The searches of the tables and of the hints, each held until its event is set; the
+    options each was given, and the order the tables' searches ran in (by seed)."""
+
+    tables: threading.Event
+    hints: threading.Event
+    options: list[dict[str, Any]]
+    order: list[int]
 
 
 @pytest.fixture
-def slow_search(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
-    """Every decision waits until the event is set (in its worker thread)."""
-    release = threading.Event()
+def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldSearches]:
+    searches = HeldSearches(threading.Event(), threading.Event(), [], [])
 
     def choose(level: str, seed: int, observation: Any, legal: Any, options: Any = None) -> Move:
-        release.wait(10)
+        searches.options.append(dict(options or {}))
+        if level not in autoplay.SLOW_LEVELS:
+            return legal[-1]  # the quick level, never held
+        if options and "cap" in options:
+            searches.hints.wait(10)
+        else:
+            searches.order.append(seed)
+            searches.tables.wait(10)
         return legal[0]
 
     monkeypatch.setattr(autoplay, "choose_move", choose)
-    return release
+    yield searches
+    searches.tables.set()
+    searches.hints.set()
 
 
 def decision() -> tuple[Any, list[Move]]:
@@ -164,49 +186,103 @@ def decision() -> tuple[Any, list[Move]]:
     return game.observation(game.to_act), list(game.legal_moves())
 
 
-async def test_hints_are_refused_while_the_workers_search_for_the_tables(
-    slow_search: threading.Event,
-) -> None:
-    bots = BotRunner(processes=0, threads=1)  # one searching worker
+async def until(test: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Wait until ``test()`` holds (checked as the event loop turns), or fail."""
+    async with asyncio.timeout(timeout):
+        while not test():
+            await asyncio.sleep(0.005)
+
+
+async def test_a_table_s_computer_player_never_waits_for_a_hint(held: HeldSearches) -> None:
+    bots = BotRunner(processes=0, threads=1, hint_seconds=0.25)  # one searching worker
     observation, legal = decision()
+    held.tables.set()  # the tables' searches end at once, the hints' when told
     try:
-        table_move = asyncio.ensure_future(bots.choose("hard", 1, observation, legal))
-        await asyncio.sleep(0.05)
+        hint = bots.start_hint("hard", 1, observation, legal)
+        await until(lambda: len(held.options) == 1)  # the hint searches, and is held
+        assert held.options[0]["cap"] == 0.25  # its search stops at the time cap
+        # the table's decision takes the tables' worker at once, though the hint still runs
+        assert await asyncio.wait_for(bots.choose("hard", 2, observation, legal), 5) == legal[0]
+        assert not hint.done()
+        # one hint at a time per hint worker: the next ask is refused, not queued
         assert bots.busy
         with pytest.raises(BotsBusy):
-            bots.start_hint("hard", 2, observation, legal)
-        waiting = asyncio.ensure_future(bots.choose("expert", 3, observation, legal))
-        await asyncio.sleep(0.05)
-        slow_search.set()
-        assert await asyncio.wait_for(table_move, 5) == legal[0]
-        assert await asyncio.wait_for(waiting, 5) == legal[0]  # it went before any hint
-        await asyncio.sleep(0.05)
-        assert not bots.busy
-        hint = bots.start_hint("hard", 4, observation, legal)
+            bots.start_hint("hard", 3, observation, legal)
+        held.hints.set()
         assert await asyncio.wait_for(hint, 5) == legal[0]
+        await until(lambda: not bots.busy)
+        assert await asyncio.wait_for(bots.start_hint("hard", 4, observation, legal), 5)
     finally:
-        slow_search.set()
+        held.hints.set()
         bots.close()
 
 
-async def test_a_hint_on_the_free_worker_makes_the_next_table_wait_its_turn(
-    slow_search: threading.Event,
+async def test_a_hint_is_given_while_the_tables_keep_every_worker_busy(
+    held: HeldSearches,
 ) -> None:
-    bots = BotRunner(processes=0, threads=1)
+    bots = BotRunner(processes=0, threads=1, wait=60)
     observation, legal = decision()
     try:
-        hint = bots.start_hint("hard", 1, observation, legal)
-        table_move = asyncio.ensure_future(bots.choose("hard", 2, observation, legal))
-        await asyncio.sleep(0.05)
-        with pytest.raises(BotsBusy):  # a table waits: no hint goes before it
-            bots.start_hint("hard", 3, observation, legal)
-        slow_search.set()
-        assert await asyncio.wait_for(hint, 5) == legal[0]
-        assert await asyncio.wait_for(table_move, 5) == legal[0]
-        # quick levels never wait for the searching worker
-        assert await asyncio.wait_for(bots.choose("easy", 4, observation, legal), 5) in legal
+        held.hints.set()
+        tables = [asyncio.ensure_future(bots.choose("hard", n, observation, legal)) for n in (1, 2)]
+        await until(lambda: held.order == [1])  # one searches, the other waits in line
+        assert not bots.busy
+        assert await asyncio.wait_for(bots.start_hint("hard", 3, observation, legal), 5)
+        assert held.order == [1]  # the hint took nothing from the tables
+        held.tables.set()
+        assert await asyncio.wait_for(asyncio.gather(*tables), 5) == [legal[0]] * 2
     finally:
-        slow_search.set()
+        held.tables.set()
+        bots.close()
+
+
+async def test_a_turn_under_way_goes_before_the_turns_begun_after_it(held: HeldSearches) -> None:
+    bots = BotRunner(processes=0, threads=1, wait=60)
+    observation, legal = decision()
+    loop = asyncio.get_running_loop()
+    now = loop.time()
+    try:
+        first = asyncio.ensure_future(bots.choose("hard", 1, observation, legal))
+        await until(lambda: held.order == [1])
+        # a turn that began now, then the next move of a turn that began a second ago, then a
+        # call window's answer with no start given (it waits from the moment it asks)
+        later = [
+            asyncio.ensure_future(bots.choose("hard", seed, observation, legal, since))
+            for seed, since in ((2, now), (3, now - 1.0), (4, None))
+        ]
+        await asyncio.sleep(0)
+        held.tables.set()
+        await asyncio.wait_for(asyncio.gather(first, *later), 5)
+        assert held.order == [1, 3, 2, 4]
+    finally:
+        held.tables.set()
+        bots.close()
+
+
+async def test_a_decision_not_handed_a_worker_in_time_is_made_at_once_by_a_quick_level(
+    held: HeldSearches,
+) -> None:
+    bots = BotRunner(processes=0, threads=1, wait=0.2)
+    observation, legal = decision()
+    loop = asyncio.get_running_loop()
+    try:
+        searching = asyncio.ensure_future(bots.choose("hard", 1, observation, legal))
+        await until(lambda: held.order == [1])
+        # a turn that began long ago: its budget is spent, the quick level decides now
+        late = bots.choose("hard", 2, observation, legal, loop.time() - 10)
+        assert await asyncio.wait_for(late, 5) == legal[-1] and bots.fallbacks == 1
+        # a turn that begins now waits its 0.2 s in line, then the quick level decides
+        waited = bots.choose("expert", 3, observation, legal, loop.time())
+        assert await asyncio.wait_for(waited, 5) == legal[-1] and bots.fallbacks == 2
+        assert held.order == [1] and not searching.done()  # the search is still held
+        assert not list(bots._waiting)  # and nobody is left in line
+        held.tables.set()
+        assert await asyncio.wait_for(searching, 5) == legal[0]
+        # a free worker: a search in full, however late its turn
+        assert await bots.choose("hard", 5, observation, legal, loop.time() - 10) == legal[0]
+        assert held.order == [1, 5] and bots.fallbacks == 2
+    finally:
+        held.tables.set()
         bots.close()
 
 
@@ -223,7 +299,8 @@ async def test_a_burst_of_searching_turns_past_the_line_is_decided_at_once_by_a_
         return legal[0]
 
     monkeypatch.setattr(autoplay, "choose_move", choose)
-    bots = BotRunner(processes=0, threads=2, queue=2)  # two searching workers, two may wait
+    # two searching workers, two may wait (for as long as the test takes)
+    bots = BotRunner(processes=0, threads=2, queue=2, wait=60)
     observation, legal = decision()
     try:
         busy = [asyncio.ensure_future(bots.choose("hard", n, observation, legal)) for n in range(4)]
@@ -240,3 +317,38 @@ async def test_a_burst_of_searching_turns_past_the_line_is_decided_at_once_by_a_
     finally:
         release.set()
         bots.close()
+
+
+async def test_every_decision_of_a_computer_turn_waits_in_line_from_the_turn_s_start(
+    start_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table hands the line the start of its computer player's turn: the draw, melds and
+    discard of one turn all wait from that moment, and each turn from its own."""
+    server = await start_server()
+    runner = server.hub.bots
+    asked: list[tuple[int, str, float | None]] = []
+    choose = runner.choose
+
+    async def noted(
+        level: str, seed: int, observation: Any, legal: Any, since: float | None = None
+    ) -> Move:
+        asked.append((observation.seat, observation.phase, since))
+        return await choose(level, seed, observation, legal, since)
+
+    monkeypatch.setattr(runner, "choose", noted)
+    made = await server.create(["human", "hard"], name="player1")
+    client = await server.connect(made["table"]["table_id"], made["token"], name="player1")
+
+    def four_turns(_client: Any) -> bool:
+        return sum(phase == "draw" for _seat, phase, _since in asked) >= 4
+
+    await play_to_the_end(client, random.Random(1), stop=four_turns)
+    starts: list[float] = []
+    for _seat, phase, since in asked:
+        assert since is not None
+        if phase == "draw":
+            assert not starts or since > starts[-1]  # a new turn: a later start
+            starts.append(since)
+        elif phase == "play" and starts:
+            assert since == starts[-1]  # a move of the turn under way
+    assert len(starts) >= 4 and any(phase == "play" for _s, phase, _t in asked)

@@ -30,6 +30,10 @@ def test_the_server_benchmark_plays_through_haproxy_on_several_processes() -> No
     figures = json.loads(result.output.strip().splitlines()[-1])
     assert figures["processes"] == 2 and figures["tables"] == 4
     assert figures["moves"] > 20 and figures["errors"] == 0
+    # what each part of the site took of the CPU, for the CPU per move of one or more processes
+    shares = figures["cpu_percent"]
+    assert {"servers", "postgres", "haproxy", "bench", "machine"} <= set(shares)
+    assert shares["servers"] > 0 and shares["postgres"] > 0, shares
 
 
 def test_the_failover_benchmark_kills_the_serving_process_and_loses_nothing() -> None:

@@ -1,6 +1,7 @@
 """The browser game on a site of two processes behind HAProxy: when the process serving the
 table is killed, the page shows it is reconnecting, comes back by itself with the same hand,
-and follows the table again when the restarted process takes it back."""
+and follows the table again when the restarted process takes it back (at the player's next
+connection: a spectator's never moves a table)."""
 
 from __future__ import annotations
 
@@ -74,19 +75,26 @@ def test_the_page_reconnects_through_the_balancer_when_its_process_dies(tmp_path
             survivor = table_owner(site.db_url, table_id)
             assert survivor is not None and survivor != victim
 
-            # the process comes back; a spectator reaches it for the table (the balancer's
-            # choice for this table), it takes the table over, and the page follows it there
+            # the process comes back and the balancer sends the table's connections to it
+            # again. A spectator there does not move the table (a hand-over would close the
+            # player's connection): it is told to come back, and keeps trying
             site.restart(index)
             site.wait_all_up()
             watcher = browser.new_context().new_page()
             watcher.set_default_timeout(TIMEOUT_MS)
             watcher.goto(f"{site.url}/?watch={table_id}")
-            wait_for(watcher, "s.connection === 'open' && s.view !== null")
-            assert table_owner(site.db_url, table_id) == victim
-            page.wait_for_timeout(1000)  # the hand-over closed the page's connection (1012)
+            wait_for(watcher, "s.connection === 'reconnecting'")
+            assert table_owner(site.db_url, table_id) == survivor
+            assert snapshot(page)["connection"] == "open"
+            # the player's connection drops and comes back (a network failure): through the
+            # balancer it reaches the restarted process, which takes the table over, and the
+            # spectator gets in at its next try
+            page.evaluate("() => window.rummy500.drop(300)")
             wait_for(page, "s.connection === 'open'")
+            assert table_owner(site.db_url, table_id) == victim
             back = snapshot(page)
             assert sorted(back["view"]["hand"]) == sorted(before["view"]["hand"])
+            wait_for(watcher, "s.connection === 'open' && s.view !== null")
             assert not errors, errors
         finally:
             browser.close()

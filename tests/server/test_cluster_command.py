@@ -21,13 +21,14 @@ from .procserver import RUMMY500, free_port
 
 def test_haproxy_sends_a_tables_connections_by_its_path_and_checks_health() -> None:
     config = haproxy_config(
-        [("alpha", "127.0.0.1", 9001), ("bravo", "127.0.0.1", 9002)], "127.0.0.1", 9000
+        [("alpha", "127.0.0.1:9001"), ("bravo", "unix@/run/r500/bravo.sock")], "127.0.0.1", 9000
     )
     tables = config.split("\nbackend tables", 1)[1].split("\nbackend lobby", 1)[0]
     assert "balance uri path-only" in tables and "hash-type consistent" in tables
     assert "option httpchk GET /api/health" in tables
-    assert "server alpha 127.0.0.1:9001" in tables and "server bravo 127.0.0.1:9002" in tables
-    assert "use_backend tables if { path_beg /ws/tables/ }" in config
+    assert "server alpha 127.0.0.1:9001" in tables
+    assert "server bravo unix@/run/r500/bravo.sock" in tables
+    assert "use_backend tables if table_path" in config
     assert "balance roundrobin" in config.split("backend lobby", 1)[1]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import time
 import uuid
 from typing import Any
@@ -15,7 +16,7 @@ import psycopg
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from rummy500.server.ownership import Notice, table_key
+from rummy500.server.ownership import HandOverLimit, Notice, table_key
 from rummy500.server.storage import Append
 from rummy500.server.tables import TableMoved
 
@@ -76,6 +77,33 @@ def test_a_notice_reads_back_and_anything_else_is_ignored() -> None:
     )
     for bad in ("", "[]", "{}", '{"kind": "seats"}', '{"kind":"seats","table":"x","vacated":"1"}'):
         assert Notice.parse(bad) is None
+    released = Notice("released", "abc", handovers=(1700000000.5, 1700000030.25))
+    assert Notice.parse(released.payload()) == released
+    assert Notice.parse(Notice("kept", "abc", wait=12.5).payload()) == Notice(
+        "kept", "abc", wait=12.5
+    )
+    too_many = json.dumps({"kind": "released", "table": "x", "handovers": [1.0] * 61})
+    for bad in (
+        '{"kind":"released","table":"x","handovers":["1"]}',
+        '{"kind":"released","table":"x","handovers":1}',
+        '{"kind":"kept","table":"x","wait":true}',
+        too_many,
+    ):
+        assert Notice.parse(bad) is None
+
+
+def test_a_table_is_handed_over_at_most_so_often_in_any_minute() -> None:
+    limit = HandOverLimit(3)
+    times: tuple[float, ...] = ()
+    for now in (1000.0, 1001.0, 1030.0):
+        assert limit.wait(times, now) == 0
+        times = limit.after(times, now)
+    assert times == (1000.0, 1001.0, 1030.0)
+    assert limit.wait(times, 1031.0) == pytest.approx(29.0)  # the first leaves the minute then
+    assert limit.wait(times, 1060.0) == 0
+    assert limit.after(times, 1060.0) == (1001.0, 1030.0, 1060.0)  # the last three only
+    assert HandOverLimit(0).wait([1000.0] * 10, 1000.0) == 0  # no limit
+    assert HandOverLimit(0).after(times, 1060.0) == ()
 
 
 @pytest.mark.asyncio
@@ -160,6 +188,51 @@ async def test_a_client_at_another_process_gets_the_table_handed_over(
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
     assert row_owner(cluster_db, table_id) == b.hub.owner
     await second.close()
+
+
+@pytest.mark.asyncio
+async def test_a_spectator_at_another_process_is_told_to_reconnect_and_nothing_moves(
+    start_server: StartServer, cluster_db: str
+) -> None:
+    a, b = await two_servers(start_server, cluster_db, handover_seconds=5)
+    table_id, tokens = await seeded_table(a, ["human", "easy"], seed=13)
+    player = await a.connect(table_id, tokens["P1"])
+    await player.expect("state")
+    notices: list[str] = []
+    listener = psycopg.connect(cluster_db, autocommit=True)
+    listener.add_notify_handler(lambda note: notices.append(note.payload))
+    listener.execute("LISTEN rummy500")
+    for _n in range(5):
+        spectator = await b.connect(table_id)
+        refused = await spectator.expect("error")
+        assert refused["code"] == "moved"
+        with pytest.raises(ConnectionClosed) as closed:
+            await spectator.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4409
+    # the player's connection is still open, and the table where it was: nothing was asked
+    await player.send({"type": "ping"})
+    await player.expect("pong")
+    assert table_id in a.hub.live and table_id not in b.hub.live
+    assert row_owner(cluster_db, table_id) == a.hub.owner
+    listener.execute("SELECT 1")  # every notice sent before this one has arrived
+    listener.close()
+    assert [n for n in notices if '"release' in n] == []
+    await player.close()
+
+
+@pytest.mark.asyncio
+async def test_a_player_arriving_while_a_spectator_s_load_is_under_way_gets_the_table(
+    start_server: StartServer, cluster_db: str
+) -> None:
+    a, b = await two_servers(start_server, cluster_db, handover_seconds=5)
+    table_id, _tokens = await seeded_table(a, ["human", "easy"], seed=14)
+    await a.hub.table(table_id)
+    # bravo: a spectator's load starts (it would not ask), a seated player's joins it (it may)
+    watching, playing = await asyncio.gather(
+        b.hub.table(table_id, ask_owner=False), b.hub.table(table_id, ask_owner=True)
+    )
+    assert watching is playing and table_id in b.hub.live and table_id not in a.hub.live
+    assert row_owner(cluster_db, table_id) == b.hub.owner
 
 
 @pytest.mark.asyncio

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from rummy500.notation import read_record
+from rummy500.notation import GameRecord, read_record
 from rummy500.review import count_decisions, review_game
 
 from .conftest import StartServer
@@ -56,7 +56,8 @@ async def test_the_review_of_a_finished_game_is_review_game_of_its_record(
     progress = [m for m in lines if m["type"] == "progress"]
     final = lines[-1]
     assert final["type"] == "review" and final["cached"] is False
-    record = read_record((await server.http.get(f"/api/tables/{table_id}/record")).text)
+    text = (await server.http.get(f"/api/tables/{table_id}/record")).text
+    record = read_record(text)
     total = count_decisions(record, 0)
     assert progress and progress[-1]["done"] == progress[-1]["total"] == total
     assert progress[-1]["counts"] == final["review"]["counts"]  # the tags so far, as they come
@@ -67,15 +68,25 @@ async def test_the_review_of_a_finished_game_is_review_game_of_its_record(
     assert got["seat"] == "P1" and got["decisions"] == total
     assert got["hands"] == expected["hands"]  # every decision, tag, loss and sentence
     assert final["names"] == {"P1": "Ann", "P2": names[1]}
-    # the replay: every position of every hand, as P1 saw it
+    # the replay: every position of every hand of the record, as P1 saw it, and each end
     replay = final["replay"]
-    assert [h["hand"] for h in replay] == [h.number for h in record.record]
-    for hand, played in zip(replay, record.record, strict=True):
+    steps = GameRecord.parse(text)
+    assert [h["hand"] for h in replay] == [h.number for h in steps.hands]
+    for hand, played in zip(replay, steps.hands, strict=True):
         assert hand["moves"] == [str(m) for m in played.moves]
         assert len(hand["positions"]) == len(played.moves) + 1
         assert all(set(p["hand_sizes"]) == {"P1", "P2"} for p in hand["positions"])
         assert hand["positions"][-1]["left_cards"] is not None
         assert "left_cards" not in hand["positions"][0]
+        ply = len(played.moves) // 2
+        seen = steps.game_at(played.number, ply).observation(0)
+        assert hand["positions"][ply]["hand_sizes"] == dict(
+            zip(["P1", "P2"], seen.hand_sizes, strict=True)
+        )
+        assert hand["positions"][ply]["stock_size"] == seen.stock_size
+        assert played.ended_by in ("out", "stock")  # the game was played to its end
+        assert hand["ended_by"] == played.ended_by
+        assert hand["out"] == (None if played.out is None else f"P{played.out + 1}")
 
 
 async def test_a_second_request_is_not_computed_again(start_server: StartServer) -> None:

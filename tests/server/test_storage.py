@@ -223,3 +223,77 @@ def test_moves_are_stored_again_after_the_database_dropped_the_writers_connectio
     assert storage.events(one.id) == ["deal", "P1 draw"]
     assert storage.events(two.id) == ["deal"]
     assert storage.append([Append(two.id, 1, ["P1 draw"], "n")]) == [True]
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_moves_stored_from_the_event_loop_are_checked_the_same_way(storage: Storage) -> None:
+    """PostgreSQL: the server's writer sends its batches from the event loop
+    (:meth:`Storage.append_async`); the answers are those of :meth:`Storage.append`, and a
+    connection the database dropped is replaced, the batch stored item by item."""
+    import asyncio
+
+    import psycopg
+
+    tables = [new_table(storage) for _ in range(6)]
+    for t in tables:
+        storage.claim(t.id, "n", 30)
+    url = storage.url.replace("postgresql+psycopg://", "postgresql://")
+
+    async def run() -> None:
+        ids = [t.id for t in tables]
+        assert await storage.append_async([Append(i, 0, ["deal"], "n") for i in ids]) == [True] * 6
+        batch = [
+            Append(ids[0], 1, ["P1 draw"], "n"),
+            Append(ids[1], 0, ["P1 draw"], "n"),  # stale
+            Append(ids[2], 1, ["P1 draw"], "other"),  # not the owner
+            Append(ids[3], 1, ["P1 draw", "P1 discard 7H"], "n", "playing"),
+            Append(ids[4], 1, ["P1 draw"], "n"),
+            Append(ids[4], 2, ["P1 discard 7H"], "n"),  # the same table twice
+        ]
+        assert await storage.append_async(batch) == [True, False, False, True, True, True]
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        again = [Append(ids[5], 1, ["P1 draw"], "n"), Append(ids[0], 2, ["P1 discard 7H"], "n")]
+        assert await storage.append_async(again) == [True, True]
+        await storage.close_async()
+
+    asyncio.run(run())
+    assert storage.events(tables[0].id) == ["deal", "P1 draw", "P1 discard 7H"]
+    assert storage.events(tables[1].id) == ["deal"]
+    assert storage.events(tables[2].id) == ["deal"]
+    assert storage.events(tables[3].id) == ["deal", "P1 draw", "P1 discard 7H"]
+    assert storage.events(tables[4].id) == ["deal", "P1 draw", "P1 discard 7H"]
+    assert storage.events(tables[5].id) == ["deal", "P1 draw"]
+    record = storage.table(tables[3].id)
+    assert record is not None and record.status == "playing" and record.version == 3
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_the_writer_looks_tables_up_by_their_key(storage: Storage) -> None:
+    """The writer's one statement, planned for any batch (PostgreSQL keeps a generic plan for
+    a prepared statement), finds the tables by their primary key: it scanned them all, every
+    batch, at a few hundred tables."""
+    import psycopg
+
+    tables = [new_table(storage) for _ in range(300)]
+    storage.claim(tables[0].id, "n", 30)
+    assert storage.append([Append(tables[0].id, 0, ["deal"], "n")]) == [True]  # opens the writer
+    conn = storage._writer.dbapi_connection  # the writer's own session
+    assert isinstance(conn, psycopg.Connection)
+    conn.execute("ANALYZE tables")
+    sql = Storage._APPEND_PG
+    for n in range(10):
+        sql = sql.replace("%s", f"${n + 1}", 1)
+    arrays = ["ARRAY['x']", "ARRAY[0]", "ARRAY['n']", "ARRAY[1]", "ARRAY[NULL]::varchar[]"]
+    arguments = ", ".join([*arrays, "0", "0", "ARRAY['x']", "ARRAY[1]", "ARRAY['deal']"])
+    with conn.transaction(force_rollback=True):
+        conn.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+        conn.execute("PREPARE append_plan AS " + sql)
+        rows = conn.execute(f"EXPLAIN EXECUTE append_plan({arguments})").fetchall()
+        conn.execute("DEALLOCATE append_plan")
+    plan = "\n".join(row[0] for row in rows)
+    assert "Seq Scan on tables" not in plan, plan
+    assert "tables_pkey" in plan, plan

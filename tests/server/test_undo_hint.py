@@ -181,3 +181,41 @@ async def test_an_undo_survives_a_restart(start_server: StartServer) -> None:
     undone = await client.expect("update", ref="u2")
     assert undone["view"]["hand"] == hand and undone["view"]["melds"] == []
     assert undone["event"]["kind"] == "undo" and undone["can_undo"] is False
+
+
+async def test_an_undo_refusal_carries_the_engines_reason(server: RunningServer) -> None:
+    _table_id, first, _meld, mover, waiter = await table_of_two(server)
+    await send_move(mover, f"{first} draw", "d")
+    await mover.send({"type": "undo", "id": "u"})
+    refused = await mover.expect("error", ref="u")
+    assert refused["code"] == "cannot_undo"
+    assert refused["reason"] == {"code": "draw_seen", "params": {}}
+    await waiter.send({"type": "undo", "id": "w"})
+    refused = await waiter.expect("error", ref="w")
+    mover_seat, waiter_seat = int(first[1]) - 1, 1 - (int(first[1]) - 1)
+    assert refused["reason"] == {
+        "code": "not_your_turn",
+        "params": {"seat": mover_seat, "other": waiter_seat},
+    }
+    # in words, with the players' names (player1, player2: seat by seat)
+    assert refused["message"] == (
+        f"it is player{mover_seat + 1}'s turn, not player{waiter_seat + 1}'s"
+    )
+
+
+async def test_a_move_sent_while_its_hint_is_worked_out_is_played_at_once(
+    start_server: StartServer,
+) -> None:
+    """The hint is answered when found, outside the connection's reading of its messages: a
+    move sent meanwhile is played (and answered) first, and the hint then says which position
+    it was for. Its search stops at the hint time cap."""
+    server = await start_server(level_options={"hard": {"samples": 100_000}}, hint_seconds=1.0)
+    _table_id, first, meld, mover, _waiter = await table_of_two(server)
+    await send_move(mover, f"{first} draw", "d")
+    asked_at = mover.version  # a decision among melds and discards: a search
+    await mover.send({"type": "hint", "id": "h"})
+    update = await send_move(mover, meld, "m")  # answered before the hint
+    assert update["version"] == asked_at + 1
+    assert not [m for m in mover.received if m["type"] == "hint"]
+    hint = await mover.expect("hint", timeout=30)  # the search stopped at its cap
+    assert hint["ref"] == "h" and hint["version"] == asked_at

@@ -207,7 +207,9 @@ async def test_a_computer_answer_is_dropped_once_its_player_is_back(
     asked = asyncio.Event()
     answer = asyncio.Event()
 
-    async def slow_choose(level: str, seed: int, observation: Any, legal: Any) -> Any:
+    async def slow_choose(
+        level: str, seed: int, observation: Any, legal: Any, since: Any = None
+    ) -> Any:
         asked.set()
         await answer.wait()  # thinks until the player is back
         return next(m for m in legal if str(m) == far_call)

@@ -157,3 +157,53 @@ async def test_a_stopped_server_leaks_no_semaphore_file_process_or_traceback(
         for process in running(children):
             process.kill()
         server.kill()
+
+
+async def test_a_hint_worker_in_the_middle_of_a_search_ends_with_a_stopped_server(
+    tmp_path: Path,
+) -> None:
+    """The hints' own worker (at the lowest CPU priority) is stopped with the server as the
+    computer players' are: no semaphore, temporary file, process or traceback left."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    server = ServerProcess(
+        tmp_path / "server",
+        *("--bot-processes", "1", "--hint-seconds", "60"),
+        *("--level-options", "hard:samples=100000"),  # a hint searches for its whole minute
+        env={"TMPDIR": str(tmp)},
+    ).start()
+    children: list[psutil.Process] = []
+    try:
+        async with httpx.AsyncClient(base_url=server.base, timeout=10) as http:
+            r = await http.post(
+                "/api/tables",
+                json={"seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}], "name": "A"},
+            )
+            assert r.status_code == 201, r.text
+            reply = r.json()
+        client = await TableClient.open(server.ws_base, reply["table"]["table_id"], reply["token"])
+        deadline = time.monotonic() + 60
+        while not client.legal:
+            await client.recv(max(0.01, deadline - time.monotonic()))
+        await client.send({"type": "hint", "id": "h"})
+        hinting: psutil.Process | None = None
+        while hinting is None or cpu_seconds(hinting) < 0.2:  # the hint worker searches
+            assert time.monotonic() < deadline, server.stderr()
+            workers = [p for p in server.children() if is_bot_worker(p)]
+            hinting = next((p for p in workers if p.nice() == 19), None)
+            await asyncio.sleep(0.05)
+        children = server.children()
+        stopping = time.monotonic()
+        assert server.stop() != -signal.SIGKILL, server.stderr()  # it stopped by itself
+        assert time.monotonic() - stopping < 10  # not held by the hint's minute
+        await client.close()
+        alive = wait_until_gone(children, timeout=5)
+        assert not alive, [" ".join(p.cmdline()) for p in alive]
+        errors = server.stderr()
+        for word in ("leaked", "resource_tracker", "Traceback"):
+            assert word not in errors, errors
+        assert not list(tmp.iterdir())
+    finally:
+        for process in running(children):
+            process.kill()
+        server.kill()

@@ -19,7 +19,7 @@ from textual.worker import WorkerState
 
 from rummy500 import i18n
 from rummy500.engine import JOKER, Game, Rules
-from rummy500.notation import read_record
+from rummy500.notation import GameRecord, read_record
 from rummy500.review import GameReview, Thresholds, review_game
 from rummy500.tui.app import RummyApp
 from rummy500.tui.review import (
@@ -145,15 +145,10 @@ def named(card: int, text: str) -> bool:
 async def test_the_replay_steps_through_the_hand_as_the_seat_saw_it(data_dir: Path) -> None:
     """Step by step (→), the replay shows the seat's own hand, the discard pile and the melds of
     the engine's position at that point, and never a card hidden in the other hand."""
-    record = read_record(RECORD.read_text(encoding="utf-8"))
-    hand = record.record[0]
-    game = Game(record.players, record.rules)
-    game.deal(hand.deal, dealer=hand.dealer, number=hand.number)  # type: ignore[arg-type]
-    positions = []
-    for move in hand.moves:
-        positions.append(game.clone())
-        game.play(move)
-    positions.append(game.clone())
+    steps = GameRecord.parse(RECORD.read_text(encoding="utf-8"))
+    record = steps.final_game()
+    (hand,) = steps.hands
+    positions = [steps.game_at(hand.number, ply) for ply in range(len(hand.moves) + 1)]
     app = RummyApp(data_dir=data_dir, review_settings=STRICT)
     async with app.run_test(size=WIDE) as pilot:
         screen = await open_review(pilot, app, record)

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from rummy500.engine import IllegalMove, Move
+from rummy500.engine import IllegalMove, Move, Observation
 from rummy500.notation import read_record
 from rummy500.tui.session import Session
 from rummy500.tui.stats import Statistics
 from rummy500.tui.storage import GameStore
 from rummy500.tui.words import card_label, describe_move, played_label
-from tests.tui.helpers import HANDS, cards, scripted_session
+from tests.tui.helpers import HANDS, ScriptedBot, cards, scripted_session
 
 # P1 (the person) holds a run of hearts and a pair of nines; P2 draws and discards first.
 
@@ -130,3 +132,59 @@ def test_moves_in_words_hide_what_a_draw_from_the_stock_was(data_dir: Path) -> N
     session.play(Move.parse("P2 discard KS"))
     entry = session.play(Move.parse("P1 draw"))
     assert entry.words == "You draw 2♥ from the stock."
+
+
+class Blunderer(ScriptedBot):
+    """Answers every decision with a move that is not legal."""
+
+    def choose(self, observation: Observation, legal_moves: Sequence[Move]) -> Move:
+        return Move(observation.seat, "discard", (cards("AH")[0],))
+
+
+def test_a_computer_players_illegal_move_does_not_stop_the_game(data_dir: Path) -> None:
+    session = scripted_session(data_dir, HANDS, "KH", "AS 2H")
+    session.bots[1] = Blunderer([])
+    session.play_bots()
+    assert session.your_turn  # P2 played its first legal moves, to its discard
+    moves = session.game.moves
+    assert {m.seat for m in moves} == {1} and moves[0].verb == "draw"
+    assert moves[-1].verb == "discard"
+
+
+@pytest.mark.asyncio
+async def test_the_computer_players_loop_asks_the_pace_and_tells_each_move(
+    data_dir: Path,
+) -> None:
+    session = scripted_session(data_dir, HANDS, "KH", "AS 2H", [["P2 draw", "P2 discard KS"]])
+    paced: list[str] = []
+    told: list[list[str]] = []
+
+    def pace(move: Move) -> float:
+        paced.append(str(move))
+        return 0.0
+
+    await session.run_bots(pace=pace, moved=lambda entries: told.append([e.words for e in entries]))
+    assert paced == ["P2 draw", "P2 discard KS"]
+    assert told == [["Ada draws from the stock."], ["Ada discards K♠."]]
+    assert session.your_turn
+
+
+@pytest.mark.asyncio
+async def test_the_table_moves_the_computer_players_through_the_sessions_loop(
+    data_dir: Path,
+) -> None:
+    from tests.tui.helpers import settle, table_app
+
+    session = scripted_session(data_dir, HANDS, "KH", "AS 2H", [["P2 draw", "P2 discard KS"]])
+    runs: list[dict[str, object]] = []
+    loop = session.run_bots
+
+    async def counted(**options: Any) -> None:
+        runs.append(options)
+        await loop(**options)
+
+    session.run_bots = counted  # type: ignore[method-assign]
+    app = table_app(session, data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert runs and str(session.game.moves[-1]) == "P2 discard KS"

@@ -110,3 +110,41 @@ async def test_lay_off_with_nothing_picked_asks_which_card(data_dir: Path) -> No
         await pilot.press("home", "l")  # nothing fits now: say what to do
         assert status_text(app).startswith("✗ Pick the card to lay off first")
         assert str(session.game.moves[-1]) == "P1 layoff 3H 1"
+
+
+@pytest.mark.asyncio
+async def test_a_card_that_fits_no_meld_is_refused_for_that_reason(data_dir: Path) -> None:
+    hands = ["9S 9D 9H 9C 4H 5H 6H 6D KC 2D 3S 7C 8D", HANDS[1]]
+    session = scripted_session(data_dir, hands, "KH", "AS 2H", [["P2 draw", "P2 discard KS"]])
+    app = table_app(session, data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("d")
+        await pick(pilot, app, cards("9S 9D 9H 9C"))
+        await pilot.press("m")
+        await pick(pilot, app, cards("4H 5H 6H"))
+        await pilot.press("m")
+        assert len(session.game.melds) == 2
+        before = session.game.to_json()
+        await pick(pilot, app, cards("6D"))
+        await pilot.press("l")  # meld 1 is a full group, but that is not why
+        assert status_text(app) == "✗ The 6♦ does not fit any meld on the table"
+        assert session.game.to_json() == before
+
+
+@pytest.mark.asyncio
+async def test_a_meld_with_a_joker_says_what_is_wrong_with_the_cards_picked(
+    data_dir: Path,
+) -> None:
+    hands = ["2S 3D JK 9S 9D KC 2D 3S 7C 8D JS QH AD", HANDS[1]]
+    session = scripted_session(data_dir, hands, "KH", "AS 2H", [["P2 draw", "P2 discard KS"]])
+    app = table_app(session, data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("d")
+        await pick(pilot, app, cards("2S 3D JK"))
+        await pilot.press("m")
+        assert status_text(app) == (
+            "✗ 3♦ 2♠ JK is neither a run (one suit, in sequence) nor a group (one rank)"
+        )
+        assert not session.game.melds

@@ -191,6 +191,13 @@ def test_review_from_the_game_over_dialog(
     page.keyboard.press("End")
     last = final["replay"][-1]
     assert replay.get_attribute("data-replay") == f"{last['hand']}:{len(last['moves'])}"
+    # how the hand ended, from the record: who went out, or the stock ran out
+    ended = (
+        f"{final['names'][last['out']]} went out."
+        if last["ended_by"] == "out"
+        else "The stock ran out."
+    )
+    assert page.locator("[data-next-move]").inner_text().strip() == ended
     # the others' cards only at the end of the hand, as at the table
     left = last["positions"][-1]["left_cards"]["P2"]
     assert page.locator(".review-other .review-cards").count() == (1 if left else 0)

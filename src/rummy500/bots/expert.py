@@ -86,7 +86,12 @@ class ExpertBot(Bot):
       in all, while the choice is still open: each further deal plays the first candidate and
       only the alternatives whose gain over it, less ``confidence`` standard errors, is within
       one standard error of 0 (it could still turn the choice either way). Clear decisions
-      stay cheap and close ones get the deals (``None``, the default: exactly ``samples``).
+      stay cheap and close ones get the deals (``None``, the default: exactly ``samples``);
+    - ``cap``: stop dealing once the search has taken this many seconds of wall clock, whatever
+      ``samples`` (or ``extend``) asks, and choose on the deals played out by then (at least
+      one; a choice on too few is the intermediate one). The server's hints search with one, so
+      that a hint holds its worker for a bounded time even on a busy machine (``None``, the
+      default: no cap; such a search is not reproducible when the cap is reached).
     """
 
     name = "expert"
@@ -110,11 +115,15 @@ class ExpertBot(Bot):
         take_top: bool = False,
         phases: str | None = None,
         extend: int | None = None,
+        cap: float | None = None,
     ) -> None:
         super().__init__(seed)
         if time <= 0 and not samples:
             raise ValueError(_("the time budget must be positive, or give a number of samples"))
+        if cap is not None and not cap > 0:
+            raise ValueError(_("the time cap must be positive, not {cap}").format(cap=cap))
         self.time = time
+        self.cap = cap
         self.samples = samples
         self.candidates = max(1, candidates)
         self.playout_moves = playout_moves
@@ -178,7 +187,10 @@ class ExpertBot(Bot):
         clock = _time.perf_counter
         start = clock()
         deadline = start + self.time
+        cap = math.inf if self.cap is None else start + self.cap
         while True:
+            if rounds and clock() >= cap:
+                break
             if self.samples and rounds >= self.samples:
                 # past the fixed deals: deal on (with ``extend``) for the open alternatives only
                 if rounds >= (self.extend or 0):
@@ -221,9 +233,12 @@ class ExpertBot(Bot):
         counts = [0] * n
         active = list(range(n))
         rounds = 0
+        cap = math.inf if self.cap is None else _time.perf_counter() + self.cap
         for stage in range(stages):
             deals = max(1, round(per_stage / len(active)))
             for _deal in range(deals):
+                if rounds and _time.perf_counter() >= cap:
+                    break
                 self._deal(obs, candidates, active, diff_sums, diff_squares, counts)
                 rounds += 1
             if stage < stages - 1:

@@ -158,14 +158,10 @@ def resolve_move(obs: Observation, legal: Sequence[Move], text: str) -> Move:
     if move in legal:
         return move
     if move.seat != obs.seat:
-        raise IllegalMove(
-            _("you play {seat}, not {other}").format(
-                seat=seat_str(obs.seat), other=seat_str(move.seat)
-            )
-        )
+        raise IllegalMove("not_your_turn", seat=obs.seat, other=move.seat)
     canonical = Game.from_observation(obs, random.Random(0)).legal_form(move)
     if canonical not in legal:
-        raise IllegalMove(_("that move is not allowed now"))
+        raise IllegalMove("not_allowed")
     return canonical
 
 

@@ -23,20 +23,19 @@ from rummy500.engine.cards import (
 )
 from rummy500.engine.deal import Deal, check_cards_fit
 from rummy500.engine.errors import (
-    AmbiguousMoveError,
-    IllegalMove,
-    IllegalMoveError,
     InvalidDeal,
     InvalidMoveError,
     InvalidRules,
     MoveError,
     NotationError,
+    RefusedMove,
     Rummy500Error,
 )
 from rummy500.engine.melds import card_value, card_values
 from rummy500.engine.moves import Move, Seat, parse_seat, seat_label, seat_str
 from rummy500.engine.observation import MeldView, Observation, unseen_cards
 from rummy500.engine.phases import CallWindow, HandResult, Obligation, ObligationKind, Phase
+from rummy500.engine.reasons import AmbiguousMoveError, IllegalMove, IllegalMoveError
 from rummy500.engine.rules import PRESETS, Rules
 from rummy500.engine.state import (
     CALL,
@@ -75,6 +74,7 @@ __all__ = [
     "ObligationKind",
     "Observation",
     "Phase",
+    "RefusedMove",
     "Rules",
     "Rummy500Error",
     "Seat",

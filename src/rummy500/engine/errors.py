@@ -1,4 +1,21 @@
-"""The small exception hierarchy of rummy500."""
+"""The small exception hierarchy of rummy500.
+
+This module is a leaf: it imports nothing of the engine. The two errors that carry a reason
+code, :class:`~rummy500.engine.IllegalMove` and :class:`~rummy500.engine.AmbiguousMoveError`,
+are defined with the reasons they put into words (:mod:`rummy500.engine.reasons`); every error
+of a move shares the base :class:`MoveError` defined here::
+
+    Rummy500Error
+    ├── NotationError (ValueError)
+    │   └── InvalidMoveError (also a MoveError)
+    ├── MoveError
+    │   ├── InvalidMoveError
+    │   ├── IllegalMove          (the game's rules: a reason code and its parameters)
+    │   ├── AmbiguousMoveError   (several legal readings)
+    │   └── RefusedMove          (a front end's own rule: a table's undo cap, a call answered)
+    ├── InvalidRules (ValueError)
+    └── InvalidDeal (ValueError)
+"""
 
 from __future__ import annotations
 
@@ -6,14 +23,12 @@ from collections.abc import Sequence
 from typing import Any
 
 __all__ = [
-    "AmbiguousMoveError",
-    "IllegalMove",
-    "IllegalMoveError",
     "InvalidDeal",
     "InvalidMoveError",
     "InvalidRules",
     "MoveError",
     "NotationError",
+    "RefusedMove",
     "Rummy500Error",
 ]
 
@@ -28,59 +43,44 @@ class NotationError(Rummy500Error, ValueError):
 
 class MoveError(Rummy500Error):
     """Base of the errors of a move read or played in a position (:meth:`Game.parse_move`,
-    :meth:`Game.play`): the game is left exactly as it was."""
+    :meth:`Game.play`, :meth:`Game.legal_form`) or refused by a front end: the game is left
+    exactly as it was.
+
+    Each has a ``code`` (a reason of :data:`~rummy500.engine.reasons.REASONS` for the game's
+    own errors), ``params`` (``{}`` unless the code has some) and :meth:`text`, the sentence
+    with the players' names, so that a front end shows any of them the same way.
+    """
+
+    code: str = "invalid_move"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.params: dict[str, Any] = {}
+
+    def text(self, names: Sequence[str] | None = None) -> str:
+        """The error in words (``names``: the players', 0-based, where the error names seats)."""
+        return str(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"code": …, "params": {…}, "message": …}``, ready for JSON."""
+        return {"code": self.code, "params": dict(self.params), "message": str(self)}
 
 
 class InvalidMoveError(MoveError, NotationError):
-    """Text that is not a move in notation at all."""
+    """Text that is not a move in notation at all (``code`` ``"invalid_move"``)."""
 
 
-class IllegalMove(MoveError):
-    """A move the rules do not allow now. The game is left exactly as it was.
+class RefusedMove(MoveError):
+    """A move (or a take-back) refused by a rule of a front end, not of the game: a table's
+    cap on take-backs in one turn, a Rummy call already answered. ``code`` is the front end's
+    own, ``str(error)`` its sentence (already in the player's language)."""
 
-    ``code`` and ``params`` say why as data (:mod:`rummy500.engine.reasons` lists the codes);
-    ``str(error)`` is the sentence in the current language, and :meth:`text` the same with the
-    players' names.
-    """
-
-    def __init__(self, code: str = "not_allowed", /, **params: Any) -> None:
-        from rummy500.engine.reasons import REASONS, reason_text
-
-        self.params: dict[str, Any] = params
-        if code in REASONS:
-            self.code = code
-            self._own = False
-            message = reason_text(code, params)
-        else:  # a front end's own sentence, for a rule of its own (not the game's)
-            self.code = "not_allowed"
-            self._own = True
-            message = code
+    def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
+        self.code = code
 
-    def text(self, names: Sequence[str] | None = None) -> str:
-        """The reason in the current language, seats called by ``names`` (0-based)."""
-        from rummy500.engine.reasons import reason_text
-
-        return str(self) if self._own else reason_text(self.code, self.params, names)
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"code": …, "params": {…}, "message": …}``, ready for JSON (cards in notation)."""
-        from rummy500.engine.reasons import params_json
-
-        return {"code": self.code, "params": params_json(self.params), "message": str(self)}
-
-
-#: The name python-chess users look for.
-IllegalMoveError = IllegalMove
-
-
-class AmbiguousMoveError(IllegalMove):
-    """A move that could be read more than one way here (a joker or an ace that fits more than
-    one place); ``readings`` lists the legal moves it could mean."""
-
-    def __init__(self, text: str, readings: Sequence[Any]) -> None:
-        self.readings = tuple(readings)
-        super().__init__("ambiguous_move", move=text, readings=[str(m) for m in readings])
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.code, str(self))
 
 
 class InvalidRules(Rummy500Error, ValueError):

@@ -136,7 +136,7 @@ class GameFields:
         self._no_discard = -1
         self._resume = -1
         self._legal: tuple[Move, ...] | None = None
-        self._undo_floor = 0  # moves of this hand before it cannot be taken back (can_undo)
+        self._undo_floor = 0  # moves of this hand before it cannot be taken back (can_take_back)
         self._spot_index: dict[int, list[SpotEntry]] | None = None
         self._spot_mask = 0  # natural cards that can be laid off (valid with _spot_index)
         # per discard pile card, the pile up to it: natural cards held (bits 0-51), jokers

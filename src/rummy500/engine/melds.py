@@ -12,7 +12,7 @@ from itertools import combinations, compress
 from typing import TYPE_CHECKING
 
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, RANKS, SUITS, card_str
-from rummy500.engine.errors import IllegalMove
+from rummy500.engine.reasons import IllegalMove
 from rummy500.engine.rules import Rules
 
 if TYPE_CHECKING:

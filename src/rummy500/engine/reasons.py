@@ -1,11 +1,12 @@
 """Why a move is refused, as data: a stable code, its parameters, and the sentence for players.
 
-Every :class:`~rummy500.engine.IllegalMove` carries a ``code`` (one of :data:`REASONS`) and
-``params``: cards as integer codes, seats as 0-based indices, meld numbers and limits as
-integers. :func:`reason_text` puts them into words in the current language, with cards as
-players read them (``5♥``, ``10♠``, a joker on the table as ``*8♥``) and seats by name when the
-names are given. The codes and their parameters are part of the public API: front ends and
-clients (the table server's ``error`` messages) show them in their own words and languages.
+Every :class:`IllegalMove` (and :class:`AmbiguousMoveError`, the two errors defined here with
+the reasons they put into words) carries a ``code`` (one of :data:`REASONS`) and ``params``:
+cards as integer codes, seats as 0-based indices, meld numbers and limits as integers.
+:func:`reason_text` puts them into words in the current language, with cards as players read
+them (``5♥``, ``10♠``, a joker on the table as ``*8♥``) and seats by name when the names are
+given. The codes and their parameters are part of the public API: front ends and clients (the
+table server's ``error`` messages) show them in their own words and languages.
 
 Parameter names say what a value is: ``card`` and ``must`` are cards in a hand, ``played`` a
 card as played on the table (a joker with what it stands for), ``cards`` several played cards,
@@ -19,11 +20,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, card_str, played_str
+from rummy500.engine.errors import MoveError
+from rummy500.engine.moves import Move
 from rummy500.i18n import N_, _
 
 __all__ = [
     "RANK_LABELS",
     "REASONS",
+    "AmbiguousMoveError",
+    "IllegalMove",
+    "IllegalMoveError",
     "SUIT_SYMBOLS",
     "card_label",
     "cards_label",
@@ -66,8 +72,26 @@ REASONS: dict[str, str] = {
     "no_such_seat": N_("there is no seat {seat} at this table"),
     "not_your_turn": N_("it is {seat}'s turn, not {other}'s"),
     "not_allowed": N_("that move is not allowed now"),
+    # the research environments (an action outside the action mask)
+    "action_not_legal": N_(
+        "action {action} ({what}) is not legal now: the action mask lists the legal ones "
+        "(illegal_action='penalize' rewards an illegal one instead)"
+    ),
     "nothing_to_undo": N_("there is no move of this hand to take back"),
     "ambiguous_move": N_("{move} could mean any of: {readings}; say which"),
+    # taking a move back (Game.undo_refusal)
+    "draw_seen": N_(
+        "nothing to undo: the card you drew from the stock has been seen, so the draw cannot "
+        "be taken back"
+    ),
+    "rummy_final": N_("nothing to undo: a Rummy! call cannot be taken back"),
+    "window_final": N_(
+        "nothing to undo: a move made while a Rummy call window was open cannot be taken back"
+    ),
+    "nothing_this_turn": N_(
+        "nothing to undo: only your melds, lay-offs and takes of this turn can be taken back, "
+        "until you discard"
+    ),
     # the Rummy call window
     "window_open": N_("a Rummy call window is open: {seat} may call or pass now"),
     "window_call_or_pass": N_("a Rummy call window is open: call Rummy or pass"),
@@ -137,6 +161,7 @@ REASONS: dict[str, str] = {
     "run_full": N_("meld {meld} holds all thirteen ranks: nothing more fits"),
     "run_not_next": N_("{played} does not fit at either end of meld {meld}"),
     "layoff_no_fit": N_("{played} does not fit meld {meld}"),
+    "fits_no_meld": N_("the {card} does not fit any meld on the table"),
 }
 
 _SEATS = frozenset({"seat", "other"})
@@ -198,3 +223,65 @@ def params_json(params: Mapping[str, Any]) -> dict[str, Any]:
         else:
             out[key] = value
     return out
+
+
+# --- the errors that carry a reason --------------------------------------------------------------
+
+
+class IllegalMove(MoveError):
+    """A move the rules do not allow now. The game is left exactly as it was.
+
+    ``IllegalMove(code, **params)``: ``code`` is one of :data:`REASONS` (a rule of a front end's
+    own is a :class:`~rummy500.engine.RefusedMove`), ``params`` its parameters. ``str(error)``
+    is the sentence in the current language, :meth:`text` the same with the players' names.
+    """
+
+    def __init__(self, code: str = "not_allowed", /, **params: Any) -> None:
+        if code not in REASONS:
+            raise ValueError(f"{code!r} is not a reason code (rummy500.engine.reasons.REASONS)")
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+    def __str__(self) -> str:
+        return reason_text(self.code, self.params)
+
+    def text(self, names: Sequence[str] | None = None) -> str:
+        """The reason in the current language, seats called by ``names`` (0-based)."""
+        return reason_text(self.code, self.params, names)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"code": …, "params": {…}, "message": …}``, ready for JSON (cards in notation)."""
+        return {"code": self.code, "params": params_json(self.params), "message": str(self)}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _illegal_move, (self.code, self.params), self.__dict__
+
+
+#: The name python-chess users look for.
+IllegalMoveError = IllegalMove
+
+
+def _illegal_move(code: str, params: dict[str, Any]) -> IllegalMove:
+    return IllegalMove(code, **params)
+
+
+class AmbiguousMoveError(MoveError):
+    """A move that could be read more than one way here (a joker or an ace that fits more than
+    one place, a lay-off that fits more than one meld); ``readings`` lists the legal moves it
+    could mean. ``code`` is ``"ambiguous_move"``."""
+
+    def __init__(self, text: str, readings: Sequence[Move]) -> None:
+        super().__init__(text)
+        self.readings = tuple(readings)
+        self.code = "ambiguous_move"
+        self.params = {"move": text, "readings": [str(m) for m in self.readings]}
+
+    def __str__(self) -> str:
+        return reason_text(self.code, self.params)
+
+    def text(self, names: Sequence[str] | None = None) -> str:
+        return reason_text(self.code, self.params, names)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.params["move"], self.readings), self.__dict__

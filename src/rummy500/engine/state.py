@@ -18,12 +18,7 @@ from rummy500.engine.cards import (
     NUM_CODES,
 )
 from rummy500.engine.deal import Deal, _Hand
-from rummy500.engine.errors import (
-    AmbiguousMoveError,
-    IllegalMove,
-    InvalidMoveError,
-    NotationError,
-)
+from rummy500.engine.errors import InvalidMoveError, NotationError
 from rummy500.engine.explain import _loose_pattern, _matches
 from rummy500.engine.fields import (
     CALL,
@@ -54,6 +49,7 @@ from rummy500.engine.movegen import (
 from rummy500.engine.moves import Move, Seat, seat_str
 from rummy500.engine.observation import Observation
 from rummy500.engine.phases import CallWindow, HandResult, Obligation, ObligationKind
+from rummy500.engine.reasons import AmbiguousMoveError, IllegalMove
 from rummy500.engine.rules import Rules
 from rummy500.engine.serialize import Serialization
 
@@ -227,7 +223,7 @@ class Game(Serialization):
             self.hand_sizes[seat] = size
             self.discard.append(card)
             self._no_discard = -1
-            self._undo_floor = len(self.moves)  # (can_undo: only takes, melds and lay-offs)
+            self._undo_floor = len(self.moves)  # (can_take_back: only takes, melds and lay-offs)
             if not size:
                 self._pile_push(card)
                 self._end_hand("out", seat)
@@ -408,7 +404,8 @@ class Game(Serialization):
         nobody anything new: a take from the discard pile, melds and lay-offs. Never a draw from
         the stock (the card has been seen), a Rummy call or a pass, nor a move made while a call
         window was open. This is a rule for players, not a limit of :meth:`undo`, which takes
-        back any move of the hand.
+        back any move of the hand; front ends offer undo by it (:meth:`undo_refusal` says why
+        not).
         """
         if self.phase != PLAY:
             return False
@@ -421,6 +418,36 @@ class Game(Serialization):
         """:meth:`can_take_back` under its former name (kept for one release): it never said
         whether :meth:`undo` would succeed."""
         return self.can_take_back(seat)
+
+    def undo_refusal(self, seat: int | None = None) -> IllegalMove | None:
+        """Why ``seat`` (default: the seat to act) may not take back its last move now (the
+        rule of :meth:`can_take_back`), as the :class:`IllegalMove` that says it (not raised), or
+        ``None`` if it may.
+
+        Its ``code`` is ``hand_over`` or ``game_over``; ``not_your_turn`` (another seat's turn);
+        ``draw_seen`` (the card drawn from the stock has been seen); ``rummy_final`` (a Rummy
+        call); ``window_final`` (a move made while a call window was open); or
+        ``nothing_this_turn`` (nothing of the seat's turn yet, or the turn is over).
+        """
+        if self.can_take_back(seat):
+            return None
+        phase = self.phase
+        if phase in (HAND_OVER, GAME_OVER):
+            return IllegalMove("game_over" if phase == GAME_OVER else "hand_over")
+        if seat is None:
+            seat = self.to_act
+            assert seat is not None
+        if phase != CALL and seat != self.turn:
+            return IllegalMove("not_your_turn", seat=self.turn, other=seat)
+        last = self.moves[-1] if phase == PLAY and self.moves else None
+        if last is not None and last.seat == seat:
+            if last.verb == "draw":
+                return IllegalMove("draw_seen")
+            if last.verb == "rummy":
+                return IllegalMove("rummy_final")
+            if last.verb == "take":  # (takes are otherwise taken back)
+                return IllegalMove("window_final")
+        return IllegalMove("nothing_this_turn")
 
     def undo(self) -> Move:
         """Take back the last move of the current hand, whatever it was, and return it: the
@@ -454,11 +481,13 @@ class Game(Serialization):
         """The legal move that ``text`` means in this position.
 
         ``text`` is a move in notation (``"P2 meld 4H 5H 6H"``); the seat may be left out for
-        the seat to act (``"discard 9C"``); a joker may be left undeclared (``"meld 9H JK JK"``)
-        and a lay-off's end unsaid when only one reading is legal. Raises
-        :class:`InvalidMoveError` (not a move), :class:`AmbiguousMoveError` (several legal
-        readings, listed in ``readings``) or :class:`IllegalMove` (with the reason); the game
-        never changes.
+        the seat to act (``"discard 9C"``); a joker may be left undeclared (``"meld 9H JK JK"``),
+        a lay-off's end unsaid, and its meld too (``"layoff 6D"``: the melds it fits), when only
+        one reading is legal. Raises :class:`InvalidMoveError` (not a move),
+        :class:`AmbiguousMoveError` (several legal readings, listed in ``readings``) or
+        :class:`IllegalMove` (with the reason: for a loose move, why no reading is legal —
+        what is wrong with a meld whatever its jokers stand for, a lay-off that fits no meld);
+        the game never changes.
         """
         words = text.split()
         if words and not (words[0][:1] in "Pp" and words[0][1:].isdigit()):
@@ -481,17 +510,14 @@ class Game(Serialization):
             return readings[0]
         if len(readings) > 1:
             raise AmbiguousMoveError(written, readings)
-        if move is None:
-            raise IllegalMove("not_allowed")
-        try:
-            return self.legal_form(move)
-        except IllegalMove as error:
-            # no reading is legal: a better reason than "say what the joker stands for"?
-            if error.code.startswith("joker_") and self.to_act is not None:
-                code, params = self._explain(move)
-                if code != "not_allowed":
-                    raise IllegalMove(code, **params) from None
-            raise
+        if move is not None:
+            try:
+                return self.legal_form(move)  # (a joker declared as a card, in a group)
+            except IllegalMove as error:
+                if not error.code.startswith("joker_"):
+                    raise
+        code, params = self._why_no_reading(loose)
+        raise IllegalMove(code, **params)
 
     def legal_form(self, move: Move | str) -> Move:
         """``move`` as :meth:`~rummy500.engine.Game.legal_moves` lists it (meld cards in order,
@@ -633,7 +659,7 @@ class Game(Serialization):
             shown = s == seat or seat is None
             cards = " ".join(card_label(c) for c in self.hand(s)) if shown else ""
             lines.append(
-                f"{mark}{seat_str(s)} total {self.totals[s]:>5} · this hand {self.points[s]:>4}"
+                f"{mark}{seat_str(s)}: total {self.totals[s]:>5} · this hand {self.points[s]:>4}"
                 f" · {self.hand_sizes[s]:>2} cards {cards}".rstrip()
             )
         return "\n".join(lines)

@@ -34,7 +34,7 @@ import numpy as np
 from gymnasium import spaces
 
 from rummy500.bots import Bot, make_bot
-from rummy500.engine import Game, IllegalMove, Rules, Seat, parse_seat, seat_label
+from rummy500.engine import Game, IllegalMove, Rules, Seat, parse_seat
 from rummy500.envs.encoding import NUM_ACTIONS, action_str
 from rummy500.envs.observation import EncodedGame, ObservationLayout
 from rummy500.envs.pettingzoo import _rules
@@ -158,10 +158,7 @@ class Rummy500Env(gymnasium.Env[dict[str, Any], Any]):
         if not 0 <= action < NUM_ACTIONS or action not in table.legal_actions():
             if self.illegal_action == "raise":
                 what = action_str(action) if 0 <= action < NUM_ACTIONS else "no action"
-                raise IllegalMove(
-                    f"action {action} ({what}) is not legal now: the action mask lists the legal"
-                    " ones (illegal_action='penalize' rewards an illegal one instead)"
-                )
+                raise IllegalMove("action_not_legal", action=action, what=what)
             return self._observe(), self.illegal_reward, False, False, self._info(illegal=True)
         table.play_action(action)
         reward, terminated, truncated = self._after_move()
@@ -247,21 +244,11 @@ class Rummy500Env(gymnasium.Env[dict[str, Any], Any]):
         return mask
 
     def render(self) -> str | None:
-        """``ansi``: the position as the learning seat sees it; ``human``: printed."""
+        """``ansi``: the position as the learning seat sees it (:meth:`Game.render`);
+        ``human``: printed."""
         if self.render_mode is None or self.table is None:
             return None
-        game = self.game
-        obs = game.observation(self.seat)
-        from rummy500.engine.cards import cards_str, played_str
-
-        lines = [
-            f"hand {game.hand_number}, {game.phase}; you are {seat_label(self.seat)}",
-            "totals: " + " ".join(str(t) for t in game.totals),
-            f"discard pile (top last): {cards_str(obs.discard_pile)}",
-            *(f"meld {m.number}: " + " ".join(played_str(c) for c in m.cards) for m in obs.melds),
-            f"your hand: {cards_str(obs.hand)}",
-        ]
-        text = "\n".join(lines)
+        text = self.game.render(self.seat)
         if self.render_mode == "human":
             print(text)
             return None

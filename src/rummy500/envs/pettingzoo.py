@@ -27,9 +27,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from rummy500.engine import Game, IllegalMove, Rules, Seat, seat_str
-from rummy500.engine.cards import cards_str, played_str
-from rummy500.envs.encoding import NUM_ACTIONS, action_str
+from rummy500.engine import Game, IllegalMove, RefusedMove, Rules, Seat
+from rummy500.envs.encoding import NUM_ACTIONS
 from rummy500.envs.observation import EncodedGame, ObservationLayout
 
 __all__ = ["Rummy500Env", "env", "raw_env"]
@@ -149,11 +148,11 @@ class Rummy500Env(AECEnv):
         table = self.table
         assert table is not None
         if action is None:
-            raise IllegalMove(f"{agent} must act: None is not an action")
+            raise RefusedMove("no_action", f"{agent} must act: None is not an action")
         try:
             table.play_action(action)
-        except ValueError as e:
-            raise IllegalMove(f"{action_str(action)}: {e}") from None
+        except ValueError as e:  # an action that means nothing in this position
+            raise IllegalMove("not_allowed", action=action) from e
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:
             self._clear_rewards()
@@ -190,28 +189,15 @@ class Rummy500Env(AECEnv):
             table.deal()
 
     def render(self) -> str | None:
-        """``ansi``: the position as text (every hand shown); ``human``: printed."""
+        """``ansi``: the position as text, every hand shown (:meth:`Game.render`); ``human``:
+        printed."""
         if self.render_mode is None:
             return None
-        text = self._text()
+        text = self.game.render()
         if self.render_mode == "human":
             print(text)
             return None
         return text
-
-    def _text(self) -> str:
-        game = self.game
-        lines = [
-            f"hand {game.hand_number}, {game.phase}, to act: "
-            + (seat_str(game.to_act) if game.to_act is not None else "-"),
-            "totals: " + " ".join(f"{seat_str(s)}={t}" for s, t in enumerate(game.totals)),
-            f"stock: {len(game.stock)}  discard pile (top last): {cards_str(game.discard)}",
-        ]
-        for meld in game.melds:
-            lines.append(f"meld {meld.number}: " + " ".join(played_str(c) for c in meld.cards))
-        for s in range(game.players):
-            lines.append(f"{seat_str(s)}: {cards_str(game.hand(s))}")
-        return "\n".join(lines)
 
     def close(self) -> None:
         return None

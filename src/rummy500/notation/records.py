@@ -1,19 +1,30 @@
-"""Game records (``.r500`` files): reading, writing and replaying them (docs/notation.md)."""
+"""Game records (``.r500`` files): reading, writing and replaying them (docs/notation.md).
+
+:meth:`GameRecord.parse` reads a record into a :class:`GameRecord`, the game as data — its
+players, rules, and each hand's deal, moves and end — which can be walked position by position
+(:meth:`GameRecord.positions`) or asked for any position (:meth:`GameRecord.game_at`), as
+python-chess's ``pgn.read_game`` gives a game whose main line can be walked.
+:func:`read_record` gives only the game as it stands at the end of the record.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from rummy500.engine import (
     Deal,
     Game,
+    HandResult,
     IllegalMove,
     InvalidDeal,
     InvalidRules,
     Move,
     NotationError,
     Rules,
+    Seat,
     card_str,
     check_cards_fit,
     decks_for,
@@ -26,12 +37,23 @@ from rummy500.engine.cards import JOKER, NUM_CODES, deck
 from rummy500.engine.moves import is_number as _is_number
 from rummy500.i18n import _
 
-__all__ = ["RecordError", "format_record", "read_record", "replay", "replay_json"]
+__all__ = [
+    "GameRecord",
+    "HandRecord",
+    "Position",
+    "RecordError",
+    "format_record",
+    "read_record",
+    "replay",
+    "replay_json",
+]
 
 
 class RecordError(NotationError):
     """A record that cannot be replayed: a malformed line, an impossible deal or an illegal
-    move. ``line`` is 1-based; ``text`` is the line as written."""
+    move. ``line`` is 1-based; ``text`` is the line as written. ``game`` is the game as it
+    stood before that line and ``record`` the record read up to it (each ``None`` when the
+    record had not yet said how many players)."""
 
     def __init__(self, line: int, text: str, reason: str) -> None:
         super().__init__(f"{line}: {reason}")
@@ -39,6 +61,256 @@ class RecordError(NotationError):
         self.text = text
         self.reason = reason
         self.game: Game | None = None
+        self.record: GameRecord | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One hand of a record: who dealt, the cards dealt, the moves in the order played (in
+    their legal form: a meld's cards in notation order, passes a record left out left out),
+    and how the hand ended."""
+
+    #: the hand's number in the game (1 for the first; a record may start later)
+    number: int
+    #: the seat that dealt it
+    dealer: Seat
+    #: each seat's cards, the turned-up discard and the stock, top first
+    deal: Deal
+    #: the moves, in the order played
+    moves: tuple[Move, ...]
+    #: how the hand ended and what each seat scored (``ended_by``, ``out``, ``capped``,
+    #: ``scores``); ``None`` when the record stops before the hand's end
+    result: HandResult | None = None
+    #: the seed of the project's shuffle that dealt the hand (a record's ``seed:`` line, or a
+    #: game's own shuffle), ``None`` when the cards were given
+    seed: int | None = None
+
+    @property
+    def ended_by(self) -> str | None:
+        """``"out"`` (a player went out: :attr:`out`), ``"stock"`` (the stock ran out, or
+        automatic play's move cap: ``result.capped``), or ``None`` (the record stops
+        before the hand's end)."""
+        return None if self.result is None else self.result.ended_by
+
+    @property
+    def out(self) -> Seat | None:
+        """The seat that went out, if one did."""
+        return None if self.result is None else self.result.out
+
+    def is_over(self) -> bool:
+        """Whether the record goes to the end of the hand."""
+        return self.result is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """One position of a record: hand ``hand`` (its number) after its first ``ply`` moves.
+
+    ``game`` is the game as it stood then, a copy of its own (play on it freely); ``move`` is
+    the move played from it, ``None`` at the hand's last position (after its last move)."""
+
+    #: the hand's number
+    hand: int
+    #: how many of the hand's moves are played (0: just dealt)
+    ply: int
+    #: the game as it stood, a copy of its own
+    game: Game
+    #: the move played from here (``None``: the hand's last position)
+    move: Move | None
+
+    def __repr__(self) -> str:
+        then = f", then {self.move}" if self.move is not None else ", the hand's end"
+        return f"<Position hand {self.hand}, ply {self.ply}{then}>"
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game record as data: what a ``.r500`` file says, checked move by move.
+
+    Read one with :meth:`parse` (or make one of a game with :meth:`from_game`); walk it with
+    :meth:`positions` or ask for a position with :meth:`game_at`. Each hand is a
+    :class:`HandRecord`: its deal (and seed, when the shuffle dealt it), its moves and how it
+    ended. ``str(record)`` is the record in notation (:func:`format_record`).
+
+    ``record.game_at(1, 0)`` is hand 1 just dealt, ``record.game_at(1, 5)`` the same hand after
+    its first five moves, ``record.game_at(1)`` after its last; ``record.final_game()`` the
+    game at the record's end.
+    """
+
+    #: the number of seats (a record's ``players:``)
+    players: int
+    #: the rules (a record's ``rules:``)
+    rules: Rules
+    #: every hand of the record, in order
+    hands: tuple[HandRecord, ...]
+    #: each seat's running total before the record's first hand (a record's ``totals:``)
+    initial_totals: tuple[int, ...]
+    #: the winner, once the record goes to the end of the game
+    winner: Seat | None = None
+    #: a game's own seed (``game.seed``) when the record was made of a game, so that
+    #: its games deal the hands after the record as the game would; ``None`` for a text
+    seed: int | None = None
+    #: automatic play's move cap (:attr:`Game.max_moves_per_hand`) of the game the record
+    #: was made of: a hand ended by it replays to the same end
+    max_moves_per_hand: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> GameRecord:
+        """Read and check a record (docs/notation.md). Raises :class:`RecordError` on the
+        first malformed line, impossible deal or illegal move (its ``record`` is the record
+        as far as it was read)."""
+        reader = _Reader(text)
+        try:
+            game = reader.run()
+        except RecordError as e:
+            e.game = reader.game
+            e.record = reader.record_so_far()
+            raise
+        record = _record_of(game, reader.seeds)
+        # the reader has played the record already: keep each hand's start, not replay it
+        record.__dict__["_starts"] = tuple(reader.starts)
+        return record
+
+    @classmethod
+    def from_game(cls, game: Game) -> GameRecord:
+        """The record of ``game`` so far: its deals and moves. Raises :class:`ValueError`
+        for a game that does not know a hand's deal (one made of an observation)."""
+        return _record_of(game, None)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's running total after the record's last finished hand."""
+        totals = list(self.initial_totals)
+        for hand in self.hands:
+            if hand.result is not None:
+                for seat, score in enumerate(hand.result.scores):
+                    totals[seat] += score
+        return tuple(totals)
+
+    def is_game_over(self) -> bool:
+        """Whether the record goes to the end of the game (somebody has won)."""
+        return self.winner is not None
+
+    def hand(self, number: int) -> HandRecord:
+        """The hand numbered ``number`` (:class:`IndexError` if the record has none)."""
+        return self.hands[self._index(number)]
+
+    def positions(self) -> Iterator[Position]:
+        """Every position of the record in order: for each hand, the position before each of
+        its moves, then the position after its last (so a hand of ``n`` moves has ``n + 1``).
+        Each position's game is a copy of its own."""
+        for i, hand in enumerate(self.hands):
+            game = self._starts[i].clone()
+            for ply, move in enumerate(hand.moves):
+                yield Position(hand.number, ply, game.clone(), move)
+                game.play(move)
+            yield Position(hand.number, len(hand.moves), game, None)
+
+    def game_at(self, hand: int, ply: int | None = None) -> Game:
+        """The game in hand number ``hand`` after its first ``ply`` moves (``0``: just dealt;
+        ``None``: after its last move), a copy of its own. Raises :class:`IndexError` for a
+        hand the record does not have, or a ply past the hand's moves."""
+        i = self._index(hand)
+        moves = self.hands[i].moves
+        if ply is None:
+            ply = len(moves)
+        if not 0 <= ply <= len(moves):
+            raise IndexError(
+                _("hand {n} has {moves} moves: no position after move {ply}").format(
+                    n=hand, moves=len(moves), ply=ply
+                )
+            )
+        game = self._starts[i].clone()
+        for move in moves[:ply]:
+            game.play(move)
+        return game
+
+    def final_game(self) -> Game:
+        """The game as it stands at the end of the record (what :func:`read_record` gives)."""
+        if not self.hands:
+            return self._new_game()
+        return self.game_at(self.hands[-1].number)
+
+    def _index(self, number: int) -> int:
+        for i, hand in enumerate(self.hands):
+            if hand.number == number:
+                return i
+        if not self.hands:
+            raise IndexError(_("the record has no hand"))
+        raise IndexError(
+            _("the record has no hand {n}: its hands are {first} to {last}").format(
+                n=number, first=self.hands[0].number, last=self.hands[-1].number
+            )
+        )
+
+    def _new_game(self) -> Game:
+        return Game(
+            self.players,
+            self.rules,
+            seed=self.seed,
+            max_moves_per_hand=self.max_moves_per_hand,
+            totals=self.initial_totals,
+        )
+
+    @cached_property
+    def _starts(self) -> tuple[Game, ...]:
+        """The game just after each hand's deal (made once, when first asked for)."""
+        game = self._new_game()
+        starts = []
+        for hand in self.hands:
+            game.deal(hand.deal, dealer=hand.dealer, number=hand.number)
+            starts.append(game.clone())
+            for move in hand.moves:
+                game.play(move)
+        return tuple(starts)
+
+    def __str__(self) -> str:
+        return format_record(self)
+
+    def __repr__(self) -> str:
+        hands = (
+            f"hands {self.hands[0].number} to {self.hands[-1].number}" if self.hands else "no hand"
+        )
+        end = f"won by {seat_str(self.winner)}" if self.winner is not None else "not over"
+        return f"<GameRecord {self.players} players, {hands}, {end}, totals {list(self.totals)}>"
+
+
+def _record_of(game: Game, seeds: dict[int, int] | None) -> GameRecord:
+    """The record of ``game``: with the seeds a text gave (``seeds``), or else each hand's
+    seed found by dealing the game's own shuffle again."""
+    hands = []
+    for i, hand in enumerate(game.record):
+        if hand.deal is None:
+            raise ValueError(
+                _("this game does not know the deal of hand {n}").format(n=hand.number)
+            )
+        if seeds is not None:
+            seed = seeds.get(hand.number)
+        else:
+            seed = game.hand_seed(hand.number)
+            if Deal.shuffled(game.players, game.rules, seed, hand.dealer) != hand.deal:
+                seed = None
+        result = game.hand_results[i] if i < len(game.hand_results) else None
+        hands.append(
+            HandRecord(hand.number, hand.dealer, hand.deal, tuple(hand.moves), result, seed)
+        )
+    return GameRecord(
+        players=game.players,
+        rules=game.rules,
+        hands=tuple(hands),
+        initial_totals=tuple(_initial_totals(game)),
+        winner=game.winner,
+        seed=None if seeds is not None else game.seed,
+        max_moves_per_hand=None if seeds is not None else game.max_moves_per_hand,
+    )
+
+
+def _initial_totals(game: Game) -> list[int]:
+    totals = list(game.totals)
+    for r in game.hand_results:
+        for seat, s in enumerate(r.scores):
+            totals[seat] -= s
+    return totals
 
 
 @dataclass
@@ -55,16 +327,18 @@ class _DealLines:
 
 
 def read_record(text: str) -> Game:
-    """Read and check a record; return the game it describes, as far as it goes.
+    """Read and check a record; return the game as it stands at the record's end.
 
     Raises :class:`RecordError` on the first malformed line, impossible deal or illegal move;
     its ``game`` is the game as it stood before that line (``None`` before the first hand).
+    To step through the record, read it with :meth:`GameRecord.parse`.
     """
     reader = _Reader(text)
     try:
         return reader.run()
     except RecordError as e:
         e.game = reader.game
+        e.record = reader.record_so_far()
         raise
 
 
@@ -79,6 +353,17 @@ class _Reader:
         self.lineno = 0
         self.text = ""
         self.header_seen: set[str] = set()
+        #: the ``seed:`` of each hand dealt by one, and the game just after each deal
+        self.seeds: dict[int, int] = {}
+        self.starts: list[Game] = []
+
+    def record_so_far(self) -> GameRecord | None:
+        """The record of the hands read so far (``None`` before ``players:``)."""
+        if self.game is not None:
+            return _record_of(self.game, self.seeds)
+        if self.players is None:
+            return None
+        return _record_of(self.new_game(), self.seeds)
 
     def fail(self, reason: str) -> RecordError:
         return RecordError(self.lineno, self.text, reason)
@@ -273,6 +558,9 @@ class _Reader:
         else:
             deal = self.explicit_deal(p)
         game.deal(deal, dealer=dealer, number=p.number)
+        if p.seed is not None:
+            self.seeds[p.number] = p.seed
+        self.starts.append(game.clone())
 
     def explicit_deal(self, p: _DealLines) -> Deal:
         assert self.players is not None
@@ -317,28 +605,24 @@ def _is_seat(word: str) -> bool:
     return len(w) >= 2 and w[0] == "P" and _is_number(w[1:])
 
 
-def format_record(game: Game, comment: str | None = None) -> str:
-    """The record of ``game`` with every deal written out (the files this program writes).
+def format_record(game: Game | GameRecord, comment: str | None = None) -> str:
+    """The record of ``game`` (a game, or a :class:`GameRecord`) with every deal written out
+    (the files this program writes).
 
     A hand that ended at the move cap of automatic play cannot be written in the notation: the
     record stops in the middle of it, with a comment saying so.
     """
+    record = game if isinstance(game, GameRecord) else _record_of(game, {})
     lines: list[str] = []
     if comment:
         lines.extend(f"# {c}" for c in comment.splitlines())
-    lines.append(f"players: {game.players}")
-    lines.append(f"rules: {game.rules}")
-    initial = list(game.totals)
-    for r in game.hand_results:
-        for seat, s in enumerate(r.scores):
-            initial[seat] -= s
-    if any(initial):
-        lines.append("totals: " + " ".join(f"{seat_str(s)}={t}" for s, t in enumerate(initial)))
-    for i, hand in enumerate(game.record):
-        if hand.deal is None:
-            raise ValueError(
-                _("this game does not know the deal of hand {n}").format(n=hand.number)
-            )
+    lines.append(f"players: {record.players}")
+    lines.append(f"rules: {record.rules}")
+    if any(record.initial_totals):
+        lines.append(
+            "totals: " + " ".join(f"{seat_str(s)}={t}" for s, t in enumerate(record.initial_totals))
+        )
+    for hand in record.hands:
         lines.append("")
         lines.append(f"hand {hand.number}")
         lines.append(f"dealer: {seat_str(hand.dealer)}")
@@ -347,7 +631,7 @@ def format_record(game: Game, comment: str | None = None) -> str:
         lines.append(f"discard: {card_str(hand.deal.discard)}")
         lines.append("stock: " + " ".join(card_str(c) for c in hand.deal.stock))
         lines.extend(str(m) for m in hand.moves)
-        if i < len(game.hand_results) and game.hand_results[i].capped:
+        if hand.result is not None and hand.result.capped:
             # The notation cannot say that a hand ended at the move cap of automatic play, so
             # the record stops here, in the middle of that hand (docs/notation.md allows it).
             lines.append(
@@ -358,12 +642,18 @@ def format_record(game: Game, comment: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def replay_json(game: Game) -> dict[str, Any]:
-    """The replay summary of docs/notation.md for ``game``."""
+def replay_json(game: Game | GameRecord) -> dict[str, Any]:
+    """The replay summary of docs/notation.md for ``game`` (a game, or a
+    :class:`GameRecord`)."""
 
     def by_seat(values: list[int] | tuple[int, ...]) -> dict[str, int]:
         return {seat_str(s): v for s, v in enumerate(values)}
 
+    if isinstance(game, GameRecord):
+        results = [h.result for h in game.hands if h.result is not None]
+        totals: list[int] | tuple[int, ...] = game.totals
+    else:
+        results, totals = game.hand_results, game.totals
     return {
         "status": "finished" if game.is_game_over() else "in progress",
         "hands": [
@@ -372,9 +662,9 @@ def replay_json(game: Game) -> dict[str, Any]:
                 "ended_by": r.ended_by,
                 "out": None if r.out is None else seat_str(r.out),
             }
-            for r in game.hand_results
+            for r in results
         ],
-        "totals": by_seat(game.totals),
+        "totals": by_seat(totals),
         "winner": None if game.winner is None else seat_str(game.winner),
     }
 

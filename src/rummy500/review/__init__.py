@@ -1,7 +1,7 @@
 """Game review: where a seat lost points, move by move, in a player's words.
 
-:func:`review_game` replays a game record (:mod:`rummy500.notation`) and, at every decision of
-the seat that had more than one legal move, asks the evaluator
+:func:`review_game` walks a game record (:class:`rummy500.notation.GameRecord`) and, at every
+decision of the seat that had more than one legal move, asks the evaluator
 (:func:`rummy500.bots.evaluate.evaluate`) what the move played and the best move found are
 expected to score, on the same sampled deals. The difference, with its margin of error, is
 tagged by :data:`THRESHOLDS`, and the better move comes with a sentence of why
@@ -40,7 +40,7 @@ from rummy500.bots.evaluate import (
 from rummy500.bots.why import move_label, why
 from rummy500.engine import CALL, Game, Move, Observation, seat_str
 from rummy500.i18n import _
-from rummy500.notation import read_record
+from rummy500.notation import GameRecord, Position
 
 __all__ = [
     "DEFAULT_REFINE",
@@ -197,38 +197,27 @@ class GameReview(BaseModel):
     seconds: float = Field(description="How long the review took.")
 
 
-def _initial_totals(record: Game) -> list[int]:
-    totals = list(record.totals)
-    for r in record.hand_results:
-        for seat, s in enumerate(r.scores):
-            totals[seat] -= s
-    return totals
+def _as_record(record: Game | GameRecord) -> GameRecord:
+    """A game as its record (a record stays as it is)."""
+    return record if isinstance(record, GameRecord) else GameRecord.from_game(record)
 
 
-def replay_record(record: Game) -> Iterator[tuple[Game, int, int, Move | None]]:
-    """``(game, hand number, index, move)`` for every move of the record, the game as it was
-    before the move (the game is replayed from the deals and played on after each yield), and
-    at the end of every hand ``(game after its last move, hand number, number of moves, None)``.
-    Raises :class:`ValueError` for a record that does not know a hand's deal."""
-    game = Game(record.players, record.rules, totals=_initial_totals(record))
-    for hand in record.record:
-        if hand.deal is None:
-            raise ValueError(
-                _("this game does not know the deal of hand {n}").format(n=hand.number)
-            )
-        game.deal(hand.deal, dealer=hand.dealer, number=hand.number)
-        moves = list(hand.moves)
-        for index, move in enumerate(moves):
-            yield game, hand.number, index, move
-            game.play(move)
-        yield game, hand.number, len(moves), None
+def replay_record(record: Game | GameRecord) -> Iterator[tuple[Game, int, int, Move | None]]:
+    """``(game, hand number, index, move)`` for every position of the record: the game before
+    each move, and at the end of every hand ``(game after its last move, hand number, number
+    of moves, None)``. Raises :class:`ValueError` for a game that does not know a hand's deal.
+
+    Kept for one release: :meth:`GameRecord.positions
+    <rummy500.notation.GameRecord.positions>` gives the same positions."""
+    for position in _as_record(record).positions():
+        yield position.game, position.hand, position.ply, position.move
 
 
-def _moves(record: Game) -> Iterator[tuple[Game, int, int, Move]]:
-    """``(game before the move, hand number, index, move)`` for every move of the record."""
-    for game, hand, index, move in replay_record(record):
-        if move is not None:
-            yield game, hand, index, move
+def _moves(record: GameRecord) -> Iterator[Position]:
+    """The position before every move of the record."""
+    for position in record.positions():
+        if position.move is not None:
+            yield position
 
 
 def _position(game: Game, seat: int) -> Game:
@@ -244,21 +233,23 @@ def _position(game: Game, seat: int) -> Game:
     return probe
 
 
-def _decisions(record: Game, seat: int) -> Iterator[tuple[int, int, Game, Move, bool]]:
+def _decisions(record: GameRecord, seat: int) -> Iterator[tuple[int, int, Game, Move, bool]]:
     """``(hand, index, position, move, forced)`` for every move of ``seat``."""
-    for game, hand, index, move in _moves(record):
+    for at in _moves(record):
+        move = at.move
+        assert move is not None
         if move.seat != seat:
             continue
-        position = _position(game, seat)
+        position = _position(at.game, seat)
         legal = position.legal_moves()
         played = move if move in legal else position.legal_form(move)
-        yield hand, index, position, played, len(legal) < 2
+        yield at.hand, at.ply, position, played, len(legal) < 2
 
 
-def count_decisions(record: Game, seat: int, limit: int | None = None) -> int:
+def count_decisions(record: Game | GameRecord, seat: int, limit: int | None = None) -> int:
     """How many decisions :func:`review_game` will evaluate (for a progress bar): with a
     ``limit``, at most that many."""
-    total = sum(1 for *_x, forced in _decisions(record, seat) if not forced)
+    total = sum(1 for *_x, forced in _decisions(_as_record(record), seat) if not forced)
     return total if limit is None else min(total, max(limit, 0))
 
 
@@ -441,7 +432,7 @@ class _Tally:
 
 
 def _judge_each(
-    record: Game,
+    record: GameRecord,
     seat: int,
     tally: _Tally,
     *,
@@ -480,7 +471,7 @@ def _judge_each(
 
 
 def _game_review(
-    record: Game,
+    record: GameRecord,
     seat: int,
     decisions: Sequence[DecisionReview],
     tally: _Tally,
@@ -491,16 +482,16 @@ def _game_review(
     limit: int | None,
     seconds: float,
 ) -> GameReview:
-    by_hand: dict[int, list[DecisionReview]] = {h.number: [] for h in record.record}
+    by_hand: dict[int, list[DecisionReview]] = {h.number: [] for h in record.hands}
     for decision in decisions:
         by_hand[decision.hand].append(decision)
     hands = []
-    for i, (number, mine) in enumerate(by_hand.items()):
-        result = record.hand_results[i] if i < len(record.hand_results) else None
+    for hand in record.hands:
+        number, mine = hand.number, by_hand[hand.number]
         hands.append(
             HandReview(
                 hand=number,
-                score=None if result is None else result.scores[seat],
+                score=None if hand.result is None else hand.result.scores[seat],
                 decisions=mine,
                 accuracy=_accuracy(mine),
                 points_lost=_lost(mine),
@@ -528,7 +519,7 @@ def _game_review(
 
 
 def judge_game(
-    record: Game,
+    record: Game | GameRecord,
     seat: int = 0,
     *,
     samples: int = DEFAULT_SAMPLES,
@@ -548,7 +539,7 @@ def judge_game(
     tally = _Tally()
     judged = []
     for _obs, judgement in _judge_each(
-        record,
+        _as_record(record),
         seat,
         tally,
         limit=limit,
@@ -576,10 +567,11 @@ def judge_game(
 
 
 def render_game(
-    record: Game, judged: GameJudgement, *, names: Sequence[str] | None = None
+    record: Game | GameRecord, judged: GameJudgement, *, names: Sequence[str] | None = None
 ) -> GameReview:
     """The :class:`GameReview` of a game :func:`judge_game` judged, in the language in use:
     the record is replayed for the position of each decision (cheap: no search)."""
+    record = _as_record(record)
     seat = judged.seat
     at = {(j.hand, j.index): j for j in judged.decisions}
     tally = _Tally(judged.forced)
@@ -606,7 +598,7 @@ def render_game(
 
 
 def review_game(
-    record: Game,
+    record: Game | GameRecord,
     seat: int = 0,
     *,
     samples: int = DEFAULT_SAMPLES,
@@ -618,11 +610,13 @@ def review_game(
     limit: int | None = None,
     on_decision: Callable[[DecisionReview], None] | None = None,
 ) -> GameReview:
-    """Review every decision of ``seat`` in ``record`` (a game read from a record, or played:
-    its deals and moves are replayed), or the first ``limit`` of them. ``on_decision`` is
-    called with each decision reviewed, in words (a progress bar, a list that grows). The same
-    record, seat, samples and seed give the same review."""
+    """Review every decision of ``seat`` in ``record`` (a
+    :class:`~rummy500.notation.GameRecord`, or a game played: its deals and moves are
+    replayed), or the first ``limit`` of them. ``on_decision`` is called with each decision
+    reviewed, in words (a progress bar, a list that grows). The same record, seat, samples and
+    seed give the same review."""
     start = time.perf_counter()
+    record = _as_record(record)
     tally = _Tally()
     decisions = []
     for obs, judgement in _judge_each(
@@ -657,4 +651,4 @@ def review_game(
 def review_record(text: str, seat: int = 0, **options: object) -> GameReview:
     """:func:`review_game` of a record's text (raises
     :class:`~rummy500.notation.RecordError` for a bad record)."""
-    return review_game(read_record(text), seat, **options)  # type: ignore[arg-type]
+    return review_game(GameRecord.parse(text), seat, **options)  # type: ignore[arg-type]

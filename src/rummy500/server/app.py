@@ -276,6 +276,16 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if len(table_id) > MAX_TABLE_ID:
         await _send_error(websocket, "no_table", _("there is no such table"), CLOSE_NO_TABLE)
         return
+    if b"%" in websocket.scope.get("raw_path", b""):
+        # A load balancer routes a table's connections by their path as sent: a table id
+        # written another way would reach another process (docs/server.md).
+        await _send_error(
+            websocket,
+            "no_table",
+            _("write the table's address as it is, without percent-encoding"),
+            CLOSE_NO_TABLE,
+        )
+        return
     # counted from the start: connections that never say who they are count too (the table
     # counts its own once they have)
     address = client_address(websocket.scope)
@@ -368,7 +378,9 @@ async def _greet(
             return None
         seat = int(found)
     try:
-        table = await hub.table(table_id)
+        # only a seated player's connection may ask another process for the table: a
+        # spectator's is refused there (a hand-over closes every player's connection)
+        table = await hub.table(table_id, ask_owner=seat is not None)
     except KeyError:
         await _send_error(ws, "no_table", _("there is no such table"), CLOSE_NO_TABLE)
         return None

@@ -1,4 +1,4 @@
-"""Computer players at the tables, run off the event loop.
+"""Computer players at the tables, and hints, run off the event loop.
 
 A bot is given a seat's :class:`~rummy500.engine.Observation` and its legal moves, exactly as in
 :mod:`rummy500.bots`. The quick levels (random, easy, medium: well under a millisecond a move)
@@ -6,17 +6,23 @@ run in a thread pool; the searching ones (hard, expert: tens of milliseconds a m
 hundred) in worker processes so that they never hold the server's interpreter. A bot is made
 afresh for every decision with a seed drawn from the table's seed and version, so it holds
 nothing between moves and a restarted server plays on the same way.
+
+Hints are searches too, but they never take a worker of the tables' computer players: they run
+in worker processes of their own at the lowest CPU priority (the kernel gives them only the CPU
+the tables and the server leave), each search stops at a time cap, and one that finds its
+workers busy is refused.
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
 import concurrent.futures
 import contextlib
+import heapq
+import itertools
 import logging
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from rummy500.bots import LEVELS
@@ -42,6 +48,8 @@ T = TypeVar("T")
 SLOW_LEVELS = frozenset(name for name, level in LEVELS.items() if level.searches)
 #: The quick level that decides for a searching one when the line for the workers is full.
 FALLBACK_LEVEL = "medium"
+#: Added to the hint workers' niceness: the lowest CPU priority, below the tables' workers.
+HINT_NICE = 19
 
 
 def decision_seed(table_seed: int, version: int, seat: int) -> int:
@@ -85,7 +93,35 @@ def choose_move(
 
 
 class BotsBusy(Exception):
-    """Every worker of the searching computer players is busy: a hint must wait its turn."""
+    """Every hint worker is busy: a hint must be asked again in a moment."""
+
+
+class _Line:
+    """The decisions waiting for a worker: the one whose wait began first goes first (a
+    computer player's turn under way before any turn begun later), then in order of arrival."""
+
+    def __init__(self) -> None:
+        self._heap: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._arrival = itertools.count()
+
+    def append(self, turn: asyncio.Future[None], since: float | None = None) -> None:
+        """``turn`` waits from ``since`` (the event loop's clock; ``None``: now)."""
+        if since is None:
+            since = asyncio.get_running_loop().time()
+        heapq.heappush(self._heap, (since, next(self._arrival), turn))
+
+    def popleft(self) -> asyncio.Future[None]:
+        return heapq.heappop(self._heap)[2]
+
+    def remove(self, turn: asyncio.Future[None]) -> None:
+        self._heap = [entry for entry in self._heap if entry[2] is not turn]
+        heapq.heapify(self._heap)
+
+    def __iter__(self) -> Iterator[asyncio.Future[None]]:
+        return (entry[2] for entry in self._heap)
+
+    def __len__(self) -> int:
+        return len(self._heap)
 
 
 class BotRunner:
@@ -93,15 +129,25 @@ class BotRunner:
 
     The searching levels share a few workers (the processes, or the threads when there are
     none): at most one decision per worker is handed to them at a time, and the decisions of
-    the computer players at the tables wait in line for a free worker (first come, first
-    served). A hint (:meth:`start_hint`) never waits in that line: it is refused with
-    :class:`BotsBusy` unless a worker is free and nobody waits, so hints can only use the
-    workers the tables leave idle.
+    the computer players at the tables wait in line for a free worker. The line is ordered by
+    when each wait began (``since``: the table passes the start of its computer player's
+    turn), so the later decisions of a turn under way (its melds and discard after its draw)
+    go before turns that began after it, and a turn waits in line about once, not once per
+    move.
 
-    The line is bounded (``queue``: decisions waiting at most): when a burst of searching
-    turns fills it, the next one is decided at once by :data:`FALLBACK_LEVEL` in a thread,
-    so a table's computer player never waits behind hundreds of others and nothing grows
-    without bound. People's moves never go through this line at all.
+    The line is bounded in length (``queue``: decisions waiting at most) and in time (``wait``:
+    seconds from ``since``): a decision that finds it full, or is not handed a worker in time,
+    is decided at once by :data:`FALLBACK_LEVEL` in a thread, so a burst of searching turns,
+    or a machine whose CPU is taken by others, makes the computer players weaker for a while,
+    not slow, and nothing grows without bound. A decision handed a worker searches in full.
+    People's moves never go through this line at all.
+
+    Hints (:meth:`start_hint`) never use these workers nor wait in their line: they have
+    ``hint_processes`` workers of their own at the lowest CPU priority
+    (:data:`HINT_NICE`), one hint per worker at a time (another is refused with
+    :class:`BotsBusy`), and each search stops after ``hint_seconds`` of wall clock (the
+    expert bot's ``cap``). When the searching levels run in threads (``processes`` 0), hints
+    run in a thread of their own.
     """
 
     def __init__(
@@ -110,6 +156,10 @@ class BotRunner:
         threads: int = 2,
         queue: int = 32,
         options: Mapping[str, Mapping[str, Any]] | None = None,
+        *,
+        wait: float = 0.5,
+        hint_processes: int = 1,
+        hint_seconds: float = 0.5,
     ) -> None:
         #: the bot options of the levels this server plays otherwise (level -> options)
         self.options = {level: dict(o) for level, o in (options or {}).items()}
@@ -130,10 +180,20 @@ class BotRunner:
         # the searching levels: how many decisions they are working on, and who waits
         self._search_slots = processes if processes > 0 else threads
         self._searching = 0
-        self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._waiting = _Line()
         self._queue = max(0, queue)
-        #: searching decisions the full line gave to the quick level (for logs and tests)
+        #: the most seconds a decision waits in line, from its ``since``
+        self.wait = wait
+        #: searching decisions given to the quick level: the line was full, or the wait too
+        #: long (for logs and tests)
         self.fallbacks = 0
+        # the hints' own workers (started at the first hint), and how many are working
+        self._hint_processes = max(1, hint_processes) if processes > 0 else 0
+        self._hint_slots = max(1, hint_processes)
+        self._hint_pool: concurrent.futures.Executor | None = None
+        self._hinting = 0
+        #: the most seconds of wall clock a hint's search takes (then it chooses on what it has)
+        self.hint_seconds = hint_seconds
 
     def _executor(self, level: str) -> concurrent.futures.Executor:
         if level in SLOW_LEVELS and self._search_threads is not None:
@@ -146,9 +206,15 @@ class BotRunner:
         return self._threads
 
     async def choose(
-        self, level: str, seed: int, observation: Observation, legal: Sequence[Move]
+        self,
+        level: str,
+        seed: int,
+        observation: Observation,
+        legal: Sequence[Move],
+        since: float | None = None,
     ) -> Move:
-        """The move a bot of ``level`` chooses."""
+        """The move a bot of ``level`` chooses; a searching one waits for a worker in line from
+        ``since`` (the event loop's clock: when its turn began; ``None``: now)."""
         loop = asyncio.get_running_loop()
         if level not in SLOW_LEVELS:
             return await loop.run_in_executor(
@@ -162,46 +228,98 @@ class BotRunner:
             )
         if self._searching < self._search_slots and not self._waiting:
             self._searching += 1
-        elif sum(1 for w in self._waiting if not w.done()) >= self._queue:
-            self.fallbacks += 1
-            if self.fallbacks in (1, 10, 100) or self.fallbacks % 1000 == 0:
-                log.warning(
-                    "the line for the searching computer players is full (%d): %d decisions "
-                    "given to the %s level so far",
-                    self._queue,
-                    self.fallbacks,
-                    FALLBACK_LEVEL,
-                )
-            return await loop.run_in_executor(
-                self._threads,
-                choose_move,
-                FALLBACK_LEVEL,
-                seed,
-                observation,
-                tuple(legal),
-                self.options.get(FALLBACK_LEVEL),
+            return await self._search(level, seed, observation, legal)
+        if sum(1 for w in self._waiting if not w.done()) >= self._queue:
+            return await self._fall_back(
+                seed, observation, legal, f"its line is full ({self._queue})"
             )
-        else:
-            turn = loop.create_future()
-            self._waiting.append(turn)
-            try:
-                await turn  # a worker is handed over by _searched
-            except asyncio.CancelledError:
-                if turn.done() and not turn.cancelled():
-                    self._searched()  # handed a worker just now: pass it on
-                else:
-                    self._waiting.remove(turn)
-                raise
+        if since is None:
+            since = loop.time()
+        turn = loop.create_future()
+        self._waiting.append(turn, since)
+        try:
+            # a worker is handed over by _searched
+            await asyncio.wait((turn,), timeout=max(0.0, since + self.wait - loop.time()))
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._searched()  # handed a worker just now: pass it on
+            else:
+                self._waiting.remove(turn)
+            raise
+        if not turn.done():  # no worker in time: the quick level decides now
+            self._waiting.remove(turn)
+            turn.cancel()
+            return await self._fall_back(seed, observation, legal, f"a wait past {self.wait} s")
         return await self._search(level, seed, observation, legal)
+
+    async def _fall_back(
+        self, seed: int, observation: Observation, legal: Sequence[Move], why: str
+    ) -> Move:
+        """A searching level's decision made at once by :data:`FALLBACK_LEVEL`, in a thread:
+        its workers are too far behind (``why``)."""
+        self.fallbacks += 1
+        if self.fallbacks in (1, 10, 100) or self.fallbacks % 1000 == 0:
+            log.warning(
+                "the searching computer players are behind (%s): %d decisions given to the %s "
+                "level so far",
+                why,
+                self.fallbacks,
+                FALLBACK_LEVEL,
+            )
+        return await asyncio.get_running_loop().run_in_executor(
+            self._threads,
+            choose_move,
+            FALLBACK_LEVEL,
+            seed,
+            observation,
+            tuple(legal),
+            self.options.get(FALLBACK_LEVEL),
+        )
 
     def start_hint(
         self, level: str, seed: int, observation: Observation, legal: Sequence[Move]
     ) -> asyncio.Future[Move]:
-        """Start working out a hint on a free worker; :class:`BotsBusy` if there is none."""
-        if self._searching >= self._search_slots or self._waiting:
+        """Start working out a hint (a decision of ``level``, its search capped at
+        :attr:`hint_seconds`) on a free hint worker; :class:`BotsBusy` if there is none. The
+        tables' computer players are never kept waiting by it."""
+        if self._hinting >= self._hint_slots:
             raise BotsBusy
-        self._searching += 1
-        return asyncio.ensure_future(self._search(level, seed, observation, legal))
+        options = {**self.options.get(level, {}), "cap": self.hint_seconds}
+        args = (level, seed, observation, tuple(legal), options)
+        try:
+            done = self._hint_executor().submit(choose_move, *args)
+        except concurrent.futures.BrokenExecutor:  # a worker died: start them afresh
+            self._close_hints()
+            done = self._hint_executor().submit(choose_move, *args)
+        self._hinting += 1
+        loop = asyncio.get_running_loop()
+
+        def free(_done: concurrent.futures.Future[Move]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: the server stopped
+                loop.call_soon_threadsafe(self._hinted)
+
+        done.add_done_callback(free)
+        return asyncio.wrap_future(done)
+
+    def _hint_executor(self) -> concurrent.futures.Executor:
+        if self._hint_pool is None:
+            if self._hint_processes > 0:
+                self._hint_pool = WorkerPool(self._hint_processes, "spawn", nice=HINT_NICE)
+            else:
+                self._hint_pool = concurrent.futures.ThreadPoolExecutor(
+                    max_workers=self._hint_slots, thread_name_prefix="rummy500-hint"
+                )
+        return self._hint_pool
+
+    def _hinted(self) -> None:
+        self._hinting -= 1
+
+    def _close_hints(self) -> None:
+        if isinstance(self._hint_pool, WorkerPool):
+            self._hint_pool.close(timeout=1.0)  # a hint's search stops at hint_seconds
+        elif self._hint_pool is not None:
+            self._hint_pool.shutdown(wait=False, cancel_futures=True)
+        self._hint_pool = None
 
     async def search(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` (picklable) on a worker of the searching players, in line with
@@ -226,7 +344,7 @@ class BotRunner:
     @property
     def busy(self) -> bool:
         """Whether a hint would be refused now."""
-        return self._searching >= self._search_slots or bool(self._waiting)
+        return self._hinting >= self._hint_slots
 
     def _search(
         self, level: str, seed: int, observation: Observation, legal: Sequence[Move]
@@ -268,9 +386,17 @@ class BotRunner:
         up to two seconds) and their queues closed here: uvicorn ends the process by raising
         SIGTERM again once it has stopped, so no ``atexit`` handler would do it, and the
         resource tracker would report the queues' semaphores as leaked."""
+        if self.fallbacks:
+            log.warning(
+                "the searching computer players were behind: %d decisions given to the %s "
+                "level in all",
+                self.fallbacks,
+                FALLBACK_LEVEL,
+            )
         self._threads.shutdown(wait=False, cancel_futures=True)
         if self._search_threads is not None:
             self._search_threads.shutdown(wait=False, cancel_futures=True)
+        self._close_hints()
         if self._processes is not None:
             self._processes.close(timeout=2.0)
             self._processes = None

@@ -17,14 +17,22 @@ way when it ends, timed until then (``bot_turns_cut``); ``bot_turn_p50_ms`` and
 ``bot_turn_p99_ms`` are their median and 99th percentile. The server paces computer moves
 only at tables of computer players only (``--bot-table-pace``, for watching; the browser paces
 its own display), so at the benchmark's tables these are thinking times with no pause added.
-When the line for the searching levels' workers is full, the server lets the quick level
-decide at once (``--bot-queue``); ``bot_fallbacks`` is the most such decisions its log
-reported over the whole run (it reports the 1st, 10th, 100th and every 1000th: a lower bound;
-added up over the processes). ``--level`` may give the level bot options (``expert:samples=8``):
+When the line for the searching levels' workers is full (``--bot-queue``), or a decision
+waited in it past ``--bot-wait`` from its turn's start, the server lets the quick level decide
+at once; ``bot_fallbacks`` is the most such decisions its log reported over the whole run (it
+reports the 1st, 10th, 100th and every 1000th, and the count in all when it stops; added up
+over the processes). ``--level`` may give the level bot options (``expert:samples=8``):
 the server is then started with ``--level-options`` (:func:`check_level`).
 
 ``errors`` counts error replies other than ``stale`` ones (a move that raced a change of the
 table: another player's Rummy call closing a window), closed connections and failed requests.
+
+With ``hint_fraction`` (``--hint-fraction 0.1``) that fraction of the simulated players (spread
+over the tables: every tenth) asks for a hint at every decision, as soon as it has it, and
+then thinks and moves as the others do. ``hints`` counts the hints answered while measuring,
+``hint_p50_ms`` and ``hint_p99_ms`` the time from asking to the answer, ``hints_busy`` the asks
+refused because the hint workers were busy, and ``hints_refused`` the others refused (the
+decision was over: another player's Rummy call closed the window).
 
 With ``processes`` (``--processes P``) the benchmark starts a whole site instead
 (:class:`~rummy500.server.cluster.Cluster`: PostgreSQL, P server processes and HAProxy) and
@@ -56,7 +64,9 @@ from rummy500.server.cluster import descendants
 
 __all__ = [
     "FAILOVER_KEYS",
+    "HINT_KEYS",
     "JSON_KEYS",
+    "asks_hints",
     "check_level",
     "run",
     "run_benchmark",
@@ -77,7 +87,10 @@ JSON_KEYS = (
     "bot_turns",
     "bot_turn_p50_ms",
     "bot_turn_p99_ms",
+    "cpu_percent",
 )
+#: The keys ``rummy500 bench server --json`` adds when simulated players ask for hints.
+HINT_KEYS = ("hints", "hints_busy", "hint_p50_ms", "hint_p99_ms")
 #: The keys of ``rummy500 bench failover --json``.
 FAILOVER_KEYS = ("moves_lost", "seconds_to_resume", "kills", "median_seconds", "moves")
 
@@ -106,6 +119,11 @@ class _Stats:
     error_samples: list[str] = field(default_factory=list)
     #: each part's CPU time while measuring, in percent of one core (:class:`_CpuShares`)
     cpu: dict[str, float] = field(default_factory=dict)
+    #: hints answered while measuring: the time from asking to the answer, in seconds
+    hint_latencies: list[float] = field(default_factory=list)
+    #: asks refused while measuring: the hint workers were busy; for another reason
+    hints_busy: int = 0
+    hints_refused: int = 0
 
     def error(self, what: str) -> None:
         self.errors += 1
@@ -312,6 +330,9 @@ class _Player:
         self.seated = False
         #: times the computer player's turns (one simulated player per table does)
         self.bot_turns: _BotTurns | None = None
+        #: whether it asks for a hint at every decision, and when each ask was sent (by id)
+        self.asks_hints = False
+        self.hints_asked: dict[str, float] = {}
 
     async def run(self, http: Any, stop: asyncio.Event) -> None:
         ws_base = self.base.replace("http://", "ws://")
@@ -359,6 +380,8 @@ class _Player:
         self._receive(json.loads(data))
         if self.legal and self.decided_at != self.version:
             self.decided_at = self.version
+            if self.asks_hints:
+                self._ask_hint()
             if self.thinking is not None:
                 self.thinking.cancel()
             delay = self.think * self.rng.uniform(0.5, 1.5)
@@ -369,6 +392,9 @@ class _Player:
         if self.bot_turns is not None:
             self.bot_turns.see(m, now)
         ref = m.get("ref")
+        if isinstance(ref, str) and ref in self.hints_asked:
+            self._hint_answered(m, now - self.hints_asked.pop(ref))
+            return
         if ref is not None and ref in self.pending:
             sent = self.pending.pop(ref)
             if self.stats.measuring:
@@ -397,6 +423,24 @@ class _Player:
             if not self.game_over.done():
                 self.game_over.set_result(None)
 
+    def _ask_hint(self) -> None:
+        self.next_id += 1
+        ref = f"h{self.next_id}"
+        self.hints_asked[ref] = time.perf_counter()
+        self.ws.send(json.dumps({"type": "hint", "id": ref}))
+
+    def _hint_answered(self, m: dict[str, Any], seconds: float) -> None:
+        if not self.stats.measuring:
+            return
+        if m["type"] == "hint":
+            self.stats.hint_latencies.append(seconds)
+        elif m["type"] == "error" and m["code"] == "busy":
+            self.stats.hints_busy += 1
+        elif m["type"] == "error" and m["code"] in ("not_your_turn", *RACE_CODES):
+            self.stats.hints_refused += 1
+        else:
+            self.stats.error(f"hint: {m['type']} {m.get('code')}: {m.get('message')}")
+
     def _move(self) -> None:
         self.thinking = None
         if not self.legal or not self.ws.is_open:
@@ -424,6 +468,7 @@ class _Player:
         self.version = -1
         self.legal = []
         self.pending.clear()
+        self.hints_asked.clear()
 
 
 async def _wait_ready(http: Any, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
@@ -449,18 +494,22 @@ async def run_benchmark(
     warmup: float = 3.0,
     processes: int = 0,
     bot_processes: int | None = None,
+    hint_fraction: float = 0.0,
 ) -> dict[str, Any]:
     """Start a server, play ``tables`` tables for ``warmup`` + ``seconds`` seconds, measure the
     last ``seconds``. Returns the figures (the first keys are the ``--json`` output). With
     ``processes``, a site of that many processes behind HAProxy, on PostgreSQL. Each server
     process runs the searching computer players on ``bot_processes`` worker processes (``None``:
-    as ``serve`` does by default, one per core)."""
+    as ``serve`` does by default, one per core). ``hint_fraction`` of the simulated players ask
+    for a hint at every decision."""
     level, level_args = check_level(level)
+    if not 0.0 <= hint_fraction <= 1.0:
+        raise ValueError(f"the hint fraction is from 0 to 1, not {hint_fraction}")
     if bot_processes is not None:
         level_args = [*level_args, "--bot-processes", str(bot_processes)]
     if processes > 0:
         return await _run_on_cluster(
-            tables, seconds, think_ms, level, seed, warmup, processes, level_args
+            tables, seconds, think_ms, level, seed, warmup, processes, level_args, hint_fraction
         )
 
     rng = random.Random(seed)
@@ -494,6 +543,7 @@ async def run_benchmark(
                 elapsed = await _play(
                     http, tables, level, think_ms, rng, stats, warmup, seconds,
                     lambda: {"servers": [proc.pid], "searches": descendants(proc.pid)},
+                    hint_fraction,
                 )  # fmt: skip
         except RuntimeError as e:
             with open(log_path, encoding="utf-8", errors="replace") as f:
@@ -545,10 +595,13 @@ async def _play(
     warmup: float,
     seconds: float,
     parts: Parts,
+    hint_fraction: float = 0.0,
 ) -> float:
     """Open the tables, play, measure the last ``seconds`` (and the CPU shares of ``parts``
-    meanwhile); the seconds measured."""
+    meanwhile); the seconds measured. ``hint_fraction`` of the players ask for hints."""
     players = await _open_tables(http, tables, level, think_ms / 1000, rng, stats)
+    for n, player in enumerate(players):
+        player.asks_hints = asks_hints(n, hint_fraction)
     gc.collect()
     gc.freeze()  # the simulated players' own pauses must not count as the server's
     stop = asyncio.Event()
@@ -582,6 +635,7 @@ async def _run_on_cluster(
     warmup: float,
     P: int,
     level_args: list[str],
+    hint_fraction: float = 0.0,
 ) -> dict[str, Any]:
     from rummy500.server.cluster import Cluster
 
@@ -593,8 +647,9 @@ async def _run_on_cluster(
     try:
         async with _client(site.url) as http:
             elapsed = await _play(
-                http, tables, level, think_ms, rng, stats, warmup, seconds, site.process_ids
-            )
+                http, tables, level, think_ms, rng, stats, warmup, seconds, site.process_ids,
+                hint_fraction,
+            )  # fmt: skip
         stats.bot_fallbacks = _fallbacks_logged(node.log_path for node in site.nodes)
     finally:
         await loop.run_in_executor(None, site.stop)
@@ -627,6 +682,7 @@ def _figures(
         "resyncs": stats.resyncs,
         "error_samples": stats.error_samples,
         **_bot_turn_figures(stats),
+        **_hint_figures(stats, elapsed),
         "cpu_percent": stats.cpu,
         "players_seated": stats.seated,
     }
@@ -662,8 +718,34 @@ def _bot_turn_figures(stats: _Stats) -> dict[str, Any]:
     }
 
 
-#: The server's warning when the line for the searching computer players is full.
-_FALLBACK_LINE = re.compile(r"searching computer players is full \(\d+\): (\d+) decisions")
+def asks_hints(n: int, fraction: float) -> bool:
+    """Whether the ``n``-th simulated player (from 0) asks for hints, so that ``fraction`` of
+    them do, spread over the tables (0.1: the 10th, the 20th, …)."""
+    return int((n + 1) * fraction + 1e-9) > int(n * fraction + 1e-9)
+
+
+def _hint_figures(stats: _Stats, elapsed: float) -> dict[str, Any]:
+    """The hints answered while measuring, their p50 and p99 (ask to answer), and the asks
+    refused (busy; the decision was over)."""
+    hints = sorted(stats.hint_latencies)
+
+    def pct(p: float) -> float:
+        if not hints:
+            return 0.0
+        return round(hints[min(len(hints) - 1, int(p * len(hints)))] * 1000, 1)
+
+    return {
+        "hints": len(hints),
+        "hints_per_s": round(len(hints) / elapsed, 1) if elapsed > 0 else 0.0,
+        "hints_busy": stats.hints_busy,
+        "hints_refused": stats.hints_refused,
+        "hint_p50_ms": pct(0.50),
+        "hint_p99_ms": pct(0.99),
+    }
+
+
+#: The server's warning when the searching computer players' decisions go to the quick level.
+_FALLBACK_LINE = re.compile(r"searching computer players .*: (\d+) decisions given to the")
 
 
 def _fallbacks_logged(paths: Iterable[str | os.PathLike[str]]) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rummy500.engine import Game, IllegalMove, Move
+from rummy500.engine import Game, IllegalMove, Move, RefusedMove
 from rummy500.i18n import _
 
 __all__ = ["CallAnswers"]
@@ -89,15 +89,17 @@ class CallAnswers:
     def receive(self, game: Game, seat: int, move: Move, ref: Any) -> Move:
         """A player's move sent while the window is open: a call or a pass, or the next
         player's draw (queued). Returns the move as kept; raises :class:`IllegalMove` with the
-        engine's reason if it is none of these."""
+        engine's reason if it is none of these, :class:`RefusedMove` for a second answer."""
         if move.verb in ("pass", "rummy") and seat in game.window:
             if seat in self.answers:
-                raise IllegalMove(_("you have already answered this Rummy call"))
+                raise RefusedMove(
+                    "already_answered", _("you have already answered this Rummy call")
+                )
             options = self.callers.get(seat, [])
             if move.verb == "rummy" and move not in options:
                 move = game.legal_form(move)  # raises with the engine's reason
                 if move not in options:
-                    raise IllegalMove(_("that move is not allowed now"))
+                    raise IllegalMove("not_allowed")
             self.answer(seat, move, "player", ref)
         elif move.verb in ("draw", "take", "end") and seat == game.turn:
             move = game.legal_form(move)  # the draw that closes the window, as the engine lists it
@@ -106,5 +108,5 @@ class CallAnswers:
                 self.answers[seat] = Move(seat, "pass")  # drawing lets the call go by
         else:
             game.legal_form(move)  # raises with the engine's reason
-            raise IllegalMove(_("that move is not allowed now"))
+            raise IllegalMove("not_allowed")
         return move

@@ -2,11 +2,16 @@
 
 For a try-out, the tests and the benchmarks. :class:`Cluster` starts a throw-away PostgreSQL
 (``initdb`` and ``pg_ctl`` of Debian's ``postgresql`` package, in a temporary folder), N
-``rummy500 serve`` processes sharing it (each with its own ``--node`` name and port) and HAProxy
-(Debian's ``haproxy``) in front of them, and stops them all. HAProxy sends every connection of a
-table (``/ws/tables/ID``) to one process by consistent hashing on the path, and spreads the
-lobby's requests over all of them (see ``docs/server.md``). The same layout on several machines
-is in ``docs/deploy.md``.
+``rummy500 serve`` processes sharing it (each with its own ``--node`` name) and HAProxy (Debian's
+``haproxy``) in front of them, and stops them all. HAProxy sends every connection of a table
+(``/ws/tables/ID``) to one process by consistent hashing on the path, and spreads the lobby's
+requests over all of them (see ``docs/server.md``). The same layout on several machines is in
+``docs/deploy.md``.
+
+The server processes listen on unix sockets in a folder only the cluster's user may enter, not
+on TCP ports: HAProxy is the only way in, so every process may believe the ``X-Forwarded-For``
+it is sent (HAProxy's own, the one a client sent is dropped) — a client cannot reach a process
+directly and choose its address with that header.
 """
 
 from __future__ import annotations
@@ -65,23 +70,33 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+#: The only table paths HAProxy lets through: a table id as the server writes it (16 of these
+#: characters; the server refuses more than 64). Anything else under ``/ws/`` is refused.
+TABLE_PATH = "^/ws/tables/[A-Za-z0-9_-]{1,64}$"
+
+
 def haproxy_config(
-    servers: Sequence[tuple[str, str, int]],
+    servers: Sequence[tuple[str, str]],
     host: str,
     port: int,
     maxconn: int = 0,
     stats_socket: Path | None = None,
 ) -> str:
-    """HAProxy's configuration for ``servers`` (name, address, port) behind ``host:port``.
+    """HAProxy's configuration for ``servers`` (name, HAProxy's address of it:
+    ``10.0.0.11:8501`` or ``unix@/path``) behind ``host:port``.
 
     A table's WebSockets (``/ws/tables/ID``) go by consistent hashing of the path, so every
     client of a table reaches the same process while it is up, and only the tables of a process
-    that went down (or came back) move. A refused connection marks a server down at once
-    (``observe layer4``), and the request is sent to the next one (``redispatch``); health
-    checks on ``/api/health`` bring it back. Lobby requests go to any process (round robin).
-    Every server has weight 100: HAProxy puts that many more points of it on the hash ring, and
-    the tables spread evenly (200 tables on 3 processes: 64, 68 and 68; 47 to 79 with weight 1).
-    ``maxconn`` 0: as many connections as the open-file limit allows (two files each)."""
+    that went down (or came back) move. Only a table id written plainly is let through
+    (:data:`TABLE_PATH`): ``/ws/tables/%4A…`` names the same table to the server but hashes to
+    another process (the server refuses such a path too). A refused connection marks a server
+    down at once (``observe layer4``), and the request is sent to the next one
+    (``redispatch``); health checks on ``/api/health`` bring it back. Lobby requests go to any
+    process (round robin). Every server has weight 100: HAProxy puts that many more points of it
+    on the hash ring, and the tables spread evenly (200 tables on 3 processes: 64, 68 and 68;
+    47 to 79 with weight 1). A client's own ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are
+    dropped: the servers get HAProxy's only. ``maxconn`` 0: as many connections as the
+    open-file limit allows (two files each)."""
     if maxconn <= 0:
         import resource
 
@@ -107,7 +122,11 @@ def haproxy_config(
         "",
         "frontend site",
         f"    bind {host}:{port}",
-        "    use_backend tables if { path_beg /ws/tables/ }",
+        "    http-request del-header X-Forwarded-For",
+        "    http-request del-header X-Forwarded-Proto",
+        f"    acl table_path path_reg {TABLE_PATH}",
+        "    http-request deny deny_status 400 if { path_beg /ws/ } !table_path",
+        "    use_backend tables if table_path",
         "    default_backend lobby",
         "",
         "backend tables",
@@ -116,7 +135,7 @@ def haproxy_config(
         "    option httpchk GET /api/health",
         "    http-check expect status 200",
     ]
-    lines += [f"    server {name} {address}:{p}" for name, address, p in servers]
+    lines += [f"    server {name} {address}" for name, address in servers]
     lines += [
         "",
         "backend lobby",
@@ -124,7 +143,7 @@ def haproxy_config(
         "    option httpchk GET /api/health",
         "    http-check expect status 200",
     ]
-    lines += [f"    server {name} {address}:{p}" for name, address, p in servers]
+    lines += [f"    server {name} {address}" for name, address in servers]
     return "\n".join(lines) + "\n"
 
 
@@ -149,34 +168,36 @@ def descendants(*parents: int) -> list[int]:
     return found
 
 
-def _wait_http(url: str, process: subprocess.Popen[bytes], what: str, timeout: float) -> None:
+def _wait_http(
+    url: str, process: subprocess.Popen[bytes], what: str, timeout: float, uds: Path | None = None
+) -> None:
     import httpx
 
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise ClusterError(_("{what} exited at start").format(what=what))
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(url, timeout=1.0).status_code == 200:
-                return
-        time.sleep(0.05)
+    with httpx.Client(transport=httpx.HTTPTransport(uds=str(uds) if uds else None)) as http:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise ClusterError(_("{what} exited at start").format(what=what))
+            with contextlib.suppress(httpx.HTTPError):
+                if http.get(url, timeout=1.0).status_code == 200:
+                    return
+            time.sleep(0.05)
     raise ClusterError(_("{what} did not answer within {n} s").format(what=what, n=timeout))
 
 
 @dataclass
 class ServerNode:
-    """One ``rummy500 serve`` process of the cluster."""
+    """One ``rummy500 serve`` process of the cluster, listening on the unix socket ``socket``."""
 
     name: str
-    port: int
+    socket: Path
     args: list[str]
     log_path: Path
     env: dict[str, str]
     process: subprocess.Popen[bytes] | None = None
 
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+    #: the base URL of requests sent through :attr:`socket` (any host name will do)
+    base = "http://node"
 
     def start(self, timeout: float = 60.0) -> None:
         with self.log_path.open("ab") as log:
@@ -187,7 +208,7 @@ class ServerNode:
                 env=self.env,
                 start_new_session=True,  # Ctrl-C reaches the cluster, which stops each in turn
             )
-        _wait_http(f"{self.base}/api/health", self.process, self.name, timeout)
+        _wait_http(f"{self.base}/api/health", self.process, self.name, timeout, self.socket)
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -239,6 +260,9 @@ class Cluster:
         self._pg_as: list[str] = []
         self._pg_bin: Path | None = None
         self._haproxy: subprocess.Popen[bytes] | None = None
+        #: the folder of the server processes' unix sockets (made at the start): a short path
+        #: (a socket's is at most 107 bytes) only this user may enter (mkdtemp's mode 700)
+        self.sockets: Path | None = None
 
     @property
     def url(self) -> str:
@@ -254,6 +278,7 @@ class Cluster:
     def start(self) -> Cluster:
         try:
             self._check_tools()
+            self.sockets = Path(tempfile.mkdtemp(prefix="r500-"))
             self._start_postgres()
             for n in range(self.processes):
                 self._add_node(n)
@@ -316,16 +341,17 @@ class Cluster:
         self.db_url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
 
     def _add_node(self, n: int) -> ServerNode:
-        assert self.folder is not None
+        assert self.folder is not None and self.sockets is not None
         name = NODE_NAMES[n] if n < len(NODE_NAMES) else f"node-{n + 1}"
-        port = free_port()
+        path = self.sockets / f"{name}.sock"
+        # HAProxy is the only client that can open the socket: its X-Forwarded-For is believed
         args = [
-            "--host", "127.0.0.1", "--port", str(port), "--db", self.db_url, "--node", name,
-            "--forwarded-allow-ips", "127.0.0.1",
+            "--uds", str(path), "--db", self.db_url, "--node", name,
+            "--forwarded-allow-ips", "*",
             *self.serve_args,
         ]  # fmt: skip
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        node = ServerNode(name, port, args, self.folder / f"{name}.log", env)
+        node = ServerNode(name, path, args, self.folder / f"{name}.log", env)
         node.start()
         self.nodes.append(node)
         return node
@@ -333,7 +359,7 @@ class Cluster:
     def _start_haproxy(self) -> None:
         assert self.folder is not None
         config = self.folder / "haproxy.cfg"
-        servers = [(node.name, "127.0.0.1", node.port) for node in self.nodes]
+        servers = [(node.name, f"unix@{node.socket}") for node in self.nodes]
         config.write_text(
             haproxy_config(servers, self.host, self.port, stats_socket=self.folder / "haproxy.sock")
         )
@@ -445,6 +471,9 @@ class Cluster:
         if self._pg_folder is not None:
             shutil.rmtree(self._pg_folder, ignore_errors=True)
             self._pg_folder = None
+        if self.sockets is not None:
+            shutil.rmtree(self.sockets, ignore_errors=True)
+            self.sockets = None
         if self._own_folder and self.folder is not None and self.remove_folder:
             shutil.rmtree(self.folder, ignore_errors=True)
 

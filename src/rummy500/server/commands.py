@@ -34,6 +34,15 @@ SERVE_HELP = N_(
 def serve(
     host: Annotated[str, typer.Option(help=N_("Address to listen on."))] = "127.0.0.1",
     port: Annotated[int, typer.Option(help=N_("Port to listen on."))] = 8500,
+    uds: Annotated[
+        str | None,
+        typer.Option(
+            help=N_(
+                "Listen on this unix socket instead of --host and --port (for a proxy on the "
+                "same machine: only who may open the socket reaches the server)."
+            )
+        ),
+    ] = None,
     db: Annotated[
         str | None,
         typer.Option(
@@ -104,6 +113,32 @@ def serve(
             )
         ),
     ] = 32,
+    bot_wait: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            help=N_(
+                "Most seconds a hard or expert decision waits for a worker, from the start of "
+                "the bot's turn; past that a medium bot decides at once."
+            ),
+        ),
+    ] = 0.5,
+    hint_processes: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help=N_(
+                "Worker processes for hints, at the lowest CPU priority (one hint at a time "
+                "each; more are refused as busy)."
+            ),
+        ),
+    ] = 1,
+    hint_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.01, help=N_("Most seconds a hint's search takes; it then says what it found.")
+        ),
+    ] = 0.5,
     # LEVEL:key=value,… (repeatable): a level played with other bot options (benchmarks)
     level_options: Annotated[list[str] | None, typer.Option(hidden=True)] = None,
     review_samples: Annotated[
@@ -139,6 +174,17 @@ def serve(
             )
         ),
     ] = 3.0,
+    handovers_per_minute: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=60,
+            help=N_(
+                "PostgreSQL: how many times a minute one table may be handed over between "
+                "processes (0: no limit)."
+            ),
+        ),
+    ] = 3,
     allow_seeds: Annotated[
         bool, typer.Option(help=N_("Let a new table ask for its seed (tests, demonstrations)."))
     ] = False,
@@ -278,12 +324,16 @@ def serve(
         summary_wait=summary_wait,
         bot_processes=default_bot_processes() if bot_processes is None else bot_processes,
         bot_queue=bot_queue,
+        bot_wait=bot_wait,
+        hint_processes=hint_processes,
+        hint_seconds=hint_seconds,
         level_options=_level_options(level_options or []),
         review_samples=review_samples,
         review_refine=review_refine,
         review_queue=review_queue,
         review_decisions=review_decisions,
         handover_seconds=handover_seconds,
+        handovers_per_minute=handovers_per_minute,
         rate_per_second=rate_limit,
         rate_burst=max(1, int(rate_limit * 2)),
         chat_per_second=chat_rate,
@@ -329,14 +379,17 @@ def serve(
     sys.setswitchinterval(0.0005)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     where = config.public_url or f"http://{shown}:{port}"
-    print(
-        _("rummy500 server: open {url}/ in your browser").format(url=where),
-        flush=True,
-    )
+    if uds and not config.public_url:
+        print(
+            _("rummy500 server: listening on the unix socket {path}").format(path=uds), flush=True
+        )
+    else:
+        print(_("rummy500 server: open {url}/ in your browser").format(url=where), flush=True)
     uvicorn.run(
         create_app(config),
         host=host,
         port=port,
+        uds=uds,
         log_level=log_level.lower(),
         # a request's headers and body within request_seconds (slowloris); connections that
         # do not read are aborted when closed; frames a little over the largest message
@@ -403,7 +456,7 @@ def cluster(
         print(_("rummy500 cluster: {error}").format(error=e), file=sys.stderr)
         raise typer.Exit(1) from None
     try:
-        names = ", ".join(f"{node.name} (:{node.port})" for node in site.nodes)
+        names = ", ".join(f"{node.name} ({node.socket})" for node in site.nodes)
         print(_("PostgreSQL: {url}").format(url=site.db_url))
         print(_("server processes: {names}").format(names=names))
         print(_("logs: {folder}").format(folder=site.folder))
@@ -476,13 +529,21 @@ def bench_server(
             ),
         ),
     ] = None,
+    hint_fraction: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            max=1.0,
+            help=N_("Fraction of the simulated players who ask for a hint at every decision."),
+        ),
+    ] = 0.0,
     json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
 ) -> None:
     """The command; its help is BENCH_SERVER_HELP."""
     from rich.console import Console
     from rich.table import Table
 
-    from rummy500.server.bench import JSON_KEYS, run, run_benchmark
+    from rummy500.server.bench import HINT_KEYS, JSON_KEYS, run, run_benchmark
 
     result = run(
         run_benchmark(
@@ -495,10 +556,12 @@ def bench_server(
             warmup=warmup,
             processes=processes,
             bot_processes=bot_processes,
+            hint_fraction=hint_fraction,
         )
     )
     if json_out:
-        print(json.dumps({key: result[key] for key in JSON_KEYS}))
+        keys = (*JSON_KEYS, *HINT_KEYS) if hint_fraction > 0 else JSON_KEYS
+        print(json.dumps({key: result[key] for key in keys}))
         return
     table = Table(title=_("Server benchmark ({n} tables)").format(n=tables))
     table.add_column(_("measure"))

@@ -92,6 +92,11 @@ class ServerConfig:
     #: to hand it over and waits this long for it (0: never asks; the client is told to
     #: reconnect, ``4409``).
     handover_seconds: float = 3.0
+    #: PostgreSQL: a table is handed over at most this many times in any minute (0: no
+    #: limit); past that its holder keeps it and the player's connection is told to reconnect
+    #: (``4409``). A hand-over closes every connection of the table, so no client can swing a
+    #: table between processes. Only a seated player's connection ever asks for one.
+    handovers_per_minute: int = 3
     #: A table nobody is connected to is released after this long.
     idle_seconds: float = 300.0
     #: Worker processes for the slow computer players (hard, expert); 0 runs them in threads.
@@ -100,6 +105,17 @@ class ServerConfig:
     bot_processes: int = field(default_factory=default_bot_processes)
     #: Searching decisions that may wait for a worker; past that a quick level decides.
     bot_queue: int = 32
+    #: The most seconds a searching decision waits for a worker, counted from the start of
+    #: the computer player's turn (or of the call window it answers); past that a quick level
+    #: decides at once. A decision that is handed a worker searches in full.
+    bot_wait: float = 0.5
+    #: Worker processes for hints, apart from the computer players' and at the lowest CPU
+    #: priority (``nice`` 19): one hint at a time each, another is refused (``busy``). When the
+    #: searching levels run in threads (``bot_processes`` 0), hints run in this many threads.
+    hint_processes: int = 1
+    #: The most seconds of wall clock a hint's search takes; it then chooses on the sampled
+    #: deals it has played out (at least one).
+    hint_seconds: float = 0.5
     #: The bot options of levels this server plays otherwise than :data:`rummy500.bots.LEVELS`
     #: says (level -> options over the level's own: ``{"expert": {"samples": 8}}``; ``serve
     #: --level-options expert:samples=8``, for benchmarks of other settings). Tables still

@@ -40,7 +40,7 @@ def effective_events(events: list[str]) -> list[str]:
 
 def rebuild_game(record: TableRecord, events: list[str]) -> Game | None:
     """The game of a table from its seed and its events (``None`` before the first deal). What
-    may still be taken back follows from the moves (:meth:`Game.can_undo`)."""
+    may still be taken back follows from the moves (:meth:`Game.can_take_back`)."""
     kept = effective_events(events)
     if not kept:
         return None
@@ -68,14 +68,20 @@ class EventWriter:
     :meth:`~rummy500.server.tables.TableHub.start`), far less than a worker thread would wait
     for the interpreter while the loop is busy — except when the log is flooded
     (:meth:`~rummy500.server.storage.Storage.log_flooded`): that batch empties it first and
-    goes to a worker thread. With PostgreSQL it runs in a worker thread (the
-    round trips to the database server must not hold the loop).
+    goes to a worker thread. With PostgreSQL the loop sends the batch on psycopg's
+    asynchronous connection and serves its clients until the answer comes
+    (:meth:`~rummy500.server.storage.Storage.append_async`): the round trip holds nothing, and
+    no worker thread is woken and handed the interpreter for each batch (that took some nine
+    context switches a move, and the less busy a process, the smaller its batches and the
+    more a move cost: two processes of a site paid more a move than one; docs/server.md).
     """
 
     def __init__(self, storage: Storage, executor: ThreadPoolExecutor) -> None:
         self.storage = storage
         self.executor = executor
         self.inline = storage.is_sqlite
+        #: PostgreSQL: the batches go from the event loop itself (:meth:`Storage.append_async`)
+        self.on_loop = not storage.is_sqlite
         self._pending: list[tuple[Append, asyncio.Future[bool]]] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -88,6 +94,8 @@ class EventWriter:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        if self.on_loop:
+            await self.storage.close_async()
 
     async def append(self, item: Append) -> bool:
         """Store ``item``; ``False`` when its table moved on or changed owner."""
@@ -109,6 +117,8 @@ class EventWriter:
             try:
                 if self.inline and not self.storage.log_flooded():
                     results = self.storage.append(items)
+                elif self.on_loop:
+                    results = await self.storage.append_async(items)
                 else:
                     results = await loop.run_in_executor(self.executor, self.storage.append, items)
             except Exception as e:

@@ -29,8 +29,8 @@ from rummy500.engine import (
     CALL,
     GAME_OVER,
     Game,
-    IllegalMove,
     Move,
+    MoveError,
     NotationError,
     seat_str,
 )
@@ -49,7 +49,7 @@ from rummy500.server.limits import AddressLimits, RateLimiter
 from rummy500.server.play import TableLost, TablePlay
 from rummy500.server.seating import Seating
 from rummy500.server.storage import ChatLine, SeatRecord, TableRecord, format_invite
-from rummy500.server.table_bots import HINT_LEVEL
+from rummy500.server.table_bots import HINT_LEVEL, Hint
 from rummy500.server.views import (
     chat_payload,
     error_message,
@@ -282,7 +282,7 @@ class LiveTable:
         """Tell one client what was wrong with its message. Nothing has changed."""
         client.send(error_message(self.version, code, message, ref))
 
-    def refuse_move(self, client: Client, error: IllegalMove, ref: Any = None) -> None:
+    def refuse_move(self, client: Client, error: MoveError, ref: Any = None) -> None:
         """Tell one client why the engine refused its move: in words with the players' names,
         and as the engine's code and parameters (docs/protocol.md)."""
         client.send(illegal_move_message(self.version, error, self.seating.names(), ref))
@@ -452,7 +452,7 @@ class LiveTable:
                 else:
                     await self.play.commit(move, "player", ref)
                 await self.play.advance()
-            except IllegalMove as e:
+            except MoveError as e:
                 if seen is not None and seen < self.version:
                     self.error(
                         client,
@@ -482,9 +482,12 @@ class LiveTable:
             if g is None:
                 self.error(client, "not_started", _("the game has not started yet"), ref)
                 return
-            reason = self.play.undo_refusal(seat, self.loop.time())
-            if reason is not None:
-                self.error(client, "cannot_undo", reason, ref)
+            refusal = self.play.undo_refusal(seat, self.loop.time())
+            if refusal is not None:
+                names = self.seating.names()
+                client.send(
+                    illegal_move_message(self.version, refusal, names, ref, code="cannot_undo")
+                )
                 return
             with contextlib.suppress(TableLost):
                 await self.play.take_back(seat, ref)
@@ -507,9 +510,11 @@ class LiveTable:
     async def hint(self, client: Client, ref: Any = None) -> None:
         """The move a strong computer player would make for the seat now, from the seat's own
         observation; sent to that client only. One search per seat and position, shared by
-        the seat's connections: asking again (or again after an undo) gets the same answer.
-        When every worker of the searching players is busy the hint is refused (``busy``):
-        computer players at the tables come first."""
+        the seat's connections: asking again (or again after an undo) gets the same answer,
+        its sentence made once per language. Hints have workers of their own, at the lowest
+        CPU priority, and a time cap (:meth:`~rummy500.server.autoplay.BotRunner.start_hint`):
+        the computer players at the tables never wait for one. When the hint workers are busy
+        the hint is refused (``busy``)."""
         if client.seat is None:
             self.error(client, "spectator", _("spectators cannot ask for a hint"), ref)
             return
@@ -532,43 +537,66 @@ class LiveTable:
                 return
             key = (seat, self.play.takebacks.position)
             game, legal = decision
-            # the position the hint is for, to say it in words once found (the table moves on)
-            before = game.clone() if game is self.game else game
             seed = decision_seed(self.record.seed, self.play.takebacks.position, seat)
+
+            def start() -> Hint:
+                # the position the hint is for, to say it in words once found (the table
+                # moves on meanwhile)
+                observation = game.observation(seat)
+                move = self.hub.bots.start_hint(HINT_LEVEL, seed, observation, legal)
+                return Hint(move, observation)
+
             try:
-                task = self.play.bots.hint(
-                    key,
-                    lambda: self.hub.bots.start_hint(
-                        HINT_LEVEL, seed, game.observation(seat), legal
-                    ),
-                )
+                hint = self.play.bots.hint(key, start)
             except BotsBusy:
                 self.error(
                     client,
                     "busy",
-                    _("the computer players are busy: ask for a hint again in a moment"),
+                    _("hints are being worked out for others just now: ask again in a moment"),
                     ref,
                 )
                 return
-        try:
-            move = await asyncio.shield(task)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: the hint for %s failed", self.id, seat_str(seat))
-            self.play.bots.forget_hint(key, task)
-            self.error(client, "server_error", _("no hint could be found"), ref)
+        # answered when found, from the hint's own callback: the connection reads its next
+        # messages meanwhile (a move, a close), and a server stopping does not wait for it
+        if hint.move.done():
+            self._answer_hint(client, key, hint, version, ref)
+        else:
+            hint.move.add_done_callback(
+                lambda _done: self._answer_hint(client, key, hint, version, ref)
+            )
+
+    def _answer_hint(
+        self, client: Client, key: tuple[int, int], hint: Hint, version: int, ref: Any
+    ) -> None:
+        """Send ``client`` the hint found (its sentence made once per language), or say that
+        none could be."""
+        if client.closed or hint.move.cancelled():
             return
-        client.send(
-            {
-                "type": "hint",
-                "version": version,
-                "move": str(move),
+        error = hint.move.exception()
+        if error is not None:
+            if self.play.bots.hints.get(key) is hint:  # said once, however many asked
+                log.error(
+                    "table %s: the hint for %s failed",
+                    self.id,
+                    seat_str(key[0]),
+                    exc_info=error,
+                )
+                self.play.bots.forget_hint(key, hint)
+            client.send_said(
+                lambda: error_message(version, "server_error", _("no hint could be found"), ref)
+            )
+            return
+        move = hint.move.result()
+
+        def answer() -> dict[str, Any]:
+            text = hint.texts.get(client.language)
+            if text is None:
                 # the move and why, in words (the same sentence as the game review's)
-                "text": why(before.observation(seat), move, names=self.seating.names()),
-                "ref": ref,
-            }
-        )
+                text = why(hint.observation, move, names=self.seating.names())
+                hint.texts[client.language] = text
+            return {"type": "hint", "version": version, "move": str(move), "text": text, "ref": ref}
+
+        client.send_said(answer)
 
     # --- changes from the lobby ----------------------------------------------------------------
 

@@ -19,9 +19,10 @@ database:
 
 The same dedicated connection ``LISTEN``\\ s on one channel, :data:`CHANNEL`, for the news of
 other processes (:class:`Notice`): a seat taken or left through the lobby of another process,
-a rematch created there, and the hand-over of a table a client reached the wrong process for.
-One thread blocks on the connection's socket (``select``) and wakes only when the database or
-the event loop has something for it: no polling.
+a rematch created there, and the hand-over of a table a seated player reached the wrong process
+for (at most :class:`HandOverLimit` a minute per table). One thread blocks on the connection's
+socket (``select``) and wakes only when the database or the event loop has something for it:
+no polling.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ import queue
 import secrets
 import select
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -45,6 +46,7 @@ from rummy500.server.storage import Storage
 
 __all__ = [
     "CHANNEL",
+    "HandOverLimit",
     "LeaseOwnership",
     "LockOwnership",
     "Notice",
@@ -81,15 +83,25 @@ def owner_id(node: str) -> str:
     return f"{node[:80]}#{secrets.token_hex(4)}"
 
 
+#: Most hand-over times a ``released`` notice carries (the limit's own maximum).
+MAX_HANDOVERS_CARRIED = 60
+
+
 @dataclass(frozen=True)
 class Notice:
-    """News from another process: ``kind`` is ``seats``, ``rematch``, ``release`` or
-    ``released``; ``table`` the table it concerns."""
+    """News from another process: ``kind`` is ``seats``, ``rematch``, ``release`` (hand the
+    table over, please), ``released`` (done) or ``kept`` (not now: it moved too often lately);
+    ``table`` the table it concerns."""
 
     kind: str
     table: str
     vacated: int | None = None
     rematch: str | None = None
+    #: ``released``: when the table was handed over lately (Unix times), carried to its next
+    #: holder for :class:`HandOverLimit`
+    handovers: tuple[float, ...] = ()
+    #: ``kept``: seconds until the table may be handed over again
+    wait: float | None = None
 
     def payload(self) -> str:
         data: dict[str, Any] = {"kind": self.kind, "table": self.table}
@@ -97,6 +109,10 @@ class Notice:
             data["vacated"] = self.vacated
         if self.rematch is not None:
             data["rematch"] = self.rematch
+        if self.handovers:
+            data["handovers"] = [round(t, 3) for t in self.handovers]
+        if self.wait is not None:
+            data["wait"] = round(self.wait, 3)
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod
@@ -106,12 +122,61 @@ class Notice:
             data = json.loads(payload)
             vacated = data.get("vacated")
             rematch = data.get("rematch")
-            notice = cls(str(data["kind"]), str(data["table"]), vacated, rematch)
+            handovers = data.get("handovers", [])
+            wait = data.get("wait")
+            if not isinstance(handovers, list) or len(handovers) > MAX_HANDOVERS_CARRIED:
+                return None
+            if not all(_is_number(t) for t in handovers) or not (wait is None or _is_number(wait)):
+                return None
+            notice = cls(
+                str(data["kind"]),
+                str(data["table"]),
+                vacated,
+                rematch,
+                tuple(float(t) for t in handovers),
+                None if wait is None else float(wait),
+            )
         except (ValueError, KeyError, TypeError, AttributeError):
             return None
         if vacated is not None and not isinstance(vacated, int):
             return None
         return notice
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+class HandOverLimit:
+    """At most ``per_minute`` hand-overs of one table in any minute (0: no limit).
+
+    A hand-over closes every connection of the table (they reconnect to its new process), so a
+    client able to reach two processes must not be able to swing a table between them. The
+    times of a table's last hand-overs travel with it, from holder to holder, in the
+    ``released`` notice: whichever process holds it knows them, and no shared state is
+    needed. A process that took the table after another died starts afresh (that was no
+    hand-over)."""
+
+    WINDOW = 60.0
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = min(per_minute, MAX_HANDOVERS_CARRIED)
+
+    def wait(self, times: Sequence[float], now: float) -> float:
+        """0 if the table may be handed over at ``now``, else the seconds until it may."""
+        if self.per_minute <= 0:
+            return 0.0
+        recent = sorted(t for t in times if now - t < self.WINDOW)
+        if len(recent) < self.per_minute:
+            return 0.0
+        return max(0.0, recent[-self.per_minute] + self.WINDOW - now)
+
+    def after(self, times: Sequence[float], now: float) -> tuple[float, ...]:
+        """The times the table carries on after a hand-over at ``now``."""
+        if self.per_minute <= 0:
+            return ()
+        recent = sorted(t for t in times if now - t < self.WINDOW)
+        return (*recent, now)[-self.per_minute :]
 
 
 class Ownership(Protocol):

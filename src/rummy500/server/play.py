@@ -38,6 +38,7 @@ from rummy500.engine import (
     Game,
     IllegalMove,
     Move,
+    MoveError,
     Rules,
     seat_str,
 )
@@ -138,6 +139,9 @@ class TablePlay:
         pace = self.config.bot_table_pace if seating.bot_table else None
         self.bots = TableBots(hub.bots, record.id, pace)
         self.between = BetweenHands()
+        #: when the current turn began (the event loop's clock): a computer player's decisions
+        #: in it wait for a searching worker in line from then
+        self.turn_began = self.loop.time()
         #: this hand's public log at a version (a ``state`` needs it; the hand is replayed)
         self._log: tuple[int, list[dict[str, Any]]] | None = None
         #: the texts of a ``state``'s public view and log at a version
@@ -171,8 +175,8 @@ class TablePlay:
         )
         return self.seating.computer_level(seat, now, out_of_time=out_of_time)
 
-    def undo_refusal(self, seat: int | None, now: float) -> str | None:
-        """Why ``seat`` cannot take a move back now, or ``None`` if it can."""
+    def undo_refusal(self, seat: int | None, now: float) -> MoveError | None:
+        """Why ``seat`` cannot take a move back now (:meth:`TakeBacks.refusal`), or ``None``."""
         computer = seat is not None and self.computer_level(seat, now) is not None
         return self.takebacks.refusal(self.game, seat, computer_plays=computer)
 
@@ -294,7 +298,8 @@ class TablePlay:
                 self.clock.expired = True
             level = self.computer_level(seat, now)
             if level is not None:
-                self._start_bot(("play", self.version, seat), seat, level, g, list(g.legal_moves()))
+                key = ("play", self.version, seat)
+                self._start_bot(key, seat, level, g, list(g.legal_moves()), self.turn_began)
             break
         self.clients.send_seats(self.version, self.seats_payload())
         self._set_timer()
@@ -365,6 +370,7 @@ class TablePlay:
         assert g is not None
         if self.clock.track(g, now, human=self.seating.is_human(g.turn)):
             self.takebacks.new_turn()
+            self.turn_began = now
 
     async def _resolve_window(self, now: float) -> bool:
         """Apply what the nearest seat of the call window answered, if it has; True if a move
@@ -392,12 +398,20 @@ class TablePlay:
             level = self.computer_level(caller, now)
             if level is not None:
                 key = ("call", self.calls.window_id, caller)
-                self._start_bot(key, caller, level, g.asked(caller), options)
+                self._start_bot(key, caller, level, g.asked(caller), options, now)
         return False
 
     def _start_bot(
-        self, key: tuple[Any, ...], seat: int, level: str, game: Game, legal: list[Move]
+        self,
+        key: tuple[Any, ...],
+        seat: int,
+        level: str,
+        game: Game,
+        legal: list[Move],
+        since: float,
     ) -> None:
+        """Start the computer player's decision for ``seat``; ``since``: when the table began
+        waiting for it (its turn's start, or the call window's)."""
         seed = decision_seed(self.record.seed, self.version, seat)
 
         async def chosen(move: Move) -> None:
@@ -405,7 +419,7 @@ class TablePlay:
                 with contextlib.suppress(TableLost):
                     await self._apply_bot_choice(key, seat, level, move, legal)
 
-        self.bots.start(key, level, seed, game, seat, legal, chosen)
+        self.bots.start(key, level, seed, game, seat, legal, chosen, since)
 
     async def _apply_bot_choice(
         self, key: tuple[Any, ...], seat: int, level: str, move: Move, legal: list[Move]
@@ -492,7 +506,7 @@ class TablePlay:
         applied = g.moves[-1]
         status = "finished" if g.phase == GAME_OVER else None
         await self.store([str(applied)], status)
-        self.takebacks.moved(self.version, undoable=g.can_undo(applied.seat))
+        self.takebacks.moved(self.version, undoable=g.can_take_back(applied.seat))
         event = {"kind": "move", "move": str(applied), "seat": seat_str(applied.seat), "by": by}
         self.after_change(event, ref=ref, mover=applied.seat)
         if g.phase in (HAND_OVER, GAME_OVER) and before not in (HAND_OVER, GAME_OVER):

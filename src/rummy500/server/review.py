@@ -27,9 +27,10 @@ The answer is NDJSON (``application/x-ndjson``), one object a line: ``queued`` w
 review is computed, ``progress`` (decisions ``done`` of ``total``, and the ``counts`` of their tags)
 while this one is, the latest of them again every :data:`KEEPALIVE_SECONDS` when nothing changes
 (a proxy does not cut a quiet answer), then ``review``: the :class:`~rummy500.review.GameReview`
-and the ``replay``, every position of each hand as the seat saw it
+and the ``replay``, every position of each hand of the record
+(:meth:`~rummy500.notation.GameRecord.positions`) as the seat saw it
 (:meth:`~rummy500.engine.Game.observation`: its own hand and the public cards, never another hand
-until the hand is over). See docs/protocol.md.
+until the hand is over), and how each hand ended. See docs/protocol.md.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from rummy500.engine import Game, Move, NotationError, Observation, parse_seat, seat_str
 from rummy500.i18n import _, current_language, use_language
-from rummy500.notation import read_record
+from rummy500.notation import GameRecord
 from rummy500.review import (
     TAGS,
     GameJudgement,
@@ -60,7 +61,6 @@ from rummy500.review import (
     judge_decision,
     judge_game,
     render_game,
-    replay_record,
 )
 from rummy500.server.limits import client_address
 from rummy500.server.lobby import Hub, Token, _build_record, _record, _seat_of
@@ -108,23 +108,31 @@ router = APIRouter(prefix="/api", tags=["lobby"])
 Key = tuple[str, int]
 
 
-def replay(game: Game, seat: int) -> list[dict[str, Any]]:
-    """Every hand of ``game`` as ``seat`` saw it: for each, the moves in notation and the
+def replay(record: GameRecord, seat: int) -> list[dict[str, Any]]:
+    """Every hand of ``record`` as ``seat`` saw it: for each, the moves in notation, the
     position before each move and after the last (``positions`` is one longer than
-    ``moves``); the last also holds the cards every player was left holding, public once the
-    hand is over. Built from :meth:`Game.observation` only."""
+    ``moves``; the record's own :meth:`~rummy500.notation.GameRecord.positions`) and how the
+    hand ended; the last position also holds the cards every player was left holding, public
+    once the hand is over. Built from :meth:`Game.observation` only."""
     hands: list[dict[str, Any]] = []
-    moves: list[str] = []
     positions: list[dict[str, Any]] = []
-    for play, number, _index, move in replay_record(game):
-        position = _position(play, seat)
+    for at in record.positions():
+        position = _position(at.game, seat)
         positions.append(position)
-        if move is not None:
-            moves.append(str(move))
+        if at.move is not None:
             continue
-        position["left_cards"] = left_cards(play)
-        hands.append({"hand": number, "moves": moves, "positions": positions})
-        moves, positions = [], []
+        position["left_cards"] = left_cards(at.game)
+        hand = record.hand(at.hand)
+        hands.append(
+            {
+                "hand": hand.number,
+                "moves": [str(m) for m in hand.moves],
+                "positions": positions,
+                "ended_by": hand.ended_by,
+                "out": None if hand.out is None else seat_str(hand.out),
+            }
+        )
+        positions = []
     return hands
 
 
@@ -149,7 +157,7 @@ class _Stopped(Exception):
 class Judged:
     """A review judged: everything its texts are made of, in any language."""
 
-    game: Game
+    record: GameRecord
     judgement: GameJudgement
     #: what each seat is called
     names: list[str]
@@ -159,7 +167,7 @@ class Judged:
     def render(self, language: str) -> str:
         """The inside of a ``review`` line in ``language`` (in a thread: a moment of CPU)."""
         with use_language(language):
-            review = render_game(self.game, self.judgement, names=self.names)
+            review = render_game(self.record, self.judgement, names=self.names)
         seats = {seat_str(n): name for n, name in enumerate(self.names)}
         return (
             '"review": '
@@ -352,7 +360,7 @@ class ReviewDesk:
                 text = await self.hub.db(self.hub.storage.record_text, table_id)
                 if text is None:
                     text = await _build_record(self.hub, record)
-                game = await asyncio.to_thread(read_record, text)
+                game = await asyncio.to_thread(GameRecord.parse, text)
                 job.total = await asyncio.to_thread(count_decisions, game, seat, limit)
                 job.change()
                 names = [s.name or seat_str(s.number) for s in record.seats]
@@ -378,7 +386,9 @@ class ReviewDesk:
                 del self.jobs[job.key]
             job.change()
 
-    async def _judge(self, job: ReviewJob, game: Game, seat: int, limit: int) -> GameJudgement:
+    async def _judge(
+        self, job: ReviewJob, game: GameRecord, seat: int, limit: int
+    ) -> GameJudgement:
         """:func:`judge_game` in a thread of its own that only waits: each decision goes to a
         search worker in turn (the thread is a daemon: a stopping server never waits). When
         this is cancelled, the decision waiting for a worker is taken out of the line and the
@@ -441,8 +451,8 @@ class ReviewDesk:
                 call.cancel()
 
 
-def _replay_text(game: Game, seat: int) -> str:
-    return json.dumps(replay(game, seat), ensure_ascii=False)
+def _replay_text(record: GameRecord, seat: int) -> str:
+    return json.dumps(replay(record, seat), ensure_ascii=False)
 
 
 def desk_of(hub: TableHub) -> ReviewDesk:

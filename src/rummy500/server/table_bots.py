@@ -4,7 +4,9 @@ A decision runs off the event loop (:class:`~rummy500.server.autoplay.BotRunner`
 seat's own observation, as a task keyed by what it decides (a turn at a version, or an answer to
 a call window), so asking twice starts one search. What the computer player chose is handed back
 to the table, which applies it only if the table is still where it was. Hints are searches too,
-one per seat and position, shared by the seat's connections and kept for the last few positions.
+one per seat and position, shared by the seat's connections and kept for the last few positions
+with their sentence in each language asked: asking again for the same decision gets the same
+answer and costs nothing.
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ import collections
 import logging
 import math
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from rummy500.engine import Game, Move, Observation, seat_str
 from rummy500.server.autoplay import BotRunner
 
-__all__ = ["HINT_LEVEL", "MAX_HINTS", "TableBots"]
+__all__ = ["HINT_LEVEL", "MAX_HINTS", "Hint", "TableBots"]
 
 log = logging.getLogger("rummy500.server")
 
@@ -32,6 +35,17 @@ MAX_HINTS = 16
 Key = tuple[Any, ...]
 
 
+@dataclass
+class Hint:
+    """A hint worked out or under way for one seat and position: the move, the seat's
+    observation it was found from, and the sentence saying it (the move and why), made once per
+    language it was asked in."""
+
+    move: asyncio.Future[Move]
+    observation: Observation
+    texts: dict[str, str] = field(default_factory=dict)
+
+
 class TableBots:
     """The decisions in progress at one table (``pace``: at a table of computer players only,
     the least time between two of their moves, so that it can be watched)."""
@@ -42,9 +56,7 @@ class TableBots:
         self.pace = pace
         self.tasks: dict[Key, asyncio.Task[None]] = {}
         #: the hints worked out or being worked out, by (seat, position): the latest few
-        self.hints: collections.OrderedDict[tuple[int, int], asyncio.Future[Move]] = (
-            collections.OrderedDict()
-        )
+        self.hints: collections.OrderedDict[tuple[int, int], Hint] = collections.OrderedDict()
         #: when the last paced move was
         self._last_move = -math.inf
 
@@ -61,10 +73,12 @@ class TableBots:
         seat: int,
         legal: list[Move],
         chosen: Callable[[Move], Awaitable[None]],
+        since: float | None = None,
     ) -> None:
         """Start a decision for ``seat`` in ``game`` (from its observation) unless one about
         ``key`` is under way; ``chosen`` gets the move (the first legal one if the computer
-        player failed)."""
+        player failed). ``since``: when the computer player's turn began (the event loop's
+        clock), its place in the line for the searching workers."""
         for old in [k for k, t in self.tasks.items() if t.done()]:
             del self.tasks[old]
         if key in self.tasks:
@@ -72,7 +86,7 @@ class TableBots:
         observation = game.observation(seat)
         loop = asyncio.get_running_loop()
         self.tasks[key] = loop.create_task(
-            self._decide(level, seed, observation, list(legal), chosen)
+            self._decide(level, seed, observation, list(legal), chosen, since)
         )
 
     async def _decide(
@@ -82,9 +96,10 @@ class TableBots:
         observation: Observation,
         legal: list[Move],
         chosen: Callable[[Move], Awaitable[None]],
+        since: float | None,
     ) -> None:
         try:
-            move = await self.runner.choose(level, seed, observation, legal)
+            move = await self.runner.choose(level, seed, observation, legal, since)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -98,22 +113,20 @@ class TableBots:
             self._last_move = loop.time()
         await chosen(move)
 
-    def hint(
-        self, key: tuple[int, int], start: Callable[[], asyncio.Future[Move]]
-    ) -> asyncio.Future[Move]:
+    def hint(self, key: tuple[int, int], start: Callable[[], Hint]) -> Hint:
         """The hint for (seat, position): the one worked out or under way, else ``start()``'s
         (which may raise :class:`~rummy500.server.autoplay.BotsBusy`)."""
-        task = self.hints.get(key)
-        if task is None:
-            task = start()
-            self.hints[key] = task
+        hint = self.hints.get(key)
+        if hint is None:
+            hint = start()
+            self.hints[key] = hint
             while len(self.hints) > MAX_HINTS:
                 self.hints.popitem(last=False)
-        return task
+        return hint
 
-    def forget_hint(self, key: tuple[int, int], task: asyncio.Future[Move]) -> None:
+    def forget_hint(self, key: tuple[int, int], hint: Hint) -> None:
         """A hint failed: the next ask works it out again."""
-        if self.hints.get(key) is task:
+        if self.hints.get(key) is hint:
             del self.hints[key]
 
     def cancel(self) -> None:

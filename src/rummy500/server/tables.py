@@ -3,7 +3,9 @@
 A table is owned by one server process at a time (:mod:`~rummy500.server.ownership`: a lease
 the hub renews with SQLite, a session advisory lock with PostgreSQL); a table nobody uses is
 released. With PostgreSQL the hub also hears the news of the other processes sharing the
-database (a seat taken through another process's lobby, a rematch, a table's hand-over). The
+database (a seat taken through another process's lobby, a rematch, a table's hand-over: asked
+for only by a seated player's connection, at most ``handovers_per_minute`` times a minute per
+table). The
 hub also holds what the tables share: the database and its worker threads, the
 :class:`~rummy500.server.events.EventWriter` that stores their moves in batches, the computer
 players' workers, and the count of connections.
@@ -21,8 +23,10 @@ import contextlib
 import contextvars
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from rummy500.server.autoplay import BotRunner
@@ -41,7 +45,7 @@ from rummy500.server.clients import (
 from rummy500.server.config import ServerConfig
 from rummy500.server.events import UNDO_EVENT, EventWriter, effective_events, rebuild_game
 from rummy500.server.live import LiveTable
-from rummy500.server.ownership import Notice, make_ownership
+from rummy500.server.ownership import HandOverLimit, Notice, make_ownership
 from rummy500.server.storage import Storage, TableRecord
 
 __all__ = [
@@ -84,10 +88,24 @@ ATTEND_MIN_SECONDS = 0.5
 #: at most each time: other writers get the database between two.
 EXPIRE_BATCH = 200
 EXPIRE_ROUNDS = 50
+#: Tables whose holder refused to hand them over that a process remembers (not to ask again
+#: before the holder said it may): the oldest are forgotten first.
+MAX_KEPT_REMEMBERED = 10_000
 
 
 class TableMoved(Exception):
     """The table is owned by another server process."""
+
+
+@dataclass
+class _Loading:
+    """A table being loaded: the connections that want it meanwhile wait for the same load."""
+
+    future: asyncio.Future[LiveTable]
+    #: whether the owner is asked to hand the table over if another process holds it: a
+    #: seated player's connection wants it (one that comes while a spectator's load is under
+    #: way turns this on)
+    ask_owner: bool
 
 
 class TableHub:
@@ -99,7 +117,12 @@ class TableHub:
         self.db_executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="rummy500-db")
         self.writer = EventWriter(storage, self.db_executor)
         self.bots = BotRunner(
-            processes=config.bot_processes, queue=config.bot_queue, options=config.level_options
+            processes=config.bot_processes,
+            queue=config.bot_queue,
+            options=config.level_options,
+            wait=config.bot_wait,
+            hint_processes=config.hint_processes,
+            hint_seconds=config.hint_seconds,
         )
         self.connections = Connections(config)
         self.ownership = make_ownership(
@@ -108,9 +131,15 @@ class TableHub:
         #: what this process writes as a table's owner, and its writes are fenced with
         self.owner = self.ownership.owner
         self.live: dict[str, LiveTable] = {}
-        #: tables this process asked their owner to hand over: set once it has
-        self._released: dict[str, asyncio.Event] = {}
-        self._loading: dict[str, asyncio.Future[LiveTable]] = {}
+        #: tables this process asked their owner to hand over: the owner's answer (``released``
+        #: or ``kept``), once it comes
+        self._answers: dict[str, asyncio.Future[Notice]] = {}
+        #: tables whose owner would not hand them over: when this process may ask again
+        self._kept: OrderedDict[str, float] = OrderedDict()
+        self.handover_limit = HandOverLimit(config.handovers_per_minute)
+        #: when the live tables that came by a hand-over were handed over lately (Unix times)
+        self._handovers: dict[str, tuple[float, ...]] = {}
+        self._loading: dict[str, _Loading] = {}
         self._unloading: dict[str, asyncio.Task[None]] = {}
         self._lease_task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -272,20 +301,22 @@ class TableHub:
         """The live table, loaded from the database (and claimed) if this process lacks it.
 
         Raises :class:`KeyError` for an unknown table and :class:`TableMoved` when another
-        process owns it (and, with ``ask_owner``, did not hand it over: a client came here for
-        it).
+        process owns it (and, with ``ask_owner``, did not hand it over: a seated player came
+        here for it). Only a seated player's connection may ask: a spectator never moves a
+        table (it would close every player's connection).
         """
         live = self.live.get(table_id)
         if live is not None:
             return live
         loading = self._loading.get(table_id)
         if loading is not None:
-            return await asyncio.shield(loading)
+            loading.ask_owner |= ask_owner
+            return await asyncio.shield(loading.future)
         future: asyncio.Future[LiveTable] = asyncio.get_running_loop().create_future()
         future.add_done_callback(lambda f: f.cancelled() or f.exception())
-        self._loading[table_id] = future
+        loading = self._loading[table_id] = _Loading(future, ask_owner)
         try:
-            live = await self._load(table_id, ask_owner)
+            live = await self._load(table_id, loading)
         except BaseException as e:
             future.set_exception(e)
             raise
@@ -294,17 +325,19 @@ class TableHub:
         future.set_result(live)
         return live
 
-    async def _load(self, table_id: str, ask_owner: bool) -> LiveTable:
+    async def _load(self, table_id: str, loading: _Loading) -> LiveTable:
         unloading = self._unloading.get(table_id)
         if unloading is not None:
             await asyncio.shield(unloading)  # its release must not undo our claim
         record = await self.db(self.storage.table, table_id)
         if record is None:
             raise KeyError(table_id)
-        if not await self.ownership.claim(table_id) and not (
-            ask_owner and await self._ask_owner(table_id)
-        ):
-            raise TableMoved(table_id)
+        handovers: tuple[float, ...] = ()
+        if not await self.ownership.claim(table_id):
+            handed = await self._ask_owner(table_id) if loading.ask_owner else None
+            if handed is None:
+                raise TableMoved(table_id)
+            handovers = handed
         record = await self.db(self.storage.table, table_id)
         assert record is not None
         events = await self.db(self.storage.events, table_id)
@@ -317,6 +350,8 @@ class TableHub:
             live.shut()
             raise TableMoved(table_id)
         self.live[table_id] = live
+        if handovers:
+            self._handovers[table_id] = handovers
         log.info("table %s loaded at version %d", table_id, live.version)
         live.arm_idle()  # released in a while unless someone connects
         await live.wake()
@@ -326,6 +361,7 @@ class TableHub:
         """Forget a table (its state stays in the database); its clients must reconnect."""
         if self.live.get(table.id) is table:
             del self.live[table.id]
+            self._handovers.pop(table.id, None)
         table.shut(code)
 
     async def unload(self, table: LiveTable) -> None:
@@ -375,29 +411,55 @@ class TableHub:
 
     # --- several processes ---------------------------------------------------------------------
 
-    async def _ask_owner(self, table_id: str) -> bool:
+    async def _ask_owner(self, table_id: str) -> tuple[float, ...] | None:
         """Ask the process holding a table to hand it over, wait for it (``handover_seconds``)
-        and claim it. A client reached this process for the table (the load balancer sends
-        every client of a table to one process), so the table should be here."""
+        and claim it: the times of the table's last hand-overs, or ``None`` when it is not
+        here. A seated player reached this process for the table (the load balancer sends
+        every client of a table to one process), so the table should be here.
+
+        One request per table at a time (the table's load is: the connections that come
+        meanwhile wait for it); after a refusal (``kept``: the table moved too often lately)
+        none until the holder said it may move again: a client cannot make the processes flood
+        each other."""
         wait = self.config.handover_seconds
         if self.ownership.leased or wait <= 0:
-            return False
-        released = self._released.setdefault(table_id, asyncio.Event())
+            return None
+        loop = asyncio.get_running_loop()
+        if self._kept.get(table_id, 0.0) > loop.time():
+            return None
+        answer: asyncio.Future[Notice] = loop.create_future()
+        self._answers[table_id] = answer
+        heard: Notice | None = None
         try:
             await self.ownership.notify(Notice("release", table_id))
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(released.wait(), wait)
+                heard = await asyncio.wait_for(answer, wait)
         finally:
-            if self._released.get(table_id) is released:
-                del self._released[table_id]
-        return await self.ownership.claim(table_id)
+            if self._answers.get(table_id) is answer:
+                del self._answers[table_id]
+        if heard is not None and heard.kind == "kept":
+            self._keep_away(table_id, loop.time() + (heard.wait or 0.0))
+            return None
+        if not await self.ownership.claim(table_id):
+            return None
+        return heard.handovers if heard is not None else ()
+
+    def _keep_away(self, table_id: str, until: float) -> None:
+        """Ask for ``table_id`` no more before ``until`` (loop time); bounded memory."""
+        self._kept[table_id] = until
+        self._kept.move_to_end(table_id)
+        now = asyncio.get_running_loop().time()
+        while self._kept and (
+            len(self._kept) > MAX_KEPT_REMEMBERED or next(iter(self._kept.values())) <= now
+        ):
+            self._kept.popitem(last=False)
 
     def _heard(self, notice: Notice) -> None:
         """A notice from another process (called on the event loop)."""
-        if notice.kind == "released":
-            released = self._released.get(notice.table)
-            if released is not None:
-                released.set()
+        if notice.kind in ("released", "kept"):
+            answer = self._answers.get(notice.table)
+            if answer is not None and not answer.done():
+                answer.set_result(notice)
             return
         live = self.live.get(notice.table)
         if live is None:
@@ -415,11 +477,22 @@ class TableHub:
             await live.announce_rematch(rematch)
 
     async def _hand_over(self, live: LiveTable) -> None:
-        """Another process has the table's clients: let it go (ours reconnect, through the load
-        balancer, to that process) and say so."""
+        """Another process has a seated player of the table: let it go (our clients reconnect,
+        through the load balancer, to that process) and say so — unless it moved too often
+        lately (``handovers_per_minute``): then say how long it stays."""
+        if self.live.get(live.id) is not live:
+            return
+        now = time.time()
+        lately = self._handovers.get(live.id, ())
+        wait = self.handover_limit.wait(lately, now)
+        if wait > 0:
+            log.info("table %s: kept here (handed over too often lately)", live.id)
+            await self.ownership.notify(Notice("kept", live.id, wait=wait))
+            return
         log.info("table %s: handed over to another process", live.id)
         await self.unload(live)
-        await self.ownership.notify(Notice("released", live.id))
+        handovers = self.handover_limit.after(lately, now)
+        await self.ownership.notify(Notice("released", live.id, handovers=handovers))
 
     def _lost_ownership(self) -> None:
         """The database connection that held this process's tables is gone, and every table

@@ -1,14 +1,15 @@
 """What a player may take back at a table, and which position the game is in.
 
-The engine says which moves may be taken back (:meth:`Game.can_undo`: takes, melds and lay-offs
-of the current turn, until the discard) and takes them back (:meth:`Game.undo`). The table adds
-its own limit (``max_undos_per_turn``) and keeps a name for each position, so that a hint asked
-again after an undo is not worked out again.
+The engine says which moves may be taken back and, if not, why (:meth:`Game.undo_refusal`:
+takes, melds and lay-offs of the current turn, until the discard) and takes them back
+(:meth:`Game.undo`). The table adds only its own limits (``max_undos_per_turn``; nothing while
+a computer player finishes the seat's turn) and keeps a name for each position, so that a hint
+asked again after an undo is not worked out again.
 """
 
 from __future__ import annotations
 
-from rummy500.engine import DRAW, PLAY, Game
+from rummy500.engine import Game, MoveError, RefusedMove
 from rummy500.i18n import _
 
 __all__ = ["TakeBacks"]
@@ -48,22 +49,27 @@ class TakeBacks:
     def new_turn(self) -> None:
         self.this_turn = 0
 
-    def refusal(self, game: Game | None, seat: int | None, *, computer_plays: bool) -> str | None:
-        """Why ``seat`` cannot undo now, or ``None`` if it can. ``computer_plays``: a computer
-        player finishes the seat's turn."""
+    def refusal(
+        self, game: Game | None, seat: int | None, *, computer_plays: bool
+    ) -> MoveError | None:
+        """Why ``seat`` cannot undo now, or ``None`` if it can: the game's reason (an
+        :class:`~rummy500.engine.IllegalMove`), else the table's own (a
+        :class:`~rummy500.engine.RefusedMove`). ``computer_plays``: a computer player finishes
+        the seat's turn."""
         if seat is None:
-            return _("spectators cannot undo")
+            return RefusedMove("spectator", _("spectators cannot undo"))
         if game is None:
-            return _("the game has not started yet")
-        if game.phase not in (DRAW, PLAY) or game.turn != seat:
-            return _("only your own moves of your current turn can be taken back")
+            return RefusedMove("not_started", _("the game has not started yet"))
+        refused = game.undo_refusal(seat)
+        if refused is not None:
+            return refused
         if computer_plays:
-            return _("your time for this turn ran out: the computer finishes it")
+            return RefusedMove(
+                "bot_playing", _("your time for this turn ran out: the computer finishes it")
+            )
         if self.this_turn >= self.limit:
-            return _("at most {n} moves may be taken back in one turn").format(n=self.limit)
-        if not game.can_undo(seat):
-            last = game.peek()
-            if last is not None and last.seat == seat and last.verb == "draw":
-                return _("a card drawn from the stock cannot be given back")
-            return _("there is nothing to take back in this turn")
+            return RefusedMove(
+                "undo_limit",
+                _("at most {n} moves may be taken back in one turn").format(n=self.limit),
+            )
         return None

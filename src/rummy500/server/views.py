@@ -32,6 +32,7 @@ from rummy500.engine import (
     Game,
     IllegalMove,
     Move,
+    MoveError,
     Observation,
     card_str,
     played_str,
@@ -416,16 +417,24 @@ def error_message(version: int, code: str, message: str, ref: Any = None) -> dic
 
 
 def illegal_move_message(
-    version: int, error: IllegalMove, names: Sequence[str], ref: Any = None
+    version: int,
+    error: MoveError,
+    names: Sequence[str],
+    ref: Any = None,
+    code: str = "illegal_move",
 ) -> dict[str, Any]:
-    """Why the engine refused a move: the reason in words, with the players' ``names``, and as
-    data (``reason``: the engine's code and parameters) for clients that say it in their own
-    words (docs/protocol.md)."""
+    """Why a move (``code`` ``cannot_undo``: a take-back) was refused: in words, with the
+    players' ``names``, and, when it is the engine's reason, as data (``reason``: its code and
+    parameters) for clients that say it in their own words (docs/protocol.md). A rule of the
+    table's own (:class:`~rummy500.engine.RefusedMove`) has no ``reason``."""
+    reason = None
+    if isinstance(error, IllegalMove):
+        reason = {"code": error.code, "params": error.to_dict()["params"]}
     return {
         "type": "error",
         "version": version,
-        "code": "illegal_move",
+        "code": code,
         "message": error.text(names),
-        "reason": {"code": error.code, "params": error.to_dict()["params"]},
+        "reason": reason,
         "ref": ref,
     }

@@ -404,7 +404,11 @@ class ErrorMessage(_Message):
     type: Literal["error"]
     code: Literal[ERROR_CODES]  # type: ignore[valid-type]
     message: str = Field(description="The problem in words, in the server's language.")
-    reason: Reason | None = Field(None, description="illegal_move only: the reason as data.")
+    reason: Reason | None = Field(
+        None,
+        description="illegal_move and cannot_undo: the engine's reason as data (none for a "
+        "rule of the table's own).",
+    )
     ref: Ref
 
 

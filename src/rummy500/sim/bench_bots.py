@@ -70,7 +70,7 @@ def decision_positions(
             while not game.is_hand_over() and len(positions) < count:
                 seat = game.to_act
                 assert seat is not None
-                legal = tuple(game.legal_moves())
+                legal = game.legal_moves()
                 obs = game.observation(seat)
                 if len(legal) > 1:
                     if seen % stride == 0:

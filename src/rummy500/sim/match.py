@@ -224,7 +224,7 @@ def play_game(
         while not game.is_hand_over():
             seat = game.to_act
             assert seat is not None
-            legal = tuple(game.legal_moves())
+            legal = game.legal_moves()
             observation = game.observation(seat)
             t0 = clock() if timing else 0.0
             move = bots[seat].choose(observation, legal)
@@ -233,11 +233,12 @@ def play_game(
             try:
                 game.play(move)
             except IllegalMove as e:
-                raise IllegalMove(
+                e.add_note(
                     _("{bot} at {seat} played the illegal move {move!r}: {reason}").format(
                         bot=labels[seat], seat=seat_str(seat), move=str(move), reason=e
                     )
-                ) from e
+                )
+                raise
             moves += 1
         hands = [tuple(game.hand(s)) for s in range(players)]
         for s, bot in enumerate(bots):

@@ -1,16 +1,18 @@
 """The terminal game's Review: a finished (or saved) game, decision by decision, beside a replay.
 
 The evaluation is :func:`rummy500.review.review_game`, run in a worker thread so the screen stays
-responsive (Esc cancels it between two decisions). The replay steps through the record with the
-engine itself (:class:`~rummy500.engine.Game` replays every move) and shows only what the seat
-reviewed saw at each point: its :meth:`~rummy500.engine.Game.observation` (its hand, the discard
-pile, the melds, the other hands' sizes and the cards known in them) and the moves in words as
-that seat read them (:func:`rummy500.words.describe_move`: another player's draw from the stock
-never names the card). Nothing here decides what is legal or what a move is worth.
+responsive (Esc cancels it between two decisions). The replay steps through the record's
+positions (:meth:`rummy500.notation.GameRecord.positions`: the engine replays every move) and
+shows only what the seat reviewed saw at each point: its
+:meth:`~rummy500.engine.Game.observation` (its hand, the discard pile, the melds, the other
+hands' sizes and the cards known in them) and the moves in words as that seat read them
+(:func:`rummy500.words.describe_move`: another player's draw from the stock never names the
+card). Nothing here decides what is legal or what a move is worth.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,6 +35,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from rummy500.bots.evaluate import DEFAULT_CANDIDATES, DEFAULT_SAMPLES
 from rummy500.engine import Game, Move, Observation
 from rummy500.i18n import N_, _, ngettext
+from rummy500.notation import GameRecord
 from rummy500.review import (
     DEFAULT_REFINE,
     THRESHOLDS,
@@ -41,7 +44,6 @@ from rummy500.review import (
     HandReview,
     Thresholds,
     count_decisions,
-    replay_record,
     review_game,
     tag_word,
 )
@@ -100,33 +102,36 @@ class Frame:
     left: tuple[tuple[int, ...], ...] = ()
 
 
-def replay_frames(record: Game, seat: int, names: Sequence[str]) -> list[Frame]:
-    """Every point of the record's hands, from each deal to the hand's last move, as ``seat``
-    saw it. The moves are replayed by the engine; a hand whose deal is unknown is left out.
-    Another seat's coming move is not said (the seat sees it once it is played); the other
-    hands are shown once the hand is over, as the table's summary of the hand shows them."""
+def replay_frames(record: Game | GameRecord, seat: int, names: Sequence[str]) -> list[Frame]:
+    """Every position of the record's hands, from each deal to the hand's last move, as
+    ``seat`` saw it (:meth:`GameRecord.positions <rummy500.notation.GameRecord.positions>`;
+    a game is taken as its record, and one that does not know its deals has none). Another
+    seat's coming move is not said (the seat sees it once it is played); the other hands are
+    shown once the hand is over, as the table's summary of the hand shows them."""
+    try:
+        steps = record if isinstance(record, GameRecord) else GameRecord.from_game(record)
+    except ValueError:  # a game that does not know its deals: nothing to replay
+        return []
     frames: list[Frame] = []
     last = ""
     before: Game | None = None
     played: Move | None = None
-    try:
-        for game, number, index, move in replay_record(record):
-            if index == 0:
-                last = ""
-            elif before is not None and played is not None:
-                last = describe_move(played, before, game, names, you=seat)
-            obs = game.observation(seat)
-            if move is None:  # the hand's end
-                over = game.is_hand_over()
-                left = tuple(tuple(game.hand(s)) for s in range(game.players)) if over else ()
-                frames.append(Frame(number, index, index, obs, last, "", None, left))
-                continue
-            total = len(next(h for h in record.record if h.number == number).moves)
-            before, played = game.clone(), move
-            coming = describe_move(move, before, None, names, you=seat) if move.seat == seat else ""
-            frames.append(Frame(number, index, total, obs, last, coming, move.seat))
-    except ValueError:  # a hand whose deal is unknown: the hands before it are shown
-        pass
+    for at in steps.positions():
+        game, move, index = at.game, at.move, at.ply
+        if index == 0:
+            last = ""
+        elif before is not None and played is not None:
+            last = describe_move(played, before, game, names, you=seat)
+        obs = game.observation(seat)
+        if move is None:  # the hand's end
+            over = game.is_hand_over()
+            left = tuple(tuple(game.hand(s)) for s in range(game.players)) if over else ()
+            frames.append(Frame(at.hand, index, index, obs, last, "", None, left))
+            continue
+        total = len(steps.hand(at.hand).moves)
+        before, played = game, move  # each position's game is a copy of its own
+        coming = describe_move(move, before, None, names, you=seat) if move.seat == seat else ""
+        frames.append(Frame(at.hand, index, total, obs, last, coming, move.seat))
     return frames
 
 
@@ -283,13 +288,16 @@ class ReviewScreen(Screen[None]):
 
     def __init__(
         self,
-        record: Game,
+        record: Game | GameRecord,
         seat: int,
         names: Sequence[str],
         settings: ReviewSettings | None = None,
     ) -> None:
         super().__init__()
-        self.record = record
+        if isinstance(record, Game):  # its record once, for the replay and the review
+            with contextlib.suppress(ValueError):  # no deals: the review says what is wrong
+                record = GameRecord.from_game(record)
+        self.record: Game | GameRecord = record
         self.seat = seat
         self.names = list(names)
         self.settings = settings or ReviewSettings()

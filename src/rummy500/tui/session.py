@@ -5,24 +5,40 @@ can be tested on its own. Every move, the person's and the bots', goes through
 :meth:`Session.play`, which calls ``game.play(move)`` (the engine alone decides what is legal),
 writes a line for the log, saves the game and keeps the statistics.
 
+The computer players move in one loop, :meth:`Session.run_bots`: the screen runs it at the
+chosen pace, the tests without pause (:meth:`Session.play_bots`).
+
 Undo: the person may take back their own moves of the current turn before they discard, by the
-engine's rule (:meth:`~rummy500.engine.Game.can_undo`): melds, lay-offs and a take from the
-discard pile (which show nothing new) can be taken back, a draw from the stock or a Rummy! call
-cannot. The engine restores the game exactly (:meth:`~rummy500.engine.Game.undo`).
+engine's rule (:meth:`~rummy500.engine.Game.can_take_back`;
+:meth:`~rummy500.engine.Game.undo_refusal`
+says why not): melds, lay-offs and a take from the discard pile (which show nothing new) can be
+taken back, a draw from the stock or a Rummy! call cannot. The engine restores the game exactly
+(:meth:`~rummy500.engine.Game.undo`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
+import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rummy500.bots import LEVELS
 from rummy500.bots.why import why
-from rummy500.engine import GAME_OVER, HAND_OVER, CallWindow, Game, Move, Rules
+from rummy500.engine import (
+    GAME_OVER,
+    HAND_OVER,
+    CallWindow,
+    Game,
+    IllegalMove,
+    Move,
+    Observation,
+    Rules,
+)
 from rummy500.i18n import _, ngettext
 from rummy500.tui.stats import Statistics
 from rummy500.tui.storage import GameStore
@@ -47,6 +63,26 @@ __all__ = [
 LEVEL_CHOICES = tuple(name for name, level in LEVELS.items() if not level.testing)
 #: Names of the computer players, seat by seat.
 OPPONENT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus")
+
+
+#: How a bot's decision is waited for: ``await think(bot.choose, observation, legal_moves)``.
+Choose = Callable[[Observation, Sequence[Move]], Move]
+Think = Callable[[Choose, Observation, Sequence[Move]], Awaitable[Move]]
+T = TypeVar("T")
+
+
+async def _think_here(choose: Choose, observation: Observation, legal: Sequence[Move]) -> Move:
+    return choose(observation, legal)
+
+
+def _at_once(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run ``coroutine`` to its end in this thread; it must never wait (no thread, no pause)."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()
+    raise RuntimeError("the coroutine waited: run it in an event loop")
 
 
 def check_level(level: str) -> str:
@@ -194,9 +230,9 @@ class Session:
         seat = self.game.to_act
         return None if seat is None or seat == self.you else seat
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> tuple[Move, ...]:
         """The person's legal moves now (empty when it is not their say)."""
-        return list(self.game.legal_moves()) if self.your_turn else []
+        return self.game.legal_moves() if self.your_turn else ()
 
     # --- moves ----------------------------------------------------------------------------------
 
@@ -263,25 +299,62 @@ class Session:
             ).format(missed=missed)
         return text
 
-    def bot_choice(self, seat: int) -> Move:
-        """What the computer player at ``seat`` plays now (may take a while: search bots)."""
-        game = self.game
-        bot = self.bots[seat]
-        return bot.choose(game.observation(seat), game.legal_moves())
+    async def run_bots(
+        self,
+        pace: Callable[[Move], float] | None = None,
+        moved: Callable[[Sequence[LogEntry]], object] | None = None,
+        limit: int = 10_000,
+        think: Think = asyncio.to_thread,
+    ) -> None:
+        """Let the computer players move, one at a time, until it is the person's say or the
+        hand is over (at most ``limit`` moves).
 
-    def play_bots(self, limit: int = 10_000) -> None:
-        """Let the computer players move until it is the person's say or the hand is over."""
+        Each thinks through ``think`` (by default in a thread: search bots take a while) and its
+        move is played no sooner than ``pace(move)`` seconds after it started thinking;
+        ``moved`` is given the lines of the log each move added. A move the bot chose for a
+        game that has changed meanwhile is not played; a bot's illegal move is replaced by its
+        first legal one (a bot's mistake must not stop the game).
+        """
         for _i in range(limit):
             seat = self.bot_to_act
             if seat is None:
                 return
-            self.play(self.bot_choice(seat))
+            game = self.game
+            legal = game.legal_moves()
+            started = time.monotonic()
+            if len(legal) == 1:
+                move = legal[0]
+            else:
+                bot = self.bots[seat]
+                move = await think(bot.choose, game.observation(seat), legal)
+            rest = (pace(move) if pace is not None else 0.0) - (time.monotonic() - started)
+            if rest > 0:
+                await asyncio.sleep(rest)
+            if self.game is not game or game.to_act != seat:
+                continue
+            shown = len(self.log)
+            try:
+                self.play(move)
+            except IllegalMove:
+                self.play(legal[0])
+            if moved is not None:
+                moved(self.log[shown:])
+
+    def play_bots(self, limit: int = 10_000) -> None:
+        """:meth:`run_bots` without pause, the bots thinking in this thread: the same loop, run
+        to its end at once (tests, scripts; inside an event loop too)."""
+        _at_once(self.run_bots(limit=limit, think=_think_here))
 
     @property
     def can_undo(self) -> bool:
         """Whether the person may take back their last move (the engine's rule:
-        :meth:`~rummy500.engine.Game.can_undo`)."""
-        return self.game.can_undo(self.you)
+        :meth:`~rummy500.engine.Game.can_take_back`)."""
+        return self.game.can_take_back(self.you)
+
+    def undo_refusal(self) -> IllegalMove | None:
+        """Why the person may not take back their last move now (the engine's reason:
+        :meth:`~rummy500.engine.Game.undo_refusal`), or ``None`` if they may."""
+        return self.game.undo_refusal(self.you)
 
     def undo(self) -> bool:
         """Take back the person's last move of this turn; ``False`` if there is none."""
@@ -306,13 +379,21 @@ class Session:
             self._hint_bot = make_bot(level, seed=self._bot_seed(self.you), **options)
         return self._hint_bot
 
-    def hint(self, level: str = "expert", **options: object) -> tuple[Move, str]:
-        """The move a computer player of ``level`` would make for the person, and why."""
+    async def ask_hint(
+        self, level: str = "expert", think: Think = asyncio.to_thread, **options: object
+    ) -> tuple[Move, str]:
+        """The move a computer player of ``level`` would make for the person, and why (the
+        game review's sentence); it thinks through ``think`` (by default in a thread), on the
+        position as it was asked."""
         bot = self.hint_bot(level, **options)
         game = self.game
         obs = game.observation(self.you)
-        move = bot.choose(obs, game.legal_moves())
-        return move, why(obs, move, names=self.names)  # the game review's sentence
+        move = await think(bot.choose, obs, game.legal_moves())
+        return move, why(obs, move, names=self.names)
+
+    def hint(self, level: str = "expert", **options: object) -> tuple[Move, str]:
+        """:meth:`ask_hint`, the bot thinking in this thread."""
+        return _at_once(self.ask_hint(level, _think_here, **options))
 
     # --- bookkeeping ----------------------------------------------------------------------------
 

@@ -1,17 +1,16 @@
 """The table: the person plays against the computer players here.
 
-Every intent of the person (a key, a click) becomes a :class:`~rummy500.engine.Move` given to
-the engine through :meth:`Session.play`; an :class:`~rummy500.engine.IllegalMove` is shown with
-the engine's reason and changes nothing. Where one intent fits several legal moves (what a joker
-stands for, which end of a run, which meld), the person chooses among the engine's legal moves.
+Every intent of the person (a key, a click) becomes a move the engine reads
+(:meth:`~rummy500.engine.Game.parse_move`) and plays through :meth:`Session.play`; a refusal is
+shown with the engine's reason and changes nothing. Where one intent fits several legal moves
+(what a joker stands for, which end of a run, which meld), the person chooses among the engine's
+readings (:class:`~rummy500.tui.choices.MoveChoice`). The computer players move in the
+session's loop (:meth:`Session.run_bots`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Callable, Sequence
-from itertools import combinations_with_replacement
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -23,23 +22,22 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, RichLog
 
-from rummy500.bots.why import why
 from rummy500.engine import (
     CALL,
     DRAW,
     GAME_OVER,
     HAND_OVER,
-    JOKER,
     PLAY,
-    IllegalMove,
+    AmbiguousMoveError,
     Move,
+    MoveError,
+    card_str,
     physical,
+    seat_str,
 )
-from rummy500.engine.cards import JOKER_AS, JOKER_RANK
-from rummy500.engine.melds import analyze_meld
 from rummy500.i18n import N_, _, ngettext
+from rummy500.tui.choices import MoveChoice
 from rummy500.tui.screens import (
-    ChoiceScreen,
     GameOverScreen,
     HandSummaryScreen,
     HelpScreen,
@@ -56,7 +54,7 @@ from rummy500.tui.widgets import (
     PlayersView,
     StockView,
 )
-from rummy500.tui.words import card_label, cards_label, played_label
+from rummy500.tui.words import card_label
 
 __all__ = ["TableScreen"]
 
@@ -75,24 +73,6 @@ GAME_KEYS = {
 }
 
 
-def joker_declarations(cards: Sequence[int], limit: int = 3000) -> list[tuple[int, ...]]:
-    """Ways to say what the jokers among ``cards`` stand for, to ask the engine why a meld with
-    jokers is not allowed when none of its legal declarations matches."""
-    naturals = [c for c in cards if c != JOKER]
-    jokers = len(cards) - len(naturals)
-    if not jokers:
-        return [tuple(cards)]
-    meanings = sorted({JOKER_RANK + c % 13 for c in naturals}) or [JOKER_RANK]
-    for suit in sorted({c // 13 for c in naturals}):
-        meanings += [JOKER_AS + suit * 13 + r for r in range(13)]
-    out = []
-    for combo in combinations_with_replacement(meanings, jokers):
-        out.append((*naturals, *combo))
-        if len(out) >= limit:
-            break
-    return out
-
-
 class GameLog(RichLog):
     """The game's log: lines are wrapped when written, so after a change of width they are
     written again (wrapped anew), from the screen's list of entries."""
@@ -107,18 +87,6 @@ class GameLog(RichLog):
         if known and width != getattr(self, "_wrapped_at", width):
             self.post_message(self.Reflow())
         self._wrapped_at = width
-
-
-def meld_label(move: Move) -> str:
-    """A meld the person may choose, in run order, saying where an ace goes."""
-    label = cards_label(move.cards)
-    ranks = {c % 13 for c in move.cards if c < 52}
-    if len(ranks) > 1:
-        if move.cards[0] < 52 and move.cards[0] % 13 == 0:
-            label += " " + _("(ace low)")
-        elif move.cards[-1] < 52 and move.cards[-1] % 13 == 0:
-            label += " " + _("(ace high)")
-    return label
 
 
 class TableScreen(Screen[None]):
@@ -393,43 +361,24 @@ class TableScreen(Screen[None]):
         self.run_worker(self._run_bots(), group="bots")
 
     async def _run_bots(self) -> None:
-        """The computer players move one at a time, at the chosen pace."""
-        session = self.session
+        """The computer players move (the session's loop), at the chosen pace."""
         try:
-            while True:
-                seat = session.bot_to_act
-                if seat is None:
-                    break
-                game = session.game
-                obs = game.observation(seat)
-                legal = list(game.legal_moves())
-                started = time.monotonic()
-                if len(legal) == 1:
-                    move = legal[0]
-                else:
-                    bot = session.bots[seat]
-                    move = await asyncio.to_thread(bot.choose, obs, legal)
-                pace = 0.0 if move.verb == "pass" else self.app.pace_seconds  # type: ignore[attr-defined]
-                rest = pace - (time.monotonic() - started)
-                await asyncio.sleep(max(rest, 0))
-                if session.game is not game or game.to_act != seat:
-                    continue
-                shown = len(session.log)
-                try:
-                    session.play(move)
-                except IllegalMove:
-                    session.play(legal[0])  # a bot's mistake must not stop the game
-                for entry in session.log[shown:]:
-                    self._show_entry(entry)
-                self.refresh_table()
-                if not self._error:
-                    self.prompt()
-                if session.game.phase in (HAND_OVER, GAME_OVER):
-                    break
+            await self.session.run_bots(pace=self._pace, moved=self._bot_moved)
         finally:
             self._bots_running = False
         self._message = None
         self.advance()
+
+    def _pace(self, move: Move) -> float:
+        """How long a computer player's move stays on screen before the next."""
+        return 0.0 if move.verb == "pass" else self.app.pace_seconds  # type: ignore[attr-defined]
+
+    def _bot_moved(self, entries: Sequence[LogEntry]) -> None:
+        for entry in entries:
+            self._show_entry(entry)
+        self.refresh_table()
+        if not self._error:
+            self.prompt()
 
     def _after_summary(self, _result: object = None) -> None:
         self._summary_open = False
@@ -479,11 +428,8 @@ class TableScreen(Screen[None]):
         shown = len(self.session.log)
         try:
             self.session.play(move)
-        except IllegalMove as e:
-            reason = e.text(self.session.names)
-            if self.notation:
-                reason += f"  ({move})"
-            self.show_error(reason)
+        except MoveError as e:
+            self._refused(e, str(move))
             return False
         for entry in self.session.log[shown:-1]:
             self._show_entry(entry)
@@ -492,8 +438,41 @@ class TableScreen(Screen[None]):
         self._after_move(self.session.log[-1])
         return True
 
-    def _try(self, move: Move) -> None:
+    def _play_written(self, text: str) -> None:
+        """Play what the person means by ``text`` (a move in notation without the seat; its
+        jokers, a lay-off's end and meld may be left out): the engine reads it in this
+        position. Several readings: the person chooses (a hint's reading is the one meant);
+        none: the engine says why."""
+        written = f"{seat_str(self.session.you)} {text}"
+        try:
+            move = self.session.game.parse_move(written)
+        except AmbiguousMoveError as e:
+            if self._hinted in e.readings:
+                self._play(self._hinted)
+            else:
+                self._choose(e.readings)
+            return
+        except MoveError as e:
+            self._refused(e, written)
+            return
         self._play(move)
+
+    def _choose(self, moves: Sequence[Move], title: str | None = None) -> None:
+        """Let the person choose which of ``moves`` to play (Esc: none)."""
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                self._play(moves[index])
+
+        observation = self.session.game.observation(self.session.you)
+        self.app.push_screen(MoveChoice(moves, observation, title), callback=chosen)
+
+    def _refused(self, error: MoveError, move: str) -> None:
+        """The engine's reason, with the move in notation when the person asked for it."""
+        reason = error.text(self.session.names)
+        if self.notation:
+            reason += f"  ({move})"
+        self.show_error(reason)
 
     def _after_move(self, entry: LogEntry | None) -> None:
         self._stop_countdown()
@@ -504,26 +483,6 @@ class TableScreen(Screen[None]):
         self._message = None
         self.hand.clear_picks()
         self.advance()
-
-    def _play_one_of(
-        self,
-        moves: Sequence[Move],
-        title: str,
-        label: Callable[[Move], str],
-        otherwise: Callable[[], None],
-    ) -> None:
-        """Play the only move, let the person choose among several, or explain why none."""
-        if len(moves) == 1:
-            self._play(moves[0])
-        elif moves:
-
-            def chosen(index: int | None) -> None:
-                if index is not None:
-                    self._play(moves[index])
-
-            self.app.push_screen(ChoiceScreen(title, [label(m) for m in moves]), callback=chosen)
-        else:
-            otherwise()
 
     def _relevant(self, action: str) -> bool:
         """Whether the footer offers ``action`` now."""
@@ -586,33 +545,7 @@ class TableScreen(Screen[None]):
         if not cards:
             self.show_error(_("pick the cards to meld first: space or a click raises a card"))
             return
-        want = sorted(cards)
-        moves = [
-            m
-            for m in self.session.legal_moves()
-            if m.verb == "meld" and sorted(physical(c) for c in m.cards) == want
-        ]
-        if self._hinted in moves:
-            moves = [self._hinted]  # the hint's reading of its jokers and aces, as shown
-        self._play_one_of(
-            moves,
-            _("Which meld do you mean?"),
-            meld_label,
-            lambda: self._explain_meld(cards),
-        )
-
-    def _explain_meld(self, cards: list[int]) -> None:
-        """No legal meld matches the picked cards: let the engine say why."""
-        you = self.session.you
-        declarations = joker_declarations(cards)
-        for declared in declarations:
-            try:
-                analyze_meld(declared)
-            except IllegalMove:
-                continue
-            self._play(Move(you, "meld", declared))
-            return
-        self._play(Move(you, "meld", declarations[0]))
+        self._play_written("meld " + " ".join(card_str(c) for c in cards))
 
     def _one_card(self, verb: str) -> int | None:
         """The picked card, or the card under the cursor when none is picked. A card a hint
@@ -646,34 +579,12 @@ class TableScreen(Screen[None]):
         card = self._one_card("layoff")
         if card is None:
             return
-        target = self._meld_target
-        moves = [
-            m
-            for m in self.session.legal_moves()
-            if m.verb == "layoff"
-            and physical(m.cards[0]) == card
-            and (target is None or m.number == target)
-        ]
-        if self._hinted in moves:
-            moves = [self._hinted]
-
-        def label(m: Move) -> str:
-            meld = next(
-                v
-                for v in self.session.game.observation(self.session.you).melds
-                if v.number == m.number
-            )
-            end = {"low": _(" (low end)"), "high": _(" (high end)")}.get(m.end, "")
-            return _("{card} on meld #{n}: {cards}{end}").format(
-                card=played_label(m.cards[0]), n=m.number, cards=cards_label(meld.cards), end=end
-            )
-
-        self._play_one_of(
-            moves,
-            _("Where does the {card} go?").format(card=card_label(card)),
-            label,
-            lambda: self._explain_lay_off(card, target),
-        )
+        number = self._meld_target
+        melds = self.session.game.melds
+        if number is None and len(melds) == 1:
+            number = melds[0].number  # the only meld on the table is the one meant
+        text = f"layoff {card_str(card)}"
+        self._play_written(text if number is None else f"{text} {number}")
 
     def _ask_lay_off(self) -> None:
         """``l`` with nothing picked: ask which card, among those that fit (never the card that
@@ -692,40 +603,7 @@ class TableScreen(Screen[None]):
                 )
             )
             return
-        melds = {m.number: m for m in self.session.game.observation(self.session.you).melds}
-
-        def label(m: Move) -> str:
-            end = {"low": _(" (low end)"), "high": _(" (high end)")}.get(m.end, "")
-            return _("{card} on meld #{n}: {cards}{end}").format(
-                card=played_label(m.cards[0]),
-                n=m.number,
-                cards=cards_label(melds[m.number].cards),
-                end=end,
-            )
-
-        def chosen(index: int | None) -> None:
-            if index is not None:
-                self._play(moves[index])
-
-        self.app.push_screen(
-            ChoiceScreen(_("Lay off which card?"), [label(m) for m in moves]), callback=chosen
-        )
-
-    def _explain_lay_off(self, card: int, target: int | None) -> None:
-        game = self.session.game
-        if not game.melds:
-            self._play(Move(self.session.you, "layoff", (card,), 1))
-            return
-        number = target if target is not None else game.melds[0].number
-        played = card
-        if card == JOKER:
-            meld = next((m for m in game.melds if m.number == number), None)
-            spots = meld.layoff_spots(JOKER) if meld is not None else []
-            if not spots:
-                self.show_error(_("the joker has no place on meld {n}").format(n=number))
-                return
-            played = spots[0][0]
-        self._play(Move(self.session.you, "layoff", (played,), number))
+        self._choose(moves, _("Lay off which card?"))
 
     def action_discard(self) -> None:
         card = self._one_card("discard")
@@ -733,44 +611,23 @@ class TableScreen(Screen[None]):
             self._play(Move(self.session.you, "discard", (card,)))
 
     def action_rummy(self) -> None:
-        you = self.session.you
         calls = [m for m in self.session.legal_moves() if m.verb == "rummy"]
         depth = self.pile.depth
-        at_depth = [m for m in calls if m.number == depth]
-        pile = self.session.game.discard
-        self._play_one_of(
-            at_depth or calls,
-            _("Call Rummy! on which card?"),
-            lambda m: ngettext(
-                "take the {card}", "take {n} cards, down to the {card}", m.number
-            ).format(n=m.number, card=card_label(pile[-m.number])),
-            lambda: self._try(Move(you, "rummy", number=depth)),
-        )
+        moves = [m for m in calls if m.number == depth] or calls
+        if len(moves) == 1:
+            self._play(moves[0])
+        elif moves:
+            self._choose(moves)
+        else:  # the engine says why not
+            self._play(Move(self.session.you, "rummy", number=depth))
 
     def action_undo(self) -> None:
-        if not self.session.undo():
-            self.show_error(self._why_no_undo())
+        refusal = self.session.undo_refusal()
+        if refusal is not None:
+            self.show_error(refusal.text(self.session.names))
             return
+        self.session.undo()
         self._after_move(self.session.log[-1])
-
-    def _why_no_undo(self) -> str:
-        """Why the person's last move cannot be taken back (the engine's rule,
-        :meth:`~rummy500.engine.Game.can_undo`, in words)."""
-        game = self.session.game
-        you = self.session.you
-        last = game.moves[-1] if game.moves else None
-        if game.phase == PLAY and game.turn == you and last is not None and last.seat == you:
-            if last.verb == "draw":
-                return _(
-                    "nothing to undo: the card you drew from the stock has been seen, so the "
-                    "draw cannot be taken back"
-                )
-            if last.verb == "rummy":
-                return _("nothing to undo: a Rummy! call cannot be taken back")
-        return _(
-            "nothing to undo: only your melds, lay-offs and takes of this turn can be taken "
-            "back, until you discard"
-        )
 
     def action_hint(self) -> None:
         if not self.session.your_turn:
@@ -783,14 +640,10 @@ class TableScreen(Screen[None]):
         session = self.session
         game = session.game
         version = len(session.log)
-        obs = game.observation(session.you)
-        legal = list(game.legal_moves())
         app = self.app
-        bot = session.hint_bot(app.hint_level, **app.hint_options)  # type: ignore[attr-defined]
-        move = await asyncio.to_thread(bot.choose, obs, legal)
+        move, sentence = await session.ask_hint(app.hint_level, **app.hint_options)  # type: ignore[attr-defined]
         if len(session.log) != version or session.game is not game or not self.is_attached:
             return
-        sentence = why(obs, move, names=session.names)  # the game review's sentence
         if self.notation:
             self.show_info(_("Hint: {sentence} ({move})").format(sentence=sentence, move=move))
         else:

@@ -50,6 +50,16 @@ export function stepBy(replay, pos, delta) {
   return { hand, step };
 }
 
+/** What the replay says at the end of a hand (the server's `ended_by` and `out`, from the
+ * record): who went out, that the stock ran out, or only that the hand is over (a record that
+ * stops in the hand, as one ended by automatic play's move cap does). `seat` names the player
+ * who went out, else null. */
+export function handEnd(hand) {
+  if (hand.ended_by === 'out' && hand.out) return { key: 'summary.out', seat: hand.out };
+  if (hand.ended_by === 'stock') return { key: 'summary.stock', seat: null };
+  return { key: 'review.hand.over', seat: null };
+}
+
 /** The first or the last position of the game. */
 export function edge(replay, last) {
   if (!last) return { hand: 0, step: 0 };

@@ -15,7 +15,7 @@ import { MeldsArea } from './melds-area.js';
 import { navigate } from './app-shell.js';
 import { LanguagePicker } from './language-picker.js';
 import { seatColorClass } from './seat-colors.js';
-import { splitLines, readLine, reviewingNumber, stepBy, edge, positionOf, decisionAt, nextCostly, points } from './review-model.js';
+import { splitLines, readLine, reviewingNumber, stepBy, edge, positionOf, decisionAt, nextCostly, handEnd, points } from './review-model.js';
 
 const TAGS = ['good', 'inaccuracy', 'mistake', 'blunder'];
 
@@ -279,6 +279,7 @@ function Replay({ replay, review, pos, name, onStep, onNextCostly }) {
   const moves = hand.moves;
   const atEnd = pos.step >= moves.length;
   const next = atEnd ? null : moves[pos.step];
+  const end = handEnd(hand);
   const decision = decisionAt(review, replay, pos);
   const seat = review.seat;
   const first = pos.hand === 0 && pos.step === 0;
@@ -300,7 +301,7 @@ function Replay({ replay, review, pos, name, onStep, onNextCostly }) {
       <span class="muted review-keys">${t('review.keys')}</span>
     </div>
     <p class="review-next-move" aria-live="polite" data-next-move>
-      ${next ? t('review.next.move', { move: describeMove(next, name, position.discard_pile) }) : t('review.hand.over')}
+      ${next ? t('review.next.move', { move: describeMove(next, name, position.discard_pile) }) : t(end.key, end.seat ? { who: name(end.seat) } : {})}
       ${decision && html` <${TagBadge} tag=${decision.tag} />`}
     </p>
     ${decision &&
