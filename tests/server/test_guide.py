@@ -115,9 +115,11 @@ def test_the_guides_kept_are_bounded_and_the_least_recently_asked_go_first() -> 
 # --- attacked on a real server process --------------------------------------------------------
 
 LEGIT_PLAYER = Path(__file__).with_name("legit_player.py")
+#: Guides asked for in the flood, each for rules not asked before.
+FLOOD = 4_000
 #: What the flood may add to the server's resident memory (unbounded, the guides it asks for
-#: would take about 6 KB each: 12,000 of them, 70 MB).
-RSS_BOUND = 24 << 20
+#: would take about 6 KB each: 4,000 of them, 23 MB; 12,000 grew the server by 4.5 MB).
+RSS_BOUND = 12 << 20
 
 
 def _honest_report(folder: Path) -> dict[str, Any]:
@@ -169,7 +171,8 @@ def test_a_flood_of_guides_keeps_memory_bounded_and_the_honest_game_moving(
         rss = server.rss()
         before = len(_honest_report(tmp_path)["bot_move_seconds"])
         started = time.monotonic()
-        statuses = asyncio.run(_flood(server.base, 12_000, started + 120))
+        # a stop, not a timing: a loaded machine answers slowly, and only the bounds are checked
+        statuses = asyncio.run(_flood(server.base, FLOOD, started + 300))
         elapsed = time.monotonic() - started
         grown = server.rss() - rss
         time.sleep(0.6)  # the honest player's report is written twice a second
@@ -180,7 +183,7 @@ def test_a_flood_of_guides_keeps_memory_bounded_and_the_honest_game_moving(
             honest.wait(10)
         except subprocess.TimeoutExpired:
             honest.kill()
-    assert statuses == {200: 12_000}, statuses
+    assert statuses == {200: FLOOD}, statuses
     assert grown < RSS_BOUND, f"the server grew by {grown >> 20} MB"
     moves = sorted(report["bot_move_seconds"][before:])
     assert report["errors"] == [], report["errors"][:3]
@@ -191,7 +194,7 @@ def test_a_flood_of_guides_keeps_memory_bounded_and_the_honest_game_moving(
     assert httpx.get(f"{server.base}/api/health", timeout=5).json() == {"status": "ok"}
     assert time.monotonic() - started < 1.0
     print(
-        f"12,000 guides in {elapsed:.1f} s; the server grew by {grown / 2**20:.1f} MB; the "
+        f"{FLOOD:,} guides in {elapsed:.1f} s; the server grew by {grown / 2**20:.1f} MB; the "
         f"honest game's computer player: {len(moves)} moves, p99 {p99:.2f} s"
     )
 

@@ -339,6 +339,24 @@ async def test_taking_the_pile_down_to_a_chosen_card_by_keys(data_dir: Path) -> 
 
 
 @pytest.mark.asyncio
+async def test_an_option_changed_before_the_preset_caught_up_stands(data_dir: Path) -> None:
+    """The preset the options chose is shown, never applied back over a later change: two
+    options changed before the screen handled the first (a busy machine) keep both."""
+    app = RummyApp(data_dir=data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        screen.query_one("#rule-pickup", Select).value = "must-meld"  # Hoyle's, were it alone
+        screen._rule_changed()  # the preset shown (Hoyle) before the next change is handled
+        screen.query_one("#rule-jokers", Select).value = "off"
+        await pilot.pause()
+        await pilot.pause()
+        assert screen.query_one("#rule-jokers", Select).value == "off"
+        assert screen.query_one("#rule-pickup", Select).value == "must-meld"
+        assert screen.query_one("#preset", Select).is_blank()
+
+
+@pytest.mark.asyncio
 async def test_the_preset_follows_the_options_on_the_start_screen(data_dir: Path) -> None:
     app = RummyApp(data_dir=data_dir)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -146,6 +146,8 @@ class StartScreen(Screen[None]):
         self.can_review = can_review  # finished games are kept
         self.summary = summary
         self.waiting = waiting  # the saved game in progress, in words
+        # the preset the options chose (_rule_changed), until its Changed event is handled
+        self._preset_shown: object = _NO_PRESET_SHOWN
 
     def compose(self) -> ComposeResult:
         setup = self.setup
@@ -237,6 +239,13 @@ class StartScreen(Screen[None]):
     @on(Select.Changed, "#preset")
     def _preset_changed(self, event: Select.Changed) -> None:
         self._show_preset_help()
+        if event.value != event.select.value:
+            return  # a later value was set meanwhile: its own event follows
+        if event.value == self._preset_shown:
+            # the options chose this preset (_rule_changed): it names them and changes none
+            # (the options may have changed again meanwhile: a later change must stand)
+            self._preset_shown = _NO_PRESET_SHOWN
+            return
         if isinstance(event.value, str) and event.value in PRESETS:
             try:
                 if self._rules() == PRESETS[event.value]:
@@ -264,6 +273,7 @@ class StartScreen(Screen[None]):
         preset = self.query_one("#preset", Select)
         match = _preset_of(rules)
         if preset.value != match:
+            self._preset_shown = match
             preset.value = match
 
     def _rules(self) -> Rules:
@@ -345,6 +355,10 @@ class StartScreen(Screen[None]):
     @on(Button.Pressed, "#quit")
     def _quit(self) -> None:
         self.action_quit()
+
+
+#: No preset chosen by the options is waiting for its Changed event.
+_NO_PRESET_SHOWN = object()
 
 
 def _preset_of(rules: Rules) -> str | object:
