@@ -19,8 +19,10 @@ seat receives. It holds no rules of its own. Modules:
   :mod:`~rummy500.server.calls`, :mod:`~rummy500.server.undo`, :mod:`~rummy500.server.clock`
   and :mod:`~rummy500.server.table_bots`;
 - :mod:`~rummy500.server.lobby` and :mod:`~rummy500.server.app` — the HTTP and WebSocket routes;
-- :mod:`~rummy500.server.commands` and :mod:`~rummy500.server.bench` — ``rummy500 serve`` and
-  ``rummy500 bench server``.
+- :mod:`~rummy500.server.commands` — ``rummy500 serve``.
+
+What runs the server from outside (``rummy500 cluster``, ``rummy500 bench server``) is
+:mod:`rummy500.bench`, which nothing here imports.
 
 Importing this package imports nothing heavy: FastAPI, uvicorn and SQLAlchemy are imported by the
 modules that need them.
