@@ -22,7 +22,7 @@ from rummy500.bench.load import (
 from rummy500.bots import LEVELS
 from rummy500.cli import app
 from rummy500.engine import Game, Move
-from rummy500.server.autoplay import BotRunner, choose_move
+from rummy500.server.bot_pool import BotRunner, choose_move
 
 SEATS = [
     {"seat": "P1", "kind": "human"},

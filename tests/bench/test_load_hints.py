@@ -118,7 +118,7 @@ async def test_a_runner_that_fell_back_says_how_often_when_it_closes(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     from rummy500.engine import Game
-    from rummy500.server.autoplay import BotRunner
+    from rummy500.server.bot_pool import BotRunner
 
     game = Game.new(players=2, seed=3)
     observation, legal = game.observation(game.to_act), list(game.legal_moves())

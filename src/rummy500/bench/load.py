@@ -196,7 +196,7 @@ def check_level(level: str) -> tuple[str, list[str]]:
     the ``serve`` arguments that give it the bot options written after it
     (``expert:samples=8``: the server's expert plays with 8 samples). A wrong level or option
     raises :class:`ValueError` (or the bot's :class:`TypeError`) before anything starts."""
-    from rummy500.server.autoplay import level_options
+    from rummy500.server.bot_pool import level_options
 
     name, options = level_options(level)
     return name, ["--level-options", level.strip()] if options else []

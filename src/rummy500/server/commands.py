@@ -310,7 +310,7 @@ def serve(
 
     from rummy500.server.app import create_app
     from rummy500.server.config import ServerConfig, default_bot_processes, default_db_url
-    from rummy500.server.deadlines import AbortingWebSocketProtocol, http_protocol
+    from rummy500.server.request_deadlines import AbortingWebSocketProtocol, http_protocol
 
     config = ServerConfig(
         db_url=db or default_db_url(),
@@ -409,7 +409,7 @@ def serve(
 
 def _level_options(texts: list[str]) -> dict[str, dict[str, Any]]:
     """``serve --level-options``, read (``typer.BadParameter`` says what is wrong)."""
-    from rummy500.server.autoplay import level_options
+    from rummy500.server.bot_pool import level_options
 
     options: dict[str, dict[str, Any]] = {}
     for text in texts:

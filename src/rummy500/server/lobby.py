@@ -21,9 +21,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from rummy500.engine import InvalidRules, NotationError, Rules, parse_seat, seat_str
 from rummy500.i18n import _
-from rummy500.server.config import BOT_LEVELS, LEVEL_HELP, ServerConfig
-from rummy500.server.limits import client_address
-from rummy500.server.messages import (
+from rummy500.server.client_messages import (
     CreateReply,
     CreateTable,
     JoinReply,
@@ -33,6 +31,8 @@ from rummy500.server.messages import (
     TableList,
     Unprocessable,
 )
+from rummy500.server.config import BOT_LEVELS, LEVEL_HELP, ServerConfig
+from rummy500.server.limits import client_address
 from rummy500.server.seating import computer_names
 from rummy500.server.storage import (
     ListKey,

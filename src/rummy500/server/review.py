@@ -3,7 +3,7 @@
 A review is judged (:func:`rummy500.review.judge_game`: the moves compared on sampled deals, their
 values and the verdicts, no words) about a quarter of a second of CPU a decision with the
 defaults: its decisions run on the workers of the searching computer players
-(:meth:`~rummy500.server.autoplay.BotRunner.search`), one at a time in line with theirs, never on
+(:meth:`~rummy500.server.bot_pool.BotRunner.search`), one at a time in line with theirs, never on
 the event loop. It is then rendered (:func:`rummy500.review.render_game`: the words, in a moment)
 in the language of each request. It is bounded:
 

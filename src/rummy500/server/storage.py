@@ -223,7 +223,7 @@ def format_invite(code: str) -> str:
 
 def seat_name_key(name: str) -> str:
     """What two names at one table may not share (the name ignoring case)."""
-    from rummy500.server.messages import name_key
+    from rummy500.server.client_messages import name_key
 
     try:
         return name_key(name)[:100]
