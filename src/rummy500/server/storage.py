@@ -702,10 +702,6 @@ class Storage:
                 )
         return ids
 
-    def set_status(self, table_id: str, status: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(update(tables).where(tables.c.id == table_id).values(status=status))
-
     # --- seats ---------------------------------------------------------------------------------
 
     def take_seat(
