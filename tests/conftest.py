@@ -11,3 +11,17 @@ from __future__ import annotations
 import os
 
 os.environ["LANGUAGE"] = "en"
+
+from collections.abc import Iterator
+
+import pytest
+
+from rummy500.i18n import set_language
+
+
+@pytest.fixture(autouse=True)
+def _english_again() -> Iterator[None]:
+    """A test that ran the command line with ``--lang`` (which sets the process's language, as
+    it should for a command) leaves the next test of the same worker in English."""
+    yield
+    set_language(None)

@@ -25,11 +25,12 @@ ALLOWED: dict[str, set[str]] = {
     "sim": {"engine", "notation", "bots"},
     "review": {"engine", "notation", "bots"},
     "words": {"engine"},
+    "guide": {"engine"},
     # rummy500 replay --step: a record drawn with rich, the moves in words
     "stepper": {"engine", "notation", "words"},
     "benchmarks": {"engine"},
-    "tui": {"engine", "notation", "bots", "sim", "review", "words"},
-    "server": {"engine", "notation", "bots", "sim", "review", "words"},
+    "tui": {"engine", "notation", "bots", "sim", "review", "words", "guide"},
+    "server": {"engine", "notation", "bots", "sim", "review", "words", "guide"},
     "envs": {"engine", "notation", "bots", "sim"},
     # rummy500 cluster and bench server: run the server from outside (nothing imports them)
     "bench": {"server"},

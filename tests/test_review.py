@@ -264,6 +264,23 @@ def test_the_command_refuses_a_bad_seat(arguments: list[str], message: str) -> N
     assert message in result.output
 
 
+def test_the_seat_may_be_named_by_its_players_name(tmp_path: Path) -> None:
+    """The terminal game's and the server's records name their players in the header: the
+    review takes a name as well as P1 … P8 (any case), and says who played when none fits."""
+    named = tmp_path / "named.r500"
+    named.write_text('# names: ["Zoe", "Ada"]\n' + RECORD.read_text(), encoding="utf-8")
+    result = runner.invoke(app, ["review", str(named), "--seat", "ada", "--samples", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["seat"] == "P2"
+    wrong = runner.invoke(app, ["review", str(named), "--seat", "Bob"])
+    assert wrong.exit_code == 2
+    assert "no player of this game is called 'Bob': its players are Zoe, Ada" in " ".join(
+        wrong.output.split()
+    )
+    unnamed = runner.invoke(app, ["review", str(RECORD), "--seat", "Ada"])
+    assert unnamed.exit_code == 2 and "Ada" in unnamed.output
+
+
 def test_the_command_refuses_a_missing_file(tmp_path: Path) -> None:
     result = runner.invoke(app, ["review", str(tmp_path / "none.r500")])
     assert result.exit_code == 2

@@ -16,7 +16,8 @@ from rich.console import Console
 from rich.table import Table
 from typer.core import TyperGroup
 
-from rummy500.engine import PRESETS, Game, InvalidRules, Rules, seat_str
+from rummy500.engine import JOKER, PRESETS, Game, InvalidRules, Rules, seat_str
+from rummy500.engine.reasons import card_label
 from rummy500.engine.rules import OPTION_HELP, PRESET_HELP, option_choices
 from rummy500.extras import MissingExtra
 from rummy500.i18n import (
@@ -276,27 +277,52 @@ def _print_summary(summary: dict[str, object], names: dict[str, str] | None = No
 
 @app.command(
     "rules",
-    help=N_("How a turn goes, then every rule option and preset, each explained in a sentence."),
+    help=N_(
+        "How to play: the deal, a turn, melds, laying off, taking from the discard pile, "
+        "Rummy!, going out, what the cards are worth and the rules of the table in words; then "
+        "every rule option and preset, each explained in a sentence."
+    ),
 )
 def rules_command(
     preset: Annotated[str | None, typer.Option(help=N_("Show the options of this preset."))] = None,
+    rule: Annotated[list[str] | None, typer.Option(help=N_("A rule option name=value."))] = None,
 ) -> None:
-    """How a turn goes, then every rule option and preset, each explained in a sentence."""
+    """How to play (the guide every front end shows), then every rule option and preset."""
     from rich.padding import Padding
+    from rich.text import Text
 
-    def indented(text: str, left: int = 2) -> None:
+    from rummy500.guide import how_to_play
+
+    def indented(text: str | Text | Table, left: int = 2) -> None:
         """A paragraph that keeps its indent on every wrapped line."""
         console.print(Padding(text, (0, 0, 0, left), expand=False), highlight=False)
 
-    rules = rules_from_options(preset, None)
-    console.print("[bold]" + _("How a turn goes") + "[/bold]", highlight=False)
-    steps = Table.grid(padding=(0, 1))
-    steps.add_column(justify="right", width=3)
-    steps.add_column()
-    for number, step in enumerate(_TURN, start=1):
-        steps.add_row(f"{number}.", _(step))
-    console.print(steps, highlight=False)
-    indented(_(_SCORING))
+    rules = rules_from_options(preset, rule)
+    console.print("[bold]" + _("How to play Rummy 500") + "[/bold]", highlight=False)
+    for section in how_to_play(rules):
+        console.print("\n[bold]" + section.title + "[/bold]", highlight=False)
+        for paragraph in section.paragraphs:
+            number, dot, step = paragraph.partition(". ")
+            if dot and number.isdigit():  # a numbered step: its wrapped lines under its text
+                steps = Table.grid(padding=(0, 1))
+                steps.add_column(justify="right", width=3)
+                steps.add_column()
+                steps.add_row(f"{number}.", step)
+                console.print(steps, highlight=False)
+            else:
+                indented(Text(paragraph))
+        if section.examples:
+            examples = Table.grid(padding=(0, 2))
+            examples.add_column(no_wrap=True)
+            examples.add_column()
+            for example in section.examples:
+                cards = Text()
+                for i, card in enumerate(example.cards):
+                    red = card != JOKER and card // 13 in (1, 2)
+                    cards.append(" " if i else "")
+                    cards.append(card_label(card), style="red" if red else "bold")
+                examples.add_row(cards, example.text)
+            indented(examples, 4)
     title = _("Rule options") + (f" ({preset})" if preset else "")
     console.print(f"\n[bold]{title}[/bold]  rules: {rules}", highlight=False)
     for name, value in rules.as_dict().items():
@@ -310,32 +336,6 @@ def rules_command(
         changed = changed or _("(defaults)")
         console.print(f"\n[bold]{name}[/bold]  {changed}", highlight=False)
         indented(_(PRESET_HELP[name]))
-
-
-#: How a turn goes, for ``rummy500 rules`` (docs/rules.md says it in full).
-_TURN = (
-    N_(
-        "Draw: the top card of the stock, or take the discard pile down to any card; if you "
-        "take more than the top card, the deepest card you take must be melded at once."
-    ),
-    N_(
-        "Meld three or four cards of a rank, or three or more in a row of one suit, and lay "
-        "cards off on any meld on the table, as many as you like."
-    ),
-    N_(
-        "Discard one card to end your turn. The hand ends when a player has no cards left, or "
-        "when the stock is empty and the player to draw does not take from the discard pile."
-    ),
-    N_(
-        "Rummy!: after a discard, a card of the pile that could be melded without any card "
-        "from a hand may be claimed by any other player. The first player after the "
-        "discarder to call gets it, and play goes on from the caller's left."
-    ),
-)
-_SCORING = N_(
-    "Melded and laid-off cards score for you, cards left in your hand against you; the game "
-    "ends when a player reaches the target."
-)
 
 
 BENCH_ENGINE_HELP = N_(

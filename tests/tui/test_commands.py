@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -56,21 +57,51 @@ def test_the_command_line_does_not_load_textual() -> None:
     assert out.stdout.strip() == "False"
 
 
-def test_rules_says_how_a_turn_goes_and_keeps_its_indent_when_wrapping() -> None:
+def _rules_output(*args: str) -> list[str]:
     env = {**__import__("os").environ, "COLUMNS": "60"}
-    code = "import sys; from rummy500.cli import app; sys.argv = ['rummy500', 'rules']; app()"
+    code = f"import sys; from rummy500.cli import app; sys.argv = {['rummy500', *args]!r}; app()"
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
-    lines = result.stdout.splitlines()
-    assert lines[0] == "How a turn goes"
-    assert lines[1].startswith(" 1. Draw: the top card of the stock")
-    assert lines[2].startswith("    ")  # the wrapped line of step 1 stays under its text
-    assert any(line.startswith(" 4. Rummy!") for line in lines)
+    return result.stdout.splitlines()
+
+
+def test_rules_teaches_the_game_for_the_preset_and_keeps_its_indent_when_wrapping() -> None:
+    lines = _rules_output("rules", "--preset", "hoyle")
+    text = "\n".join(lines)
+    assert lines[0] == "How to play Rummy 500"
+    titles = [
+        "The aim",
+        "The deal",
+        "A turn",
+        "Melds",
+        "Laying off",
+        "Taking from the discard pile",
+        "Rummy!",
+        "Going out",
+        "What the cards are worth",
+        "Scoring",
+        "The end of the game",
+        "The rules of this table",
+    ]
+    assert [line for line in lines if line in titles] == titles
+    step = lines.index(next(line for line in lines if line.startswith(" 1. Draw: the top card")))
+    assert lines[step + 1].startswith("    ")  # the wrapped line of step 1 stays under its text
+    assert re.search(r"\n    7♠ 7♥ 7♣ +a group of sevens", text)
+    assert "ace: 15, but 1 at the low end of a run" in " ".join(text.split())
+    assert "even the top card alone" in text  # Hoyle's way of taking from the pile
+    assert "Preset “hoyle” — as the card-game books have it" in text
     options = lines.index(next(line for line in lines if line.startswith("jokers=on")))
     assert lines[options + 1].startswith("  on: two jokers")
     assert lines[options + 2].startswith("  ") and lines[options + 2].strip()
     assert all(len(line.rstrip()) <= 60 for line in lines)
+
+
+def test_rules_says_the_game_in_the_language_asked() -> None:
+    lines = _rules_output("--lang", "hu", "rules", "--rule", "values=5-10-15")
+    assert lines[0] == "Így játszd az 500-as römit"
+    assert "Kirakások" in lines and "Hozzárakás" in lines
+    assert any("2–9: egyenként 5" in line for line in lines)
 
 
 def test_replay_says_the_players_names_when_the_record_has_them(data_dir: Path) -> None:

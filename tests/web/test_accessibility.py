@@ -3,10 +3,11 @@
 axe-core comes from npm as a test tool (package.json; ``make test`` runs ``npm ci`` first) and is
 read from node_modules: the game itself never loads it. It is injected before the page's own
 scripts (an init script, which the server's Content-Security-Policy does not apply to) and run
-on each screen a player meets: the start page, the table on their turn, its help (how to play,
-the table's rules, the keys), a spectator's view of it, the table with a Rummy! call window
-open, the hand summary and the game over, and the review of a finished game (while it is
-computed, and done). No violation of ``serious`` or ``critical`` impact may be left.
+on each screen a player meets: the start page and its guide to the game, the table on their
+turn, its help (how to play, the table's rules, the keys), a spectator's view of it, the table
+with a Rummy! call window open, the hand summary and the game over, and the review of a finished
+game (while it is computed, and done). No violation of ``serious`` or ``critical`` impact may be
+left.
 
 The call window, the summary and the game over are the page's own components fed the server's
 messages: the connection is passed through, and the messages of those moments are added on the
@@ -109,6 +110,13 @@ def test_every_screen_has_no_serious_accessibility_violation(
     page.get_by_label("Your name").first.fill("Alice")
     audit(page, f"{size}-start", artifacts, found)
 
+    # how to play, from the start page
+    page.locator('[data-action="guide"]').click()
+    page.locator("[data-guide]").wait_for()
+    audit(page, f"{size}-start-guide", artifacts, found)
+    page.keyboard.press("Escape")
+    page.get_by_role("dialog").wait_for(state="detached")
+
     # the table, Alice's turn: the computer waits for her move
     page.locator('[data-action="create"]').click()
     page.wait_for_url("**/?table=*")
@@ -121,6 +129,8 @@ def test_every_screen_has_no_serious_accessibility_violation(
         page.locator(f'[data-help="{tab}"]').focus()
         page.keyboard.press("Enter")
         page.locator(f'[data-help="{tab}"][aria-selected="true"]').wait_for()
+        if tab == "guide":
+            page.locator("[data-guide]").wait_for()
         audit(page, f"{size}-help-{tab}", artifacts, found)
     page.keyboard.press("Escape")
     page.get_by_role("dialog").wait_for(state="detached")

@@ -1,4 +1,4 @@
-"""The review's command: ``rummy500 review GAME.r500 [--seat P1] [--json]``.
+"""The review's command: ``rummy500 review GAME.r500 [--seat P1|NAME] [--json]``.
 
 :func:`register` adds it to the ``rummy500`` application (``cli.py`` calls it).
 """
@@ -26,6 +26,7 @@ from rummy500.bots.evaluate import DEFAULT_CANDIDATES, DEFAULT_SAMPLES
 from rummy500.engine import NotationError, parse_seat
 from rummy500.i18n import N_, _
 from rummy500.notation import RecordError, read_record
+from rummy500.notation.names import names_in_record, seat_named
 from rummy500.review import (
     DEFAULT_REFINE,
     TAGS,
@@ -52,7 +53,12 @@ def _fail(message: str) -> typer.Exit:
 
 def review_command(
     file: Annotated[Path, typer.Argument(help=N_("A .r500 game record."))],
-    seat: Annotated[str, typer.Option(help=N_("The seat to review: P1 … P8."))] = "P1",
+    seat: Annotated[
+        str,
+        typer.Option(
+            help=N_("The seat to review: P1 … P8, or its player's name as the record gives it.")
+        ),
+    ] = "P1",
     json_out: Annotated[
         bool, typer.Option("--json", help=N_("Print one JSON object (docs/review.md)."))
     ] = False,
@@ -90,10 +96,7 @@ def review_command(
         record = read_record(text)
     except RecordError as e:
         raise _fail(f"{file}:{e.line}: {e.reason}") from None
-    try:
-        who = parse_seat(seat)
-    except NotationError as e:
-        raise _fail(str(e)) from None
+    who = _seat(seat, text, record.players)
     if not 0 <= who < record.players:
         raise _fail(
             _("there is no seat {seat} in a game of {n} players").format(
@@ -134,6 +137,24 @@ def review_command(
         print(json.dumps(review.model_dump(), ensure_ascii=False))
         return
     _print_review(review, show_all)
+
+
+def _seat(seat: str, text: str, players: int) -> int:
+    """The seat ``--seat`` names: ``P2``, or the name of its player in the record's header."""
+    try:
+        return parse_seat(seat)
+    except NotationError as e:
+        found = seat_named(text, seat)
+        if found is not None:
+            return found
+        names = names_in_record(text)
+        if not names:
+            raise _fail(str(e)) from None
+        raise _fail(
+            _("no player of this game is called {name!r}: its players are {names}").format(
+                name=seat, names=", ".join(names[:players])
+            )
+        ) from None
 
 
 def _print_review(review: GameReview, show_all: bool) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from rummy500.engine import GAME_OVER, Game, seat_str
 from rummy500.i18n import _, ngettext
 from rummy500.notation import RecordError
 from rummy500.tui.language import say_key_descriptions
+from rummy500.tui.preferences import load_preferences, save_preferences
 from rummy500.tui.review import ReviewScreen, ReviewSettings
 from rummy500.tui.screens import ChoiceScreen, ConfirmScreen, StartScreen
 from rummy500.tui.session import PACES, GameSetup, Session
@@ -26,11 +28,13 @@ class RummyApp(App[str | None]):
     """Rummy 500 against computer players.
 
     - ``setup``: the game to start, at once with ``start_now``, else the choices the start
-      screen opens with;
+      screen opens with (by default the choices of the last game started: they are remembered
+      in the data directory, with the name and the pace);
     - ``resume``: continue the saved game in progress;
     - ``session``: play this prepared session (tests: scripted bots, a chosen deal);
     - ``data_dir``: where games and statistics are kept (default: the user data directory);
-    - ``pace``: how long each computer move stays on screen (a name of :data:`PACES`);
+    - ``pace``: how long each computer move stays on screen (a name of :data:`PACES`; by
+      default the pace last chosen, at the table too);
     - ``call_seconds``: how long the person's Rummy! call window stays open (0: until they
       answer);
     - ``hint_level`` and ``hint_options``: the computer player that gives hints (a level of
@@ -52,7 +56,7 @@ class RummyApp(App[str | None]):
         resume: bool = False,
         session: Session | None = None,
         data_dir: str | Path | None = None,
-        pace: str = "normal",
+        pace: str | None = None,
         call_seconds: float = 8,
         hint_level: str = "expert",
         hint_options: dict[str, Any] | None = None,
@@ -63,17 +67,19 @@ class RummyApp(App[str | None]):
         super().__init__()
         self.store = GameStore(data_dir)
         self.stats = Statistics(self.store.directory / "stats.sqlite3")
-        self._setup = setup
+        #: the choices remembered from the last launches
+        self.preferences = load_preferences(self.store.directory)
+        self._setup = setup or self.preferences.setup()
         self._start_now = start_now
         self._resume = resume
         self.session = session
-        self.pace = pace if pace in PACES else "normal"
+        self.pace = pace if pace in PACES else self.preferences.pace
         self.call_seconds = call_seconds
         self.hint_level = hint_level
         # (the level's own options by default: the expert's fixed 24 deals, a tenth of a second
         # at the median and the same hint for the same position, where a time budget took 0.8 s)
         self.hint_options = hint_options or {}
-        self.player_name = name or ""
+        self.player_name = name or self.preferences.name
         self.review_settings = review_settings or ReviewSettings()
         #: Whether the table shows moves in notation too (the ``n`` key), for this run.
         self.show_notation = False
@@ -87,6 +93,12 @@ class RummyApp(App[str | None]):
         names = list(PACES)
         index = max(0, min(len(names) - 1, names.index(self.pace) + step))
         self.pace = names[index]
+        self._remember(pace=self.pace)
+
+    def _remember(self, **changes: Any) -> None:
+        """Keep these choices for the next launch (name, levels, rules, pace)."""
+        self.preferences = replace(self.preferences, **changes)
+        save_preferences(self.store.directory, self.preferences)
 
     def on_mount(self) -> None:
         if self.session is not None:
@@ -172,6 +184,9 @@ class RummyApp(App[str | None]):
         self._setup = GameSetup(setup.levels, setup.rules, None, setup.name)
         if setup.name:
             self.player_name = setup.name
+        self._remember(
+            name=self.player_name, levels=setup.levels, rules=setup.rules, pace=self.pace
+        )
         self.store.set_aside()
         session = Session.new(
             setup.levels,

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from rummy500.engine import InvalidRules, Rules
-from rummy500.i18n import N_, _
+from rummy500.i18n import N_, _, available_languages, match_language
 
 __all__ = ["register"]
 
@@ -30,6 +30,21 @@ def _rules(preset: str | None, options: list[str] | None) -> Rules:
         return Rules.from_command_line(preset, options)
     except InvalidRules as e:
         raise _fail(str(e)) from None
+
+
+def _check_language(code: str | None) -> str | None:
+    """``--lang`` after ``play``: a shipped language, else a clear error (status 2). (The
+    language itself is chosen before the command line is read: ``rummy500.cli``.)"""
+    if code is None:
+        return None
+    matched = match_language(code)
+    if matched == "en" and not code.lower().startswith("en"):
+        raise typer.BadParameter(
+            _("unknown language {code!r} (choose from {choices})").format(
+                code=code, choices=", ".join(available_languages())
+            )
+        )
+    return matched
 
 
 def play(
@@ -72,14 +87,29 @@ def play(
             )
         ),
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="CODE",
+            callback=_check_language,
+            help=N_(
+                "The language of every text, e.g. hu (default: from LANGUAGE, LC_ALL, "
+                "LC_MESSAGES or LANG)."
+            ),
+        ),
+    ] = None,
 ) -> None:
     """Play Rummy 500 against computer opponents in the terminal.
 
-    Without options a start screen lets you choose the opponents, their levels and the rules.
-    The game is saved after every move; --resume continues it.
+    Without options a start screen lets you choose the opponents, their levels and the rules;
+    it opens with the choices of the last game. The game is saved after every move; --resume
+    continues it.
     """
-    from rummy500.tui.session import PACES, GameSetup, check_level
+    from rummy500.tui.preferences import load_preferences
+    from rummy500.tui.session import PACES, check_level
     from rummy500.tui.storage import GameStore
+    from rummy500.tui.storage import data_dir as user_data_dir
 
     if pace is not None and pace not in PACES:
         raise _fail(
@@ -103,14 +133,10 @@ def play(
             )
     elif players is not None:
         levels = ["medium"] * (players - 1)
-    rules = _rules(preset, rule)
+    rules = _rules(preset, rule) if preset is not None or rule else None
     direct = any(x is not None for x in (players, opponents, preset, rule, seed))
-    setup = GameSetup(
-        levels=tuple(levels) if levels else GameSetup().levels,
-        rules=rules,
-        seed=seed,
-        name=name,
-    )
+    # what is not given is what was chosen last time (the start screen opens with it)
+    setup = load_preferences(user_data_dir(data_dir)).setup(levels, rules, seed, name)
     if resume:
         store = GameStore(data_dir)
         if not store.has_saved():
@@ -125,7 +151,7 @@ def play(
         start_now=direct,
         resume=resume,
         data_dir=data_dir,
-        pace=pace or "normal",
+        pace=pace,
         name=name,
     )
     message = app.run()
@@ -136,8 +162,9 @@ def play(
 #: ``rummy500 play --help``, in the player's language.
 PLAY_HELP = N_(
     "Play Rummy 500 against computer opponents in the terminal.\n\nWithout options a start "
-    "screen lets you choose the opponents, their levels and the rules. The game is saved after "
-    "every move; --resume continues it."
+    "screen lets you choose the opponents, their levels and the rules; your name, those choices "
+    "and the pace are remembered for the next game. The game is saved after every move; "
+    "--resume continues it, at the pace you left it."
 )
 
 

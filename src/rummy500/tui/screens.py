@@ -4,6 +4,7 @@ hand and the end of the game."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -26,6 +27,7 @@ from textual.widgets import (
 
 from rummy500.engine import PRESETS, InvalidRules, Rules
 from rummy500.engine.rules import OPTION_HELP, PRESET_HELP, option_choices
+from rummy500.guide import guide_markdown, rules_in_words
 from rummy500.i18n import N_, _, ngettext
 from rummy500.tui.session import (
     LEVEL_CHOICES,
@@ -41,6 +43,7 @@ __all__ = [
     "ChoiceScreen",
     "ConfirmScreen",
     "GameOverScreen",
+    "GuideScreen",
     "HandSummaryScreen",
     "HelpScreen",
     "StartScreen",
@@ -120,6 +123,7 @@ class StartScreen(Screen[None]):
         Binding("ctrl+n", "start", N_("Start")),
         Binding("ctrl+r", "resume", N_("Resume")),
         Binding("ctrl+o", "review", N_("Review a game")),
+        Binding("f1", "guide", N_("How to play")),
         Binding("escape", "quit", N_("Quit")),
     ]
 
@@ -197,7 +201,9 @@ class StartScreen(Screen[None]):
                     allow_blank=False,
                     id="pace",
                 )
-            yield Static(stats_text(self.summary), id="stats")
+            with Vertical(id="start-side"):
+                yield Button(_("How to play"), id="guide")
+                yield Static(stats_text(self.summary), id="stats")
         with Horizontal(id="start-buttons"):
             yield Button(_("Start"), id="start", variant="primary")
             yield Button(_("Resume"), id="resume", disabled=not self.can_resume)
@@ -288,6 +294,15 @@ class StartScreen(Screen[None]):
             pace = self.query_one("#pace", Select).value
             self.app.ask_to_start(setup, pace=str(pace))  # type: ignore[attr-defined]
 
+    def action_guide(self) -> None:
+        """How to play, for the rules on the screen (the standard game's while they are not
+        valid: the error says why)."""
+        try:
+            rules = self._rules()
+        except InvalidRules:
+            rules = Rules()
+        self.app.push_screen(GuideScreen(rules))
+
     def action_resume(self) -> None:
         if self.can_resume:
             self.app.resume_game()  # type: ignore[attr-defined]
@@ -315,6 +330,10 @@ class StartScreen(Screen[None]):
     def _start(self) -> None:
         self.action_start()
 
+    @on(Button.Pressed, "#guide")
+    def _guide(self) -> None:
+        self.action_guide()
+
     @on(Button.Pressed, "#resume")
     def _resume(self) -> None:
         self.action_resume()
@@ -339,8 +358,9 @@ def _preset_of(rules: Rules) -> str | object:
 
 
 def help_markdown(rules: Rules) -> str:
-    """Every key and how a turn goes first (what a new player needs at once), then the rules
-    of this table and their options."""
+    """Every key first (what a new player needs at once), then how to play at this table (the
+    guide every front end shows: :mod:`rummy500.guide`), the mouse, undo, how cards are shown,
+    and the rules of this table with their options."""
     lines = [
         "# " + _("Rummy 500: keys and how to play"),
         "",
@@ -356,6 +376,10 @@ def help_markdown(rules: Rules) -> str:
             "the picked card (or the one under the cursor)."
         ),
         "- " + _("r calls Rummy!, p lets the call go; e ends the hand when the stock is empty."),
+        "- "
+        + _(
+            "When you may call Rummy!, a countdown shows how long you have: r calls, p lets it go."
+        ),
         "- " + _("u undoes your last meld or lay-off of this turn; h asks for a hint."),
         "- " + _("s sorts your hand by suit or by rank; + and - change the pace."),
         "- "
@@ -365,47 +389,7 @@ def help_markdown(rules: Rules) -> str:
         ),
         "- " + _("? shows this help; q saves the game and quits."),
         "",
-        "## " + _("A turn"),
-        "",
-        "1. "
-        + _(
-            "Draw: the top card of the stock, or take the discard pile down to any card — "
-            "if you take more than the top card, you must meld the deepest card at once."
-        ),
-        "2. "
-        + _(
-            "Meld (three or four of a rank, or three or more in a row of one suit) and lay "
-            "cards off on any meld on the table, as many as you like."
-        ),
-        "3. "
-        + _(
-            "Discard one card. You may not discard the single card you just took from the "
-            "discard pile. The hand ends when someone has no cards left, or when the stock "
-            "is empty and the player to draw does not take from the discard pile."
-        ),
-        "",
-        _(
-            "Melded and laid-off cards score for you; cards left in your hand count against "
-            "you. Aces count 15 (1 at the low end of a run), jokers 15, faces and tens 10, "
-            "the others their value. The game ends when someone reaches the target."
-        ),
-        "",
-        "## " + _("Rummy!"),
-        "",
-        _(
-            "After a discard that leaves a card in the pile that could be melded without any "
-            "card from a hand, anyone but the discarder may call Rummy!, take the pile down "
-            "to that card and meld it. A countdown shows how long you have; press r to call "
-            "or p to let it go."
-        ),
-        "",
-        _(
-            "The players after the discarder are asked in turn, the next player first, and the "
-            "first to call gets it: a player further on is not asked at all. Play then goes on "
-            "from the caller's left, so the players between the discarder and the caller miss "
-            "their turn."
-        ),
-        "",
+        guide_markdown(rules, skip=("table",)),
         "## " + _("Mouse"),
         "",
         _(
@@ -432,7 +416,9 @@ def help_markdown(rules: Rules) -> str:
             "cards in hand, the points melded and laid off in this hand so far, and the total."
         ),
     ]
-    lines += ["", "## " + _("The rules of this table"), "", "`rules: " + str(rules) + "`", ""]
+    lines += ["", "## " + _("The rules of this table"), ""]
+    for line in rules_in_words(rules):
+        lines += [line if not line.startswith("rules: ") else f"`{line}`", ""]
     for option, value in rules.as_dict().items():
         lines.append(f"- **{option} = {value}** — {_(OPTION_HELP[option])}")
     return "\n".join(lines)
@@ -453,6 +439,30 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(id="help-body"):
             yield Markdown(help_markdown(self.rules))
         yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class GuideScreen(ModalScreen[None]):
+    """How to play, from the start screen: the guide every front end shows
+    (:mod:`rummy500.guide`), for the rules chosen there."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,f1", "close", N_("Close")),
+    ]
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="guide-body"):
+            yield Markdown("# " + _("How to play Rummy 500") + "\n\n" + guide_markdown(self.rules))
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#guide-body").focus()  # ↑/↓ and Page Up/Down scroll at once
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -614,6 +624,14 @@ class HandSummaryScreen(ModalScreen[None]):
         self.app.quit_saved()  # type: ignore[attr-defined]
 
 
+def saved_text(path: Path) -> str:
+    """Where a finished game's record is, and what reads it."""
+    return _(
+        "The game's record is saved in {path} (rummy500 replay shows it, rummy500 review "
+        "reviews your moves)."
+    ).format(path=path)
+
+
 SPARKS = "▁▂▃▄▅▆▇█"
 
 
@@ -686,6 +704,8 @@ class GameOverScreen(Screen[None]):
                 id="gameover-caption",
             )
             yield Static(score_chart(session.names, running, 76), id="gameover-chart")
+            if session.record_path is not None:
+                yield Static(saved_text(session.record_path), id="gameover-saved")
             yield Static(_("n: a new game   r: review your game   q: quit"), id="gameover-keys")
             with Horizontal(id="gameover-buttons"):
                 yield Button(_("Review your game"), id="review", variant="primary")
@@ -704,4 +724,5 @@ class GameOverScreen(Screen[None]):
         self.app.show_start()  # type: ignore[attr-defined]
 
     def action_quit(self) -> None:
-        self.app.exit()
+        path = self.session.record_path
+        self.app.exit(saved_text(path) if path is not None else None)

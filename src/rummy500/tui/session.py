@@ -24,6 +24,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rummy500.bots import LEVELS
@@ -141,6 +142,8 @@ class Session:
         self.store = store
         self.stats = stats
         self.log: list[LogEntry] = []
+        #: Where the finished game's record was put away (``games/<id>.r500``).
+        self.record_path: Path | None = None
         self._hint_bot: Bot | None = None
         if bots is None:
             from rummy500.bots import make_bot
@@ -243,7 +246,7 @@ class Session:
             self._hand_over()
         self.save()
         if game.phase == GAME_OVER and self.store is not None:
-            self.store.archive(self.game_id)
+            self.record_path = self.store.archive(self.game_id)
         return entry
 
     def _played(self, game: Game, move: Move) -> list[LogEntry]:

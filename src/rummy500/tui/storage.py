@@ -19,13 +19,12 @@ from typing import Any
 
 from rummy500.engine import Game
 from rummy500.notation import format_record, read_record
+from rummy500.notation.names import names_in_record
 
 __all__ = ["DATA_DIR_ENV", "GameStore", "SavedGame", "data_dir", "names_in_record"]
 
 DATA_DIR_ENV = "RUMMY500_DATA_DIR"
 _META_PREFIX = "# tui: "
-#: The seats' names in a record the server wrote (rummy500.server.views.record_comment).
-_NAMES_PREFIX = "# names: "
 #: The first line of a saved game's header, and what it becomes when the game is put away.
 _CONTINUE = "rummy500 play: continue this game with `rummy500 play --resume`"
 _FINISHED = "rummy500 play: a finished game (`rummy500 replay FILE` shows it)"
@@ -129,24 +128,6 @@ class GameStore:
         self.current_path.write_text(text.replace(_CONTINUE, header, 1), encoding="utf-8")
         os.replace(self.current_path, target)
         return target
-
-
-def names_in_record(text: str) -> list[str] | None:
-    """The seats' names a record written by :meth:`GameStore.save` (or by the server: its
-    ``# names: [...]`` line) carries, or ``None``."""
-    for line in text.splitlines():
-        if line.startswith(_META_PREFIX) or line.startswith(_NAMES_PREFIX):
-            try:
-                if line.startswith(_NAMES_PREFIX):
-                    names = json.loads(line[len(_NAMES_PREFIX) :])
-                else:
-                    names = json.loads(line[len(_META_PREFIX) :]).get("names")
-            except (ValueError, AttributeError):
-                return None
-            if isinstance(names, list) and all(isinstance(n, str) for n in names):
-                return names
-            return None
-    return None
 
 
 def read_saved(text: str) -> SavedGame:

@@ -433,6 +433,8 @@ class TableScreen(Screen[None]):
             return False
         for entry in self.session.log[shown:-1]:
             self._show_entry(entry)
+        if move.verb in ("take", "rummy"):
+            self.hand.focus()  # the cards taken are in the hand: what comes next is there
         self._after_move(self.session.log[-1])
         return True
 
@@ -546,8 +548,11 @@ class TableScreen(Screen[None]):
         self._play_written("meld " + " ".join(card_str(c) for c in cards))
 
     def _one_card(self, verb: str) -> int | None:
-        """The picked card, or the card under the cursor when none is picked."""
+        """The picked card, or the card under the cursor when none is picked. A card a hint
+        raised (not picked by the person) is not picked: x discards the card pointed at."""
         cards = self.hand.picked_cards()
+        if verb == "discard" and self.hand.hinted:
+            cards = []
         if not cards and self.hand.cursor_card() is not None:
             cards = [self.hand.cursor_card()]  # type: ignore[list-item]
         if len(cards) != 1:
@@ -645,9 +650,9 @@ class TableScreen(Screen[None]):
             self.show_info(_("Hint: {sentence}").format(sentence=sentence))
         self._hinted = move
         if move.verb == "meld":
-            self.hand.pick_cards([physical(c) for c in move.cards])
+            self.hand.pick_cards([physical(c) for c in move.cards], hinted=True)
         elif move.verb in ("layoff", "discard"):
-            self.hand.pick_cards([physical(move.cards[0])])
+            self.hand.pick_cards([physical(move.cards[0])], hinted=True)
         if move.verb == "layoff":
             self._meld_target = move.number
         if move.verb in ("take", "rummy"):

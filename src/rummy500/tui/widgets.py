@@ -189,6 +189,8 @@ class HandView(CardRow, can_focus=True):
         self.selected: set[int] = set()
         self.meldable: set[int] = set()
         self.by_rank = False
+        #: Whether the raised cards are a hint's (the person has not picked since).
+        self.hinted = False
 
     def set_cards(self, hand: Iterable[int], meldable: Iterable[int] = ()) -> None:
         """Show ``hand`` (in the current sort order); the selection survives if the hand is the
@@ -203,6 +205,7 @@ class HandView(CardRow, can_focus=True):
                     new.remove(c)
             rows = self.rows()
             self.selected = set()
+            self.hinted = False
             self.cards = cards
             if new and old:
                 self.cursor = cards.index(new[0])
@@ -233,18 +236,23 @@ class HandView(CardRow, can_focus=True):
     def cursor_card(self) -> int | None:
         return self.cards[self.cursor] if self.cards else None
 
-    def pick_cards(self, cards: Iterable[int]) -> None:
-        """Pick exactly these cards (a hint shows its cards this way)."""
+    def pick_cards(self, cards: Iterable[int], *, hinted: bool = False) -> None:
+        """Pick exactly these cards (a hint shows its cards this way: ``hinted``; a hint of one
+        card also brings the cursor to it)."""
         self.selected = set()
         for c in cards:
             for i, d in enumerate(self.cards):
                 if d == c and i not in self.selected:
                     self.selected.add(i)
                     break
+        self.hinted = hinted
+        if hinted and len(self.selected) == 1:
+            self.cursor = next(iter(self.selected))
         self.refresh()
         self.post_message(self.Picked())
 
     def clear_picks(self) -> None:
+        self.hinted = False
         if self.selected:
             self.selected = set()
             self.refresh()
@@ -271,6 +279,7 @@ class HandView(CardRow, can_focus=True):
     def action_pick(self) -> None:
         if not self.cards:
             return
+        self.hinted = False
         self.selected ^= {self.cursor}
         self.refresh()
         self.post_message(self.Picked())
@@ -280,6 +289,7 @@ class HandView(CardRow, can_focus=True):
         if index is None:
             return
         self.cursor = index
+        self.hinted = False
         self.selected ^= {index}
         self.refresh()
         self.post_message(self.Picked())
@@ -287,11 +297,14 @@ class HandView(CardRow, can_focus=True):
 
 class PileView(CardRow, can_focus=True):
     """The discard pile, bottom first and top last, every card visible. ←/→ choose how deep to
-    take: the cards that would be taken are raised. Enter or a double click takes them."""
+    take (Home: the deepest card, End: the top one): the cards that would be taken are raised.
+    Enter or a double click takes them."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(1)", show=False),
         Binding("right", "move(-1)", show=False),
+        Binding("home", "move(1000)", show=False),
+        Binding("end", "move(-1000)", show=False),
         Binding("enter", "take", N_("Take")),
     ]
 

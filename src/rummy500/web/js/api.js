@@ -70,5 +70,13 @@ export const api = {
   leave: (id, token) => request('POST', `/api/tables/${encodeURIComponent(id)}/leave`, { token }),
   rematch: (id, token) =>
     request('POST', `/api/tables/${encodeURIComponent(id)}/rematch`, { token }),
+  // how to play (docs/protocol.md), for a preset and a table's rules line, in the page's language
+  guide: ({ preset, rules } = {}) => {
+    const query = new URLSearchParams();
+    if (preset) query.set('preset', preset);
+    if (rules) query.set('rules', rules);
+    const qs = query.toString();
+    return request('GET', qs ? `/api/guide?${qs}` : '/api/guide');
+  },
   recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
 };

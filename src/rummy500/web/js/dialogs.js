@@ -1,8 +1,8 @@
 // Dialogs (a choice among moves, the keyboard help) and the toasts that say what went wrong.
 import { html, cls, useState, useEffect, useRef } from './lib.js';
 import { t } from './i18n.js';
-import { CardFace } from './cards.js';
 import { rulesDetails } from './lobby.js';
+import { Guide } from './guide.js';
 
 /** A modal dialog: focus moves into it, Escape closes it, focus goes back after. */
 export function Modal({ title, onClose, children, className }) {
@@ -78,22 +78,6 @@ const SHORTCUTS = [
   ['?', 'keys.help'],
 ];
 
-/** A few cards drawn with the table's own card faces, for the guide. */
-function Cards({ codes }) {
-  return html`<span class="guide-cards" aria-hidden="true">
-    ${codes.map((c, i) => html`<span key=${i} class="card"><${CardFace} text=${c} /></span>`)}
-  </span>`;
-}
-
-const GUIDE = [
-  ['guide.turn.title', 'guide.turn', []],
-  ['guide.melds.title', 'guide.melds', [['7S', '7H', '7C'], ['4H', '5H', '6H']]],
-  ['guide.layoff.title', 'guide.layoff', [['4H', '5H', '6H', '7H']]],
-  ['guide.deep.title', 'guide.deep', [['KC', '9D', '3S', 'QH']]],
-  ['guide.rummy.title', 'guide.rummy', []],
-  ['guide.end.title', 'guide.end', []],
-];
-
 /** The help at the table: how to play (for someone who never has), this table's rules, the keys. */
 export function HelpDialog({ onClose, table }) {
   const [tab, setTab] = useState('guide');
@@ -102,23 +86,13 @@ export function HelpDialog({ onClose, table }) {
     ['rules', 'help.tab.rules'],
     ['keys', 'help.tab.keys'],
   ];
-  return html`<${Modal} title=${t(tabs.find(([id]) => id === tab)[1])} onClose=${onClose} className="help">
+  return html`<${Modal} title=${t(tabs.find(([id]) => id === tab)[1])} onClose=${onClose} className="help-dialog">
     <div class="tabs help-tabs" role="tablist">
       ${tabs.map(
         ([id, label]) => html`<button key=${id} role="tab" aria-selected=${tab === id} data-help=${id} onClick=${() => setTab(id)}>${t(label)}</button>`,
       )}
     </div>
-    ${tab === 'guide' &&
-    html`<div class="guide" data-guide>
-      <p>${t('guide.goal')}</p>
-      ${GUIDE.map(
-        ([title, text, pictures]) => html`<section key=${title}>
-          <h3>${t(title)}</h3>
-          <p>${t(text)}</p>
-          ${pictures.map((codes, i) => html`<${Cards} key=${i} codes=${codes} />`)}
-        </section>`,
-      )}
-    </div>`}
+    ${tab === 'guide' && html`<${Guide} rules=${(table && table.rules) || ''} skip=${['table']} />`}
     ${tab === 'rules' &&
     html`<div class="table-rules" data-table-rules>
       <ul>
@@ -138,6 +112,14 @@ export function HelpDialog({ onClose, table }) {
       <p>${t('help.drag')}</p>
     </div>`}
     <div class="dialog-actions"><button onClick=${onClose}>${t('action.close')}</button></div>
+  </${Modal}>`;
+}
+
+/** How to play in a dialog of its own (the start page's), for the rules chosen there. */
+export function GuideDialog({ onClose, rules, preset }) {
+  return html`<${Modal} title=${t('guide.title')} onClose=${onClose} className="help-dialog guide-dialog">
+    <${Guide} rules=${rules} preset=${preset} />
+    <div class="dialog-actions"><button onClick=${onClose} data-action="close-guide">${t('action.close')}</button></div>
   </${Modal}>`;
 }
 

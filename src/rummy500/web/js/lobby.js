@@ -7,6 +7,7 @@ import * as store from './store.js';
 import { navigate, reducedMotion, Settings } from './app-shell.js';
 import { computerSeatText } from './names.js';
 import { LanguagePicker } from './language-picker.js';
+import { GuideDialog } from './dialogs.js';
 
 export const LEVELS = ['easy', 'medium', 'hard', 'expert', 'random'];
 export const PRESETS = ['standard', 'hoyle', '5-10-15', 'quick', 'no-jokers'];
@@ -89,7 +90,16 @@ function Field({ label, help, children, htmlFor }) {
   </div>`;
 }
 
-function CreateTable({ name, setName, onError }) {
+/** A rules line of the options chosen on the form (a preset's own options are its). */
+function chosenRules(options, target) {
+  const parts = Object.entries(options)
+    .filter(([, v]) => v)
+    .map(([k, v]) => `${k}=${v}`);
+  if (target) parts.push(`target=${target}`);
+  return parts.join(' ');
+}
+
+function CreateTable({ name, setName, onError, onRules }) {
   const [seats, setSeats] = useState([
     { kind: 'human', you: true },
     { kind: 'bot', level: 'easy' },
@@ -106,6 +116,8 @@ function CreateTable({ name, setName, onError }) {
   const add = (kind) => seats.length < 8 && setSeats([...seats, kind === 'bot' ? { kind, level: 'easy' } : { kind }]);
   const remove = (i) => seats.length > 2 && setSeats(seats.filter((_, j) => j !== i));
   const presetValue = (option) => (PRESET_OPTIONS[preset][option] ? PRESET_OPTIONS[preset][option] : OPTIONS[option][0]);
+  // how to play speaks of the rules chosen here
+  useEffect(() => onRules({ preset, rules: chosenRules(options, target) }), [preset, options, target]);
 
   const submit = async (e) => {
     e.preventDefault();
@@ -488,6 +500,8 @@ export function Lobby({ invite, settings, onSettings }) {
   const [name, setName] = useState(store.getName());
   const [joining, setJoining] = useState(null);
   const [error, setError] = useState(null);
+  const [guide, setGuide] = useState(false);
+  const [rules, setRules] = useState({ preset: 'standard', rules: '' });
   useEffect(() => {
     if (!invite) return;
     api
@@ -506,6 +520,10 @@ export function Lobby({ invite, settings, onSettings }) {
     <main id="main" class="lobby-main">
       <h1>${t('lobby.title')}</h1>
       <p class="lede">${t('lobby.lede')}</p>
+      <p class="guide-open">
+        <span>${t('lobby.guide.new')}</span>
+        <button type="button" class="primary" data-action="guide" onClick=${() => setGuide(true)}>${t('lobby.guide')}</button>
+      </p>
       ${error &&
       html`<div class="error-box" role="alert">
         <span>${error}</span>
@@ -523,7 +541,7 @@ export function Lobby({ invite, settings, onSettings }) {
             if (invite) navigate('/');
           }}
         />`}
-        <${CreateTable} name=${name} setName=${setName} onError=${onError} />
+        <${CreateTable} name=${name} setName=${setName} onError=${onError} onRules=${setRules} />
         <div class="lobby-column">
           <${CodeBox} onFound=${setJoining} onError=${onError} />
           <${MyTables} />
@@ -536,5 +554,6 @@ export function Lobby({ invite, settings, onSettings }) {
         </div>
       </div>
     </main>
+    ${guide && html`<${GuideDialog} rules=${rules.rules} preset=${rules.preset} onClose=${() => setGuide(false)} />`}
   </div>`;
 }

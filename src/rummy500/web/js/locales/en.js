@@ -493,28 +493,12 @@ export default {
   'table.rules.standard': 'Every other rule is the standard one.',
   'table.rules.call': 'Rummy! calls stay open {n} seconds.',
   'table.rules.turn': 'Each turn has {n} seconds.',
-  'guide.goal':
-    'The goal: score points by laying cards on the table in melds. After each hand, what you laid down counts for you and what is left in your hand counts against you. The first to the target wins.',
-  'guide.turn.title': 'A turn',
-  'guide.turn':
-    'Take one card: the top of the stock (face down), or from the discard pile. Then lay down melds or lay off cards if you can. End your turn by discarding one card on the pile.',
-  'guide.melds.title': 'Melds',
-  'guide.melds':
-    'A meld is three or four cards of the same rank (a group), or three or more cards of one suit in a row (a run). A joker can stand for any card.',
-  'guide.melds.group': 'A group: three 7s.',
-  'guide.melds.run': 'A run: 4, 5, 6 of hearts.',
-  'guide.layoff.title': 'Laying off',
-  'guide.layoff':
-    'You may add a card to any meld on the table, even another player\'s: the 7♦ to a group of 7s, the 7♥ to the end of a 4♥ 5♥ 6♥ run. The card counts for you.',
-  'guide.deep.title': 'Taking from deep in the pile',
-  'guide.deep':
-    'The whole discard pile stays spread. You may take a card from deep in it, with every card above it, if you meld that deepest card at once (click the card you want).',
-  'guide.rummy.title': 'Rummy!',
-  'guide.rummy':
-    'When someone discards and a card of the pile could be melded, the others may call "Rummy!" for a few seconds. The caller takes it and melds it. When several call, the one nearest after the discarder gets it, and play goes on from them.',
-  'guide.end.title': 'The end of a hand',
-  'guide.end':
-    'A hand ends when someone has no cards left, or when the stock is empty. Then the points are counted and the next hand is dealt.',
+  // how to play (guide.js): the guide's own text comes from the server (GET /api/guide)
+  'lobby.guide': 'How to play',
+  'lobby.guide.new': 'New to Rummy 500?',
+  'guide.title': 'How to play Rummy 500',
+  'guide.loading': 'Loading the guide…',
+  'guide.error': 'The guide could not be loaded: {error}',
   'title.turn': 'Your turn — Rummy 500',
   'settings.sound': 'A beep when it is your turn (in a background tab)',
   'call.lost.you': '{who} called Rummy! too and got the card: the call of the player nearest after the discarder wins.',

@@ -499,28 +499,12 @@ export default {
   'table.rules.standard': 'A többi szabály a szokásos.',
   'table.rules.call': 'A Römi!-bemondásra {n} másodperc van.',
   'table.rules.turn': 'Egy körre {n} másodperc jut.',
-  'guide.goal':
-    'A cél: pontokat szerezni azzal, hogy kirakásokban lapokat teszel le az asztalra. Minden leosztás után a letett lapjaid pontot hoznak, a kezedben maradt lapok pedig levonódnak. Aki elsőként eléri a célpontszámot, nyer.',
-  'guide.turn.title': 'Egy kör',
-  'guide.turn':
-    'Húzz egy lapot: a talon tetejéről (képpel lefelé), vagy vegyél fel a dobópakliból. Aztán rakj ki, vagy rakj hozzá lapokat, ha tudsz. A köröd azzal zárod, hogy eldobsz egy lapot a dobópaklira.',
-  'guide.melds.title': 'Kirakások',
-  'guide.melds':
-    'Kirakás lehet három vagy négy azonos értékű lap (csoport), vagy legalább három egymást követő lap egy színből (sor). A joker bármelyik lapot helyettesítheti.',
-  'guide.melds.group': 'Csoport: három hetes.',
-  'guide.melds.run': 'Sor: kőr 4, 5, 6.',
-  'guide.layoff.title': 'Hozzárakás',
-  'guide.layoff':
-    'Bármelyik asztalon lévő kirakáshoz hozzárakhatsz egy lapot, akár egy másik játékoséhoz is: például a káró hetest a hetesek csoportjához, a kőr hetest a 4♥ 5♥ 6♥ sor végére. A lap neked hoz pontot.',
-  'guide.deep.title': 'Mély húzás a dobópakliból',
-  'guide.deep':
-    'A dobópakli végig szétterítve marad. Mélyebbről is felvehetsz belőle egy lapot, a fölötte lévő összes lappal együtt, ha ezt a legmélyebb lapot azonnal kirakod (kattints a kívánt lapra).',
-  'guide.rummy.title': 'Römi!',
-  'guide.rummy':
-    'Ha valaki dob, és a dobópakli egyik lapja kirakható, a többiek néhány másodpercig „Römi!”-t mondhatnak. A bemondó felveszi és kirakja a lapot. Ha többen is bemondják, az kapja meg, aki a dobó után legközelebb ül, és a játék tőle folytatódik.',
-  'guide.end.title': 'A leosztás vége',
-  'guide.end':
-    'A leosztás véget ér, ha valakinek elfogy a lapja, vagy ha kiürül a talon. Ekkor összeszámolják a pontokat, és jön a következő osztás.',
+  // how to play (guide.js): the guide's own text comes from the server (GET /api/guide)
+  'lobby.guide': 'Hogyan kell játszani?',
+  'lobby.guide.new': 'Még nem játszottál 500-as römit?',
+  'guide.title': 'Így játszd az 500-as römit',
+  'guide.loading': 'A játékszabály betöltése…',
+  'guide.error': 'A játékszabályt nem sikerült betölteni: {error}',
   'title.turn': 'Te jössz – Rummy 500',
   'settings.sound': 'Hangjelzés, ha te jössz (háttérben lévő lapon)',
   'call.lost.you': '{who} is römit mondott, és megkapta a lapot: annak a bemondása nyer, aki a dobó után legközelebb ül.',
