@@ -34,12 +34,12 @@ def wait_until_gone(processes: list[psutil.Process], timeout: float) -> list[psu
 
 @contextlib.contextmanager
 def cluster_site(folder: Path, processes: int = 2, serve_args: Sequence[str] = ()) -> Iterator[Any]:
-    """A whole site on loopback (:class:`rummy500.server.cluster.Cluster`: PostgreSQL,
+    """A whole site on loopback (:class:`rummy500.bench.cluster.Cluster`: PostgreSQL,
     ``processes`` server processes, HAProxy), stopped after; the test is skipped when PostgreSQL
     or HAProxy is not installed (``make test-deps`` installs both)."""
     import pytest
 
-    from rummy500.server.cluster import Cluster, ClusterError, haproxy_bin, pg_bin
+    from rummy500.bench.cluster import Cluster, ClusterError, haproxy_bin, pg_bin
 
     if pg_bin() is None:
         pytest.skip("PostgreSQL is not installed (make test-deps installs it)")

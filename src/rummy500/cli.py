@@ -583,6 +583,7 @@ def _register_layer_commands() -> None:
         "rummy500.sim.ladder_commands",
         "rummy500.tui.commands",
         "rummy500.server.commands",
+        "rummy500.bench.commands",
         "rummy500.envs.commands",
     ):
         try:

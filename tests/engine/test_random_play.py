@@ -41,7 +41,6 @@ from rummy500.engine import (
     Move,
     Rules,
     decks_for,
-    observe,
     sample_state,
 )
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, deck
@@ -683,7 +682,7 @@ def check_observations(game: Game, rng: random.Random) -> None:
             twin._hands[b][cb] -= 1
             twin._hands[b][ca] += 1
     rng.shuffle(twin.stock)
-    assert observe(twin, seat) == obs, f"P{seat + 1}'s observation reveals hidden cards"
+    assert twin.observation(seat) == obs, f"P{seat + 1}'s observation reveals hidden cards"
 
 
 def check_sample_state(game: Game, rng: random.Random, deck_counts: list[int]) -> None:
@@ -695,7 +694,7 @@ def check_sample_state(game: Game, rng: random.Random, deck_counts: list[int]) -
     assert seat is not None
     obs = game.observation(seat)
     sampled = sample_state(obs, random.Random(rng.getrandbits(32)))
-    assert observe(sampled, seat) == obs, "sample_state disagrees with the observation"
+    assert sampled.observation(seat) == obs, "sample_state disagrees with the observation"
     check_invariants(sampled, deck_counts, {})
     if seat == to_act:
         assert sampled.legal_moves() == game.legal_moves(), "sampled state has other moves"

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from rummy500.engine import Game, Move, Rules
-from rummy500.server import autoplay
-from rummy500.server.autoplay import BotRunner, BotsBusy
+from rummy500.server import bot_pool
+from rummy500.server.bot_pool import BotRunner, BotsBusy
 from rummy500.server.tables import CLOSE_TOO_SLOW, Audience, Client, Connections
 
 from .helpers import play_to_the_end, server_config
@@ -165,7 +165,7 @@ def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldSearches]:
 
     def choose(level: str, seed: int, observation: Any, legal: Any, options: Any = None) -> Move:
         searches.options.append(dict(options or {}))
-        if level not in autoplay.SLOW_LEVELS:
+        if level not in bot_pool.SLOW_LEVELS:
             return legal[-1]  # the quick level, never held
         if options and "cap" in options:
             searches.hints.wait(10)
@@ -174,7 +174,7 @@ def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldSearches]:
             searches.tables.wait(10)
         return legal[0]
 
-    monkeypatch.setattr(autoplay, "choose_move", choose)
+    monkeypatch.setattr(bot_pool, "choose_move", choose)
     yield searches
     searches.tables.set()
     searches.hints.set()
@@ -294,11 +294,11 @@ async def test_a_burst_of_searching_turns_past_the_line_is_decided_at_once_by_a_
 
     def choose(level: str, seed: int, observation: Any, legal: Any, options: Any = None) -> Move:
         levels.append(level)
-        if level in autoplay.SLOW_LEVELS:
+        if level in bot_pool.SLOW_LEVELS:
             release.wait(10)  # the searches are held until the end
         return legal[0]
 
-    monkeypatch.setattr(autoplay, "choose_move", choose)
+    monkeypatch.setattr(bot_pool, "choose_move", choose)
     # two searching workers, two may wait (for as long as the test takes)
     bots = BotRunner(processes=0, threads=2, queue=2, wait=60)
     observation, legal = decision()
@@ -309,7 +309,7 @@ async def test_a_burst_of_searching_turns_past_the_line_is_decided_at_once_by_a_
         burst = [bots.choose("expert", 10 + n, observation, legal) for n in range(3)]
         moves = await asyncio.wait_for(asyncio.gather(*burst), 5)  # no wait for the searches
         assert moves == [legal[0]] * 3 and bots.fallbacks == 3
-        assert levels.count(autoplay.FALLBACK_LEVEL) == 3
+        assert levels.count(bot_pool.FALLBACK_LEVEL) == 3
         assert not any(task.done() for task in busy)
         release.set()
         assert await asyncio.wait_for(asyncio.gather(*busy), 5) == [legal[0]] * 4

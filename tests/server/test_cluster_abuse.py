@@ -34,7 +34,7 @@ import pytest_asyncio
 from websockets.asyncio.client import ClientConnection, connect, unix_connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from rummy500.server.cluster import Cluster, ServerNode
+from rummy500.bench.cluster import Cluster, ServerNode
 
 from ..processes import cluster_site, table_owner
 

@@ -19,8 +19,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
+from rummy500.bench.cluster import Cluster
 from rummy500.notation import read_record
-from rummy500.server.cluster import Cluster
 from rummy500.server.events import rebuild_game
 from rummy500.server.storage import Storage
 

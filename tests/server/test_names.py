@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rummy500.server.messages import MAX_NAME_CHARS, clean_text, normalize_name
+from rummy500.server.client_messages import MAX_NAME_CHARS, clean_text, normalize_name
 from rummy500.server.names import MAX_NAME_COLUMNS, grapheme_width, graphemes
 from rummy500.server.seating import COMPUTER_NAMES
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from rummy500.server.messages import parse_client_message
+from rummy500.server.client_messages import parse_client_message
 from rummy500.server.wire import (
     CLIENT_MODELS,
     SERVER_MODELS,

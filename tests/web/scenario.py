@@ -2,7 +2,7 @@
 
 The table has three seats: P1 and P2 are people (two browsers), P3 is an easy computer player.
 The server deals from the table's seed and a computer player's every decision is seeded from the
-table's seed and version (``rummy500.server.autoplay``), so with a fixed seed and the people's
+table's seed and version (``rummy500.server.bot_pool``), so with a fixed seed and the people's
 moves fixed, the whole game is fixed. :func:`simulate` replays the server's order of things with
 the engine alone (a move per version, call windows asked nearest seat first, computer players
 started as the server starts them) and the people's policy below; :func:`find_scenario` looks
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rummy500.engine import CALL, DRAW, GAME_OVER, HAND_OVER, PLAY, Game, Move, Rules
-from rummy500.server.autoplay import choose_move, decision_seed
+from rummy500.server.bot_pool import choose_move, decision_seed
 
 #: The seeds tried first: the one the tests were written with, then the ones after it.
 SEED = 15

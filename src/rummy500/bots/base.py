@@ -3,7 +3,7 @@
 A bot is given an :class:`~rummy500.engine.Observation` (what its seat may know) and the list of
 legal moves, never the :class:`~rummy500.engine.Game` itself, so no bot can look at another hand
 or at the order of the stock. Search bots build their own full states with
-:func:`~rummy500.engine.sample_state`.
+:meth:`Game.from_observation <rummy500.engine.Game.from_observation>`.
 """
 
 from __future__ import annotations

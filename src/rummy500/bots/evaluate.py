@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from rummy500.bots.intermediate import IntermediatePolicy
 from rummy500.bots.reading import read_hand, table_fits
-from rummy500.engine import Game, Move, Observation, card_values, sample_state
+from rummy500.engine import Game, Move, Observation, card_values
 from rummy500.i18n import _
 
 __all__ = [
@@ -163,7 +163,7 @@ def evaluate(
     went_out = [0] * len(moves)
     picked_up = [0] * len(moves)
     for k in range(samples):
-        state = sample_state(obs, rng)
+        state = Game.from_observation(obs, rng)
         for i, move in enumerate(moves):
             game = state.clone()
             game.play(move)
@@ -242,7 +242,7 @@ def compare(
     rng = random.Random(seed)
     diffs = []
     for _k in range(samples):
-        state = sample_state(obs, rng)
+        state = Game.from_observation(obs, rng)
         nets = []
         for move in (first, second):
             game = state.clone()

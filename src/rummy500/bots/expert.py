@@ -3,8 +3,9 @@
 For each decision it takes the intermediate player's choice and a few alternatives
 (:meth:`IntermediatePolicy.rank`), then repeatedly
 
-1. samples a full game consistent with what its seat knows (:func:`sample_state`: the unseen
-   cards dealt at random to the other hands, beside the cards known to be there, and the stock),
+1. samples a full game consistent with what its seat knows (:meth:`Game.from_observation`: the
+   unseen cards dealt at random to the other hands, beside the cards known to be there, and the
+   stock),
 2. plays each candidate move in that same sample and lets the intermediate policy play every
    seat to the end of the hand (at most ``playout_moves`` moves; a hand still going is scored as
    if the stock had run out),
@@ -29,7 +30,7 @@ from rummy500.bots.evaluate import net_score, playout_scores
 from rummy500.bots.inference import card_weights, weighted_state
 from rummy500.bots.intermediate import IntermediatePolicy
 from rummy500.bots.win_chance import game_value
-from rummy500.engine import Game, Move, Observation, sample_state
+from rummy500.engine import Game, Move, Observation
 from rummy500.i18n import _
 
 __all__ = ["GAME_UNITS", "HAND_WEIGHT", "ExpertBot"]
@@ -268,7 +269,7 @@ class ExpertBot(Bot):
                 self._checked = (obs, discard_check(obs))
             state = consistent_state(obs, self.rng, self.policy, self._checked[1])
         else:
-            state = sample_state(obs, self.rng)
+            state = Game.from_observation(obs, self.rng)
         scores = {}
         for i in active:
             game = state.clone()

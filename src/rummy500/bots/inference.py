@@ -20,10 +20,11 @@ in that opponent's hand, against a card with none.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rummy500.bots.base import Bot
+from rummy500.bots.intermediate import IntermediateBot
 from rummy500.engine import JOKER, Game, Observation, unseen_cards
 
 __all__ = ["RATIOS", "Ratios", "card_weights", "measure_ratios", "relation", "weighted_state"]
@@ -165,7 +166,7 @@ def weighted_state(
 
 
 def measure_ratios(
-    games: int = 300, seed: int = 1, players: int = 2, bot: str = "intermediate"
+    games: int = 300, seed: int = 1, players: int = 2, bot: Callable[..., Bot] = IntermediateBot
 ) -> tuple[Ratios, dict[str, tuple[int, int]]]:
     """Play ``games`` games of ``bot`` against itself and count, at every draw of every seat,
     how often an unseen card with each relation to an opponent's discards is in that opponent's
@@ -173,14 +174,16 @@ def measure_ratios(
     pair of relations (``"rank/none"``: the rank of a discard, nothing passed over), how many
     such cards were in the hand and how many were looked at.
 
-    This is how :data:`RATIOS` was made (1,000 games, about 80 s)."""
-    from rummy500.bots import make_bot
+    ``bot`` makes each seat's player from a seed (``bot(seed=…)``): the intermediate player,
+    or another, e.g. ``functools.partial(make_bot, "expert")`` (this module is one the levels
+    are made of, so it names none of them by its level).
 
+    This is how :data:`RATIOS` was made (1,000 games, about 80 s)."""
     counts = {(d, p): [0, 0] for d in (*RELATIONS, None) for p in (*RELATIONS, None)}
     rng = random.Random(seed)
     for _g in range(games):
         game = Game.new(players, seed=rng.getrandbits(63), max_moves_per_hand=400)
-        bots = [make_bot(bot, seed=rng.getrandbits(32)) for _ in range(players)]
+        bots = [bot(seed=rng.getrandbits(32)) for _ in range(players)]
         for _hand in range(20):
             _count_hand(game, bots, counts)
             if game.is_game_over():

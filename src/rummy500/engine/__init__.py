@@ -1,8 +1,8 @@
 """The rules of Rummy 500, pure: no I/O, no front end.
 
 The core object is :class:`Game`; moves are :class:`Move` values that print in notation;
-:class:`Rules` holds every rule option; :func:`observe` / :meth:`Game.observation` give what one
-seat may know, and :func:`sample_state` a full game consistent with it.
+:class:`Rules` holds every rule option; :meth:`Game.observation` gives what one seat may know,
+and :meth:`Game.from_observation` a full game consistent with it.
 
 Seats are :data:`Seat` numbers counted from 0 in every call and every value (``game.to_act``,
 ``move.seat``, ``game.observation(seat)``), and ``P1`` … ``Pn`` in every text:
@@ -44,7 +44,6 @@ from rummy500.engine.state import (
     HAND_OVER,
     PLAY,
     Game,
-    observe,
     sample_state,
 )
 
@@ -85,7 +84,6 @@ __all__ = [
     "check_cards_fit",
     "decks_for",
     "hand_size_for",
-    "observe",
     "parse_card",
     "parse_played",
     "parse_seat",

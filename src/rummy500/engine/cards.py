@@ -164,8 +164,3 @@ def cards_str(cards: Iterable[int]) -> str:
 def sort_key_suit(card: int) -> int:
     """Sort by suit then rank, jokers last (the order the code already has)."""
     return card
-
-
-def sort_key_rank(card: int) -> tuple[int, int]:
-    """Sort by rank then suit, jokers last."""
-    return (13, 0) if card == JOKER else (card % 13, card // 13)

@@ -109,7 +109,7 @@ def check_cards_fit(cards: Iterable[int], players: int, rules: Rules) -> None:
 
 
 @dataclass
-class _Hand:
+class HandHistory:
     """The record of one hand: its deal and its moves (for writing records)."""
 
     number: int

@@ -259,7 +259,7 @@ def _why_no_fit(meld: TableMeld, played: int) -> tuple[str, dict[str, Any]]:
 _Loose = tuple[int, str, int, str, tuple[str, ...]]
 
 
-def _loose_pattern(words: list[str]) -> _Loose | None:
+def loose_pattern(words: list[str]) -> _Loose | None:
     """The loose reading of a move whose jokers are undeclared, or whose lay-off end or meld is
     left out (``None`` when the words say exactly one move, or are not a move at all)."""
     if len(words) < 3 or words[1] not in ("meld", "layoff"):
@@ -283,7 +283,7 @@ def _loose_pattern(words: list[str]) -> _Loose | None:
     return seat, verb, int(words[3]), end, (card,)
 
 
-def _matches(move: Move, loose: _Loose) -> bool:
+def matches_loose(move: Move, loose: _Loose) -> bool:
     """Whether ``move`` is one reading of the loose move."""
     seat, verb, number, end, written = loose
     if move.seat != seat or move.verb != verb:

@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from itertools import compress
 
-from rummy500.engine.deal import _Hand
+from rummy500.engine.deal import HandHistory
 from rummy500.engine.melds import (
     TableMeld,
 )
@@ -113,7 +113,7 @@ class GameFields:
         self.hand_number = 0
         self.dealer = players - 1  # so that P1 deals the first hand
         self.hand_results: list[HandResult] = []
-        self.record: list[_Hand] = []
+        self.record: list[HandHistory] = []
         self.winner: int | None = None
         self.phase = HAND_OVER
         self._hands: list[list[int]] = []
@@ -140,7 +140,7 @@ class GameFields:
         self._spot_index: dict[int, list[SpotEntry]] | None = None
         self._spot_mask = 0  # natural cards that can be laid off (valid with _spot_index)
         # per discard pile card, the pile up to it: natural cards held (bits 0-51), jokers
-        # (bits 52-54) and whether they make a meld (_PILE_MELD)
+        # (bits 52-54) and whether they make a meld (PILE_MELD)
         self._pile_sums: list[int] = []
 
     @property

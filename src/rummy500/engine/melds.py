@@ -11,7 +11,7 @@ from functools import lru_cache
 from itertools import combinations, compress
 from typing import TYPE_CHECKING
 
-from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, RANKS, SUITS, card_str
+from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, RANKS, card_str
 from rummy500.engine.reasons import IllegalMove
 from rummy500.engine.rules import Rules
 
@@ -597,14 +597,6 @@ def _or_all(masks: list[int]) -> int:
 
 SAME_RANK, _NEAR = _window_tables()
 IN_RUN = [_in_run(m) for m in range(1 << 13)]  # a suit's 13-bit mask -> the ranks in a run
-
-
-def group_str(rank: int) -> str:
-    return RANKS[rank]
-
-
-def suit_str(suit: int) -> str:
-    return SUITS[suit]
 
 
 def has_meld(present: int, jokers: int) -> bool:

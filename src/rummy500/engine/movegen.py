@@ -45,7 +45,7 @@ from rummy500.engine.moves import Move
 # Moves without cards are made once: legal_moves() hands out the same objects every time.
 _DRAW = [Move(s, "draw") for s in range(8)]
 _END = [Move(s, "end") for s in range(8)]
-_PASS = [Move(s, "pass") for s in range(8)]
+PASS_MOVES = [Move(s, "pass") for s in range(8)]
 _TAKE = [[Move(s, "take", number=n) for n in range(109)] for s in range(8)]
 _RUMMY = [[Move(s, "rummy", number=n) for n in range(109)] for s in range(8)]
 _DISCARD = [[Move(s, "discard", (c,)) for c in range(NUM_CODES)] for s in range(8)]
@@ -88,24 +88,24 @@ def _naturals(mask: int) -> list[int]:
 
 
 _NO_SPOTS: dict[int, list[SpotEntry]] = {}  # no lay-off counts (new-meld takes)
-_BIT = [1 << c for c in range(52)] + [0]  # a card's bit in a presence mask (the joker: none)
+CARD_BIT = [1 << c for c in range(52)] + [0]  # a card's bit in a presence mask (the joker: none)
 _SUIT_SHIFT = [13 * (c // 13) for c in range(52)]  # where a card's suit starts in a mask
 _RANK = [c % 13 for c in range(52)]
 # The discard pile's running sums (Game._pile_sums): the natural cards in bits 0-51, the number
-# of jokers in bits 52-54, and _PILE_MELD when the cards make a meld.
+# of jokers in bits 52-54, and PILE_MELD when the cards make a meld.
 _NATURALS = (1 << 52) - 1
 _PILE_JOKER = 1 << 52
-_PILE_MELD = 1 << 55
+PILE_MELD = 1 << 55
 
 
 @lru_cache(maxsize=1 << 14)
-def _physical(played: tuple[int, ...]) -> tuple[int, ...]:
+def physical_cards(played: tuple[int, ...]) -> tuple[int, ...]:
     """The cards in a hand that make ``played`` (a declared joker is the joker)."""
     return tuple(p if p < JOKER_AS else JOKER for p in played)
 
 
-# _WINDOWS[players][seat]: who is asked, in order, when seat's discard opens a Rummy call window
-_WINDOWS = [[[(seat + k) % n for k in range(1, n)] for seat in range(n)] for n in range(9)]
+# CALL_ORDER[players][seat]: who is asked, in order, when seat's discard opens a Rummy call window
+CALL_ORDER = [[[(seat + k) % n for k in range(1, n)] for seat in range(n)] for n in range(9)]
 # _DISCARD_ROWS[seat][suit << 13 | ranks held]: the discards of those cards (filled on first use).
 _DISCARD_ROWS: list[dict[int, tuple[Move, ...]]] = [{} for _ in range(8)]
 
@@ -156,7 +156,7 @@ def _free_row(
     return row
 
 
-def _held(counts: list[int], present: int) -> list[int]:
+def held_cards(counts: list[int], present: int) -> list[int]:
     """The distinct cards held, jokers last."""
     cards = _naturals(present)
     if counts[JOKER]:
@@ -202,7 +202,7 @@ class MoveGeneration(GameFields):
                 self._legal = tuple(self._draw_moves(self.turn))
             elif phase == CALL:
                 seat = self._window[0]
-                self._legal = (_PASS[seat], *self._rummy_moves(seat))
+                self._legal = (PASS_MOVES[seat], *self._rummy_moves(seat))
             else:
                 self._legal = ()
         return self._legal
@@ -326,7 +326,7 @@ class MoveGeneration(GameFields):
         without a card from a hand."""
         mode = self.rules.rummy
         if mode == "pile":
-            if sums >= _PILE_MELD:
+            if sums >= PILE_MELD:
                 return True
             spots = self._spot_index or self._spots()
             return bool(sums & self._spot_mask) or (sums >= _PILE_JOKER and JOKER in spots)
@@ -341,19 +341,19 @@ class MoveGeneration(GameFields):
         now = sums[-1] if sums else 0
         if card == JOKER:
             now += _PILE_JOKER
-            if now < _PILE_MELD and meldable(card, now & _NATURALS, now >> 52 & 7):
-                now |= _PILE_MELD
+            if now < PILE_MELD and meldable(card, now & _NATURALS, now >> 52 & 7):
+                now |= PILE_MELD
         else:
             now |= 1 << card
             # the pile below made no meld: a meld now must use the new card (meldable() inline
             # when there are no jokers)
-            if now < _PILE_MELD and (
+            if now < PILE_MELD and (
                 meldable(card, now & _NATURALS, now >> 52)
                 if now >= _PILE_JOKER
                 else IN_RUN[now >> _SUIT_SHIFT[card] & 0x1FFF] >> _RANK[card] & 1
                 or (now & SAME_RANK[card]).bit_count() >= 2
             ):
-                now |= _PILE_MELD
+                now |= PILE_MELD
         sums.append(now)
         return now
 
@@ -405,7 +405,7 @@ class MoveGeneration(GameFields):
                 found = spots.get(card)
                 if found is None:
                     spots[card] = [entry]
-                    mask |= _BIT[card]
+                    mask |= CARD_BIT[card]
                 else:
                     found.append(entry)
             self._spot_mask = mask
@@ -518,7 +518,7 @@ class MoveGeneration(GameFields):
             discards = _DISCARD[seat]
             if size == 1 and going_out == "unplayable":
                 spots = self._spots()
-                ds = [discards[c] for c in _held(counts, present) if c not in spots]
+                ds = [discards[c] for c in held_cards(counts, present) if c not in spots]
             else:
                 ds = [
                     *_discard_row(seat, present & 0x1FFF),
@@ -634,11 +634,11 @@ class MoveGeneration(GameFields):
         # Would the copies fit the table, one after another, once this move is on it?
         if move.verb == "meld":
             is_run, key, lo, hi, cards = analyze_meld(move.cards)
-            melds = [*self.melds, _new_meld(0, is_run, key, lo, hi, cards, 0)]
+            melds = [*self.melds, new_meld(0, is_run, key, lo, hi, cards, 0)]
         else:
             melds = [m.copy() for m in self.melds]
             target = next(m for m in melds if m.number == move.number)
-            _extend(target, move.cards[0], move.end, 0)
+            extend_meld(target, move.cards[0], move.end, 0)
         return _lays_off_all(melds, no_discard, stuck)
 
 
@@ -650,13 +650,13 @@ def _lays_off_all(melds: list[TableMeld], card: int, copies: int) -> bool:
         for played, pos in meld.layoff_spots(card):
             trial = meld.copy()
             end = ("low" if pos < meld.lo else "high") if meld.is_run else ""
-            _extend(trial, played, end, 0)
+            extend_meld(trial, played, end, 0)
             if _lays_off_all([*melds[:i], trial, *melds[i + 1 :]], card, copies - 1):
                 return True
     return False
 
 
-def _new_meld(
+def new_meld(
     number: int, is_run: bool, key: int, lo: int, hi: int, cards: tuple[int, ...], seat: int
 ) -> TableMeld:
     if is_run:
@@ -664,7 +664,7 @@ def _new_meld(
     return TableMeld(number, False, key, list(cards), [seat] * len(cards), 0, 0, hi)
 
 
-def _meld_from_cards(number: int, cards: list[int], owners: list[int]) -> TableMeld:
+def meld_from_cards(number: int, cards: list[int], owners: list[int]) -> TableMeld:
     """Rebuild a table meld (possibly longer than 4 or laid off onto) from its cards in order."""
     naturals = [c for c in cards if c < 52]
     ranks = {c % 13 for c in naturals}
@@ -681,7 +681,7 @@ def _meld_from_cards(number: int, cards: list[int], owners: list[int]) -> TableM
     return TableMeld(number, True, suit, cards[:], owners[:], lo=lo, hi=lo + len(cards) - 1)
 
 
-def _extend(meld: TableMeld, played: int, end: str, seat: int) -> int:
+def extend_meld(meld: TableMeld, played: int, end: str, seat: int) -> int:
     """Lay ``played`` off on ``meld`` (already checked); return the position it took."""
     meld.spot_list = None
     meld.view = None

@@ -15,14 +15,14 @@ from rummy500.engine.cards import (
     parse_played,
     played_str,
 )
-from rummy500.engine.deal import Deal, _Hand
+from rummy500.engine.deal import Deal, HandHistory
 from rummy500.engine.explain import Explanations
 from rummy500.engine.fields import cards_of
 from rummy500.engine.melds import (
     TableMeld,
     presence_mask,
 )
-from rummy500.engine.movegen import _meld_from_cards
+from rummy500.engine.movegen import meld_from_cards
 from rummy500.engine.moves import Move
 from rummy500.engine.observation import Observation, unseen_cards
 from rummy500.engine.phases import HandResult, Phase
@@ -46,7 +46,7 @@ class Serialization(Explanations):
         g.hand_number = self.hand_number
         g.dealer = self.dealer
         g.hand_results = self.hand_results[:]
-        g.record = [_Hand(h.number, h.dealer, h.deal, h.moves[:]) for h in self.record]
+        g.record = [HandHistory(h.number, h.dealer, h.deal, h.moves[:]) for h in self.record]
         g.winner = self.winner
         g.phase = self.phase
         g._hands = [h[:] for h in self._hands]
@@ -148,7 +148,7 @@ class Serialization(Explanations):
             return out
 
         record = [
-            _Hand(
+            HandHistory(
                 h["number"],
                 h["dealer"],
                 None
@@ -191,7 +191,7 @@ class Serialization(Explanations):
             stock=[parse_card(c) for c in reversed(data["stock"])],
             discard=[parse_card(c) for c in data["discard"]],
             melds=[
-                _meld_from_cards(m["number"], [parse_played(c) for c in m["cards"]], m["owners"])
+                meld_from_cards(m["number"], [parse_played(c) for c in m["cards"]], m["owners"])
                 for m in data["melds"]
             ],
             points=data["points"],
@@ -245,7 +245,7 @@ class Serialization(Explanations):
             for c in seen:
                 kn[c] += 1
             known.append(kn)
-        record = [_Hand(obs.hand_number, obs.dealer, None, list(obs.history))]
+        record = [HandHistory(obs.hand_number, obs.dealer, None, list(obs.history))]
         game = cls._assemble(
             obs.players,
             obs.rules,
@@ -263,7 +263,7 @@ class Serialization(Explanations):
             known=known,
             stock=unseen,  # what is left, in random order
             discard=list(obs.discard_pile),
-            melds=[_meld_from_cards(m.number, list(m.cards), list(m.played_by)) for m in obs.melds],
+            melds=[meld_from_cards(m.number, list(m.cards), list(m.played_by)) for m in obs.melds],
             points=obs.points,
             turn=obs.turn,
             window=obs.window,
@@ -299,7 +299,7 @@ class Serialization(Explanations):
         winner: int | None,
         phase: Phase,
         hand_results: list[HandResult],
-        record: list[_Hand],
+        record: list[HandHistory],
         moves: list[Move],
         hands: list[list[int]],
         known: list[list[int]],

@@ -17,9 +17,9 @@ from rummy500.engine.cards import (
     JOKER,
     NUM_CODES,
 )
-from rummy500.engine.deal import Deal, _Hand
+from rummy500.engine.deal import Deal, HandHistory
 from rummy500.engine.errors import InvalidMoveError, NotationError
-from rummy500.engine.explain import _loose_pattern, _matches
+from rummy500.engine.explain import loose_pattern, matches_loose
 from rummy500.engine.fields import (
     CALL,
     DRAW,
@@ -37,14 +37,14 @@ from rummy500.engine.melds import (
     played_value,
 )
 from rummy500.engine.movegen import (
-    _BIT,
-    _PASS,
-    _PILE_MELD,
-    _WINDOWS,
-    _extend,
-    _held,
-    _new_meld,
-    _physical,
+    CALL_ORDER,
+    CARD_BIT,
+    PASS_MOVES,
+    PILE_MELD,
+    extend_meld,
+    held_cards,
+    new_meld,
+    physical_cards,
 )
 from rummy500.engine.moves import Move, Seat, seat_str
 from rummy500.engine.observation import Observation
@@ -62,7 +62,6 @@ __all__ = [
     "Deal",
     "Game",
     "HandResult",
-    "observe",
     "sample_state",
 ]
 
@@ -146,7 +145,7 @@ class Game(Serialization):
         self.phase = DRAW
         self._legal = None
         self._spot_index = None
-        self.record.append(_Hand(number, dealer, deal))
+        self.record.append(HandHistory(number, dealer, deal))
         self.moves = self.record[-1].moves  # this hand's moves: the same list as its record
         self._undo_floor = 0
 
@@ -231,9 +230,9 @@ class Game(Serialization):
             n = self.players
             self.turn = (seat + 1) % n
             sums = self._pile_push(card)
-            if (sums >= _PILE_MELD and self.rules.rummy == "pile") or self._window_opens(sums):
+            if (sums >= PILE_MELD and self.rules.rummy == "pile") or self._window_opens(sums):
                 self.phase = CALL
-                self._window = _WINDOWS[n][seat][:]
+                self._window = CALL_ORDER[n][seat][:]
             else:
                 self.phase = DRAW
         elif verb == "draw":
@@ -292,7 +291,7 @@ class Game(Serialization):
             self.phase = PLAY
         elif verb == "meld":
             is_run, key, lo, hi, cards = analyze_meld(move.cards)
-            meld = _new_meld(len(self.melds) + 1, is_run, key, lo, hi, cards, seat)
+            meld = new_meld(len(self.melds) + 1, is_run, key, lo, hi, cards, seat)
             self.melds.append(meld)
             self._meld_view = None
             self._meld_changed(meld, ())
@@ -303,7 +302,7 @@ class Game(Serialization):
         elif verb == "layoff":
             meld = self._meld(move.number)
             old = meld.spot_list
-            pos = _extend(meld, move.cards[0], move.end, seat)
+            pos = extend_meld(meld, move.cards[0], move.end, seat)
             self._meld_view = None
             if old is None:
                 self._spot_index = None
@@ -328,12 +327,12 @@ class Game(Serialization):
         """Take the cards ``played`` (as played: jokers declared) out of the hand of ``seat``."""
         hand, known = self._hands[seat], self._known[seat]
         mask = self._masks[seat]
-        cards = _physical(played)
+        cards = physical_cards(played)
         for c in cards:
             left = hand[c] - 1
             hand[c] = left
             if not left:
-                mask &= ~_BIT[c]  # the joker has no bit
+                mask &= ~CARD_BIT[c]  # the joker has no bit
             if known[c] > left:
                 known[c] = left
                 self._known_view = None
@@ -495,7 +494,7 @@ class Game(Serialization):
             if actor is not None:
                 words.insert(0, seat_str(actor))
         written = " ".join(words)
-        loose = _loose_pattern(words)
+        loose = loose_pattern(words)
         try:
             move = Move.parse(written)
         except NotationError as error:
@@ -505,7 +504,7 @@ class Game(Serialization):
         if move is not None and loose is None:
             return self.legal_form(move)
         assert loose is not None
-        readings = [m for m in self._moves_of(loose[0]) if _matches(m, loose)]
+        readings = [m for m in self._moves_of(loose[0]) if matches_loose(m, loose)]
         if len(readings) == 1:
             return readings[0]
         if len(readings) > 1:
@@ -549,7 +548,7 @@ class Game(Serialization):
         calls it could make; the next player: the draws that close the window)."""
         if self.phase == CALL and seat != self._window[0]:
             if seat in self._window:
-                return (_PASS[seat], *self._rummy_moves(seat))
+                return (PASS_MOVES[seat], *self._rummy_moves(seat))
             if seat == self.turn:
                 probe = self.clone()
                 probe.phase, probe._window, probe._legal = DRAW, [], None
@@ -584,7 +583,7 @@ class Game(Serialization):
             raise IllegalMove("not_allowed")
         probe = self.clone()
         while probe._window[0] != seat:
-            probe.play(_PASS[probe._window[0]])
+            probe.play(PASS_MOVES[probe._window[0]])
         return probe
 
     @property
@@ -616,7 +615,7 @@ class Game(Serialization):
         jokers = counts[JOKER]
         spots = self._spots()
         return frozenset(
-            c for c in _held(counts, present) if c in spots or meldable(c, present, jokers)
+            c for c in held_cards(counts, present) if c in spots or meldable(c, present, jokers)
         )
 
     def __repr__(self) -> str:
@@ -663,11 +662,6 @@ class Game(Serialization):
                 f" · {self.hand_sizes[s]:>2} cards {cards}".rstrip()
             )
         return "\n".join(lines)
-
-
-def observe(game: Game, seat: int) -> Observation:
-    """The observation of ``seat`` in ``game`` (:meth:`Game.observation`)."""
-    return game.observation(seat)
 
 
 def sample_state(obs: Observation, rng: random.Random) -> Game:

@@ -45,7 +45,6 @@ from rummy500.engine import (
     card_values,
     decks_for,
     hand_size_for,
-    sample_state,
     seat_str,
 )
 from rummy500.engine.cards import NUM_CODES, cards_str, deck, played_str
@@ -294,7 +293,7 @@ class Rummy500State(pyspiel.State):
             return self.clone()
         rng = random.Random(int(probability_sampler() * 2**53))
         game = self.table.game
-        sampled = sample_state(game.observation(player_id), rng)
+        sampled = Game.from_observation(game.observation(player_id), rng)
         sampled.max_moves_per_hand = game.max_moves_per_hand
         sampled.totals = game.totals[:]
         state = self.clone()

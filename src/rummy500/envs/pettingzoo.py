@@ -60,7 +60,7 @@ class Rummy500Env(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.players = players
-        self.rules = _rules(rules)
+        self.rules = as_rules(rules)
         self.render_mode = render_mode
         self.max_moves_per_hand = max_moves_per_hand
         self.max_hands = max_hands
@@ -203,7 +203,9 @@ class Rummy500Env(AECEnv):
         return None
 
 
-def _rules(rules: Rules | str | None) -> Rules:
+def as_rules(rules: Rules | str | None) -> Rules:
+    """The ``rules`` an environment is made with: :class:`Rules`, a preset's name or a rules
+    line (``jokers=off pickup=must-meld``); ``None`` is the standard rules."""
     if rules is None:
         return Rules()
     if isinstance(rules, Rules):

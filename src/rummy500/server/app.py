@@ -24,18 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rummy500.i18n import _, adopt_language
 from rummy500.server import guide, lobby, review
-from rummy500.server.config import ServerConfig
-from rummy500.server.language import SpokenLanguage
-from rummy500.server.limits import (
-    AddressLimits,
-    BrowserProtections,
-    LobbyLimits,
-    RateLimiter,
-    client_address,
-    origin_of,
-    per_minute,
-)
-from rummy500.server.messages import (
+from rummy500.server.client_messages import (
     AuthMessage,
     ChatMessage,
     HintMessage,
@@ -49,6 +38,17 @@ from rummy500.server.messages import (
     WatchMessage,
     clean_text,
     parse_client_message,
+)
+from rummy500.server.config import ServerConfig
+from rummy500.server.language import SpokenLanguage
+from rummy500.server.limits import (
+    AddressLimits,
+    BrowserProtections,
+    LobbyLimits,
+    RateLimiter,
+    client_address,
+    origin_of,
+    per_minute,
 )
 from rummy500.server.storage import Storage, hash_token
 from rummy500.server.tables import (

@@ -197,7 +197,7 @@ class Client:
 
     async def _close_now(self, code: int, reason: str) -> None:
         # A peer that does not read never takes a close frame either: the server's WebSocket
-        # protocol (rummy500.server.deadlines) aborts such a connection instead.
+        # protocol (rummy500.server.request_deadlines) aborts such a connection instead.
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.ws.close(code=code, reason=reason), 5.0)
 

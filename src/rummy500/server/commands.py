@@ -1,4 +1,5 @@
-"""``rummy500 serve`` and ``rummy500 bench server``.
+"""``rummy500 serve`` (``rummy500 cluster`` and ``rummy500 bench server`` are
+:mod:`rummy500.bench.commands`).
 
 FastAPI, uvicorn and SQLAlchemy are imported inside the commands, so that the rest of the
 command line starts without them.
@@ -6,7 +7,6 @@ command line starts without them.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 import typer
@@ -19,9 +19,6 @@ __all__ = ["register"]
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     """Add the server's commands to the ``rummy500`` command line."""
     app.command("serve", help=SERVE_HELP)(serve)
-    app.command("cluster", help=CLUSTER_HELP)(cluster)
-    bench_app.command("server", help=BENCH_SERVER_HELP)(bench_server)
-    bench_app.command("failover", help=BENCH_FAILOVER_HELP)(bench_failover)
 
 
 SERVE_HELP = N_(
@@ -313,7 +310,7 @@ def serve(
 
     from rummy500.server.app import create_app
     from rummy500.server.config import ServerConfig, default_bot_processes, default_db_url
-    from rummy500.server.deadlines import AbortingWebSocketProtocol, http_protocol
+    from rummy500.server.request_deadlines import AbortingWebSocketProtocol, http_protocol
 
     config = ServerConfig(
         db_url=db or default_db_url(),
@@ -410,68 +407,9 @@ def serve(
     )
 
 
-CLUSTER_HELP = N_(
-    "Try a site of several processes on this machine: a throw-away PostgreSQL, PROCESSES server "
-    "processes and HAProxy in front of them. Ctrl-C stops them all.\n\n"
-    "Needs Debian's postgresql and haproxy packages and the postgres extra. docs/deploy.md shows "
-    "the same on several machines."
-)
-
-
-def cluster(
-    processes: Annotated[int, typer.Option(min=1, max=16, help=N_("Server processes."))] = 2,
-    host: Annotated[str, typer.Option(help=N_("Address HAProxy listens on."))] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help=N_("Port HAProxy listens on."))] = 8500,
-    bot_processes: Annotated[
-        int, typer.Option(help=N_("Worker processes for the hard and expert bots, per process."))
-    ] = 1,
-    folder: Annotated[
-        str | None,
-        typer.Option(
-            help=N_("Folder for the logs and HAProxy's configuration (default: temporary).")
-        ),
-    ] = None,
-) -> None:
-    """The command; its help is CLUSTER_HELP."""
-    import signal
-    import sys
-    import threading
-    from pathlib import Path
-
-    from rummy500.server.cluster import Cluster, ClusterError
-
-    site = Cluster(
-        processes=processes,
-        host=host,
-        port=port,
-        folder=Path(folder) if folder else None,
-        serve_args=["--bot-processes", str(bot_processes), "--log-level", "warning"],
-    )
-    stop = threading.Event()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_args: stop.set())
-    try:
-        site.start()
-    except ClusterError as e:
-        print(_("rummy500 cluster: {error}").format(error=e), file=sys.stderr)
-        raise typer.Exit(1) from None
-    try:
-        names = ", ".join(f"{node.name} ({node.socket})" for node in site.nodes)
-        print(_("PostgreSQL: {url}").format(url=site.db_url))
-        print(_("server processes: {names}").format(names=names))
-        print(_("logs: {folder}").format(folder=site.folder))
-        print(_("rummy500 cluster: open {url}/ in your browser (Ctrl-C stops it)").format(
-            url=site.url
-        ), flush=True)  # fmt: skip
-        stop.wait()
-    finally:
-        site.stop()
-    print(_("rummy500 cluster: stopped"), flush=True)
-
-
 def _level_options(texts: list[str]) -> dict[str, dict[str, Any]]:
     """``serve --level-options``, read (``typer.BadParameter`` says what is wrong)."""
-    from rummy500.server.autoplay import level_options
+    from rummy500.server.bot_pool import level_options
 
     options: dict[str, dict[str, Any]] = {}
     for text in texts:
@@ -481,127 +419,3 @@ def _level_options(texts: list[str]) -> dict[str, dict[str, Any]]:
             raise typer.BadParameter(str(e), param_hint="--level-options") from None
         options[level] = given
     return options
-
-
-BENCH_SERVER_HELP = N_(
-    "Load a real server with simulated players; report moves/s and latency.\n\n"
-    "Starts a server process (or, with --processes, PostgreSQL, that many server processes and "
-    "HAProxy), opens TABLES tables of two simulated players (WebSocket clients on loopback) and "
-    "a bot each, plays for SECONDS, and reports moves per second and the p50/p99 time from "
-    "sending a move to receiving its answer."
-)
-
-
-def bench_server(
-    tables: Annotated[int, typer.Option(min=1, help=N_("Tables played at once."))] = 200,
-    seconds: Annotated[float, typer.Option(min=1.0, help=N_("How long to measure."))] = 30.0,
-    think_ms: Annotated[
-        int, typer.Option(min=0, help=N_("Mean thinking time of a simulated player per move."))
-    ] = 1000,
-    level: Annotated[str, typer.Option(help=N_("Level of the bot at each table."))] = "easy",
-    warmup: Annotated[
-        float, typer.Option(min=0.0, help=N_("Seconds of play before measuring starts."))
-    ] = 3.0,
-    db: Annotated[
-        str | None, typer.Option(help=N_("Database URL (default: SQLite in a temporary folder)."))
-    ] = None,
-    seed: Annotated[int, typer.Option(help=N_("Seed of the simulated players."))] = 0,
-    processes: Annotated[
-        int,
-        typer.Option(
-            min=0,
-            max=16,
-            help=N_(
-                "Server processes behind HAProxy, on a PostgreSQL the benchmark starts "
-                "(0: one process on --db, no balancer)."
-            ),
-        ),
-    ] = 0,
-    bot_processes: Annotated[
-        int | None,
-        typer.Option(
-            min=0,
-            max=64,
-            show_default=False,
-            help=N_(
-                "Worker processes for the hard and expert bots, per process (default: as serve: "
-                "one per core)."
-            ),
-        ),
-    ] = None,
-    hint_fraction: Annotated[
-        float,
-        typer.Option(
-            min=0.0,
-            max=1.0,
-            help=N_("Fraction of the simulated players who ask for a hint at every decision."),
-        ),
-    ] = 0.0,
-    json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
-) -> None:
-    """The command; its help is BENCH_SERVER_HELP."""
-    from rich.console import Console
-    from rich.table import Table
-
-    from rummy500.server.bench import HINT_KEYS, JSON_KEYS, run, run_benchmark
-
-    result = run(
-        run_benchmark(
-            tables=tables,
-            seconds=seconds,
-            think_ms=think_ms,
-            level=level,
-            db_url=db,
-            seed=seed,
-            warmup=warmup,
-            processes=processes,
-            bot_processes=bot_processes,
-            hint_fraction=hint_fraction,
-        )
-    )
-    if json_out:
-        keys = (*JSON_KEYS, *HINT_KEYS) if hint_fraction > 0 else JSON_KEYS
-        print(json.dumps({key: result[key] for key in keys}))
-        return
-    table = Table(title=_("Server benchmark ({n} tables)").format(n=tables))
-    table.add_column(_("measure"))
-    table.add_column(_("value"), justify="right")
-    for key, value in result.items():
-        table.add_row(key, str(value))
-    Console().print(table)
-
-
-BENCH_FAILOVER_HELP = N_(
-    "Kill the process serving a game, again and again; report moves lost and resume times.\n\n"
-    "Starts PostgreSQL, two server processes and HAProxy, and a game of two simulated players "
-    "and a bot through the balancer; KILLS times, SIGKILLs the process that owns the table "
-    "mid-hand and starts it again once the game goes on through the other."
-)
-
-
-def bench_failover(
-    kills: Annotated[int, typer.Option(min=1, help=N_("How many times to kill a process."))] = 20,
-    think_ms: Annotated[
-        int, typer.Option(min=0, help=N_("Mean thinking time of a simulated player per move."))
-    ] = 20,
-    seed: Annotated[int, typer.Option(help=N_("Seed of the simulated players."))] = 0,
-    json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
-) -> None:
-    """The command; its help is BENCH_FAILOVER_HELP."""
-    import asyncio
-
-    from rich.console import Console
-    from rich.table import Table
-
-    from rummy500.server.bench import FAILOVER_KEYS, run_failover
-
-    result = asyncio.run(run_failover(kills=kills, think_ms=think_ms, seed=seed))
-    if json_out:
-        print(json.dumps({key: result[key] for key in FAILOVER_KEYS}))
-        return
-    table = Table(title=_("Failover benchmark ({n} kills)").format(n=kills))
-    table.add_column(_("measure"))
-    table.add_column(_("value"), justify="right")
-    for key, value in result.items():
-        table.add_row(key, str(value))
-    Console().print(table)

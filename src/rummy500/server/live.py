@@ -12,7 +12,7 @@ each live in a module that can be read alone:
 - :mod:`~rummy500.server.seating` — who plays each seat now: its person or a computer player;
 - :mod:`~rummy500.server.calls` — the Rummy call window's answers and deadline;
 - :mod:`~rummy500.server.undo` — what may be taken back;
-- :mod:`~rummy500.server.clock` — the turn timer and the table's alarm;
+- :mod:`~rummy500.server.turn_clock` — the turn timer and the table's alarm;
 - :mod:`~rummy500.server.table_bots` — the computer players' decisions and the hints.
 """
 
@@ -35,7 +35,7 @@ from rummy500.engine import (
     seat_str,
 )
 from rummy500.i18n import _
-from rummy500.server.autoplay import BotsBusy, decision_seed
+from rummy500.server.bot_pool import BotsBusy, decision_seed
 from rummy500.server.clients import (
     ASKED_SECONDS,
     CLOSE_MADE_ROOM,
@@ -512,7 +512,7 @@ class LiveTable:
         observation; sent to that client only. One search per seat and position, shared by
         the seat's connections: asking again (or again after an undo) gets the same answer,
         its sentence made once per language. Hints have workers of their own, at the lowest
-        CPU priority, and a time cap (:meth:`~rummy500.server.autoplay.BotRunner.start_hint`):
+        CPU priority, and a time cap (:meth:`~rummy500.server.bot_pool.BotRunner.start_hint`):
         the computer players at the tables never wait for one. When the hint workers are busy
         the hint is refused (``busy``)."""
         if client.seat is None:

@@ -21,9 +21,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from rummy500.engine import InvalidRules, NotationError, Rules, parse_seat, seat_str
 from rummy500.i18n import _
-from rummy500.server.config import BOT_LEVELS, LEVEL_HELP, ServerConfig
-from rummy500.server.limits import client_address
-from rummy500.server.messages import (
+from rummy500.server.client_messages import (
     CreateReply,
     CreateTable,
     JoinReply,
@@ -33,6 +31,8 @@ from rummy500.server.messages import (
     TableList,
     Unprocessable,
 )
+from rummy500.server.config import BOT_LEVELS, LEVEL_HELP, ServerConfig
+from rummy500.server.limits import client_address
 from rummy500.server.seating import computer_names
 from rummy500.server.storage import (
     ListKey,
@@ -112,14 +112,19 @@ def table_info(record: TableRecord, public_url: str) -> TableInfo:
     )
 
 
-async def _record(hub: TableHub, table_id: str) -> TableRecord:
+async def find_table(hub: TableHub, table_id: str) -> TableRecord:
+    """The table ``table_id`` as stored, or ``404`` (the review's route asks the same)."""
     record = await hub.db(hub.storage.table, table_id)
     if record is None:
         raise HTTPException(404, _("there is no such table"))
     return record
 
 
-async def _seat_of(hub: TableHub, table_id: str, token: HTTPAuthorizationCredentials | None) -> int:
+async def token_seat(
+    hub: TableHub, table_id: str, token: HTTPAuthorizationCredentials | None
+) -> int:
+    """The seat a bearer token holds at the table: ``401`` without a token, ``403`` for a
+    token of no seat there."""
     if token is None or not token.credentials:
         raise HTTPException(401, _("this needs the seat token: Authorization: Bearer <token>"))
     seat = await hub.db(hub.storage.seat_of, table_id, hash_token(token.credentials))
@@ -189,7 +194,7 @@ async def create_table(
         number = await hub.db(hub.storage.take_seat, record.id, spec.name, hash_token(token), None)
         seat = seat_str(number)
     await hub.seats_changed(record.id)
-    record = await _record(hub, record.id)
+    record = await find_table(hub, record.id)
     return CreateReply(table=table_info(record, public_url), seat=seat, token=token)
 
 
@@ -292,7 +297,7 @@ async def rules_catalog() -> dict[str, Any]:
 @router.get("/tables/{table_id}", response_model=TableInfo)
 async def get_table(table_id: str, public_url: PublicUrl, hub: Hub) -> TableInfo:
     """One table: its seats, rules and status (no card)."""
-    return table_info(await _record(hub, table_id), public_url)
+    return table_info(await find_table(hub, table_id), public_url)
 
 
 @router.get("/invites/{code}", response_model=TableInfo)
@@ -312,7 +317,7 @@ async def join(table_id: str, body: JoinRequest, public_url: PublicUrl, hub: Hub
     """Take a free person's seat with a name (unique at the table, ignoring case). The reply's
     token is the key to the seat. A rematch's seats are kept for the players of the last game
     for a while (``409`` meanwhile)."""
-    await _record(hub, table_id)
+    await find_table(hub, table_id)
     try:
         wanted = parse_seat(body.seat) if body.seat else None
     except NotationError as e:
@@ -323,7 +328,7 @@ async def join(table_id: str, body: JoinRequest, public_url: PublicUrl, hub: Hub
     except SeatError as e:
         raise HTTPException(409, str(e)) from None
     await hub.seats_changed(table_id)
-    record = await _record(hub, table_id)
+    record = await find_table(hub, table_id)
     return JoinReply(table=table_info(record, public_url), seat=seat_str(number), token=token)
 
 
@@ -331,8 +336,8 @@ async def join(table_id: str, body: JoinRequest, public_url: PublicUrl, hub: Hub
 async def leave(table_id: str, token: Token, hub: Hub) -> dict[str, str]:
     """Give up the seat: the token stops working. In a game in progress a computer player
     plays the seat until someone else takes it."""
-    await _record(hub, table_id)
-    await _seat_of(hub, table_id, token)
+    await find_table(hub, table_id)
+    await token_seat(hub, table_id, token)
     assert token is not None
     seat = await hub.db(hub.storage.free_seat, table_id, hash_token(token.credentials))
     if seat is None:
@@ -349,8 +354,8 @@ async def rematch(
     it; everyone who asks with their token gets their own seat there, with a new token. For
     ``rematch_grace_seconds`` the seats are kept for the players of the game: the new table
     is not listed and strangers cannot join it."""
-    record = await _record(hub, table_id)
-    seat = await _seat_of(hub, table_id, token)
+    record = await find_table(hub, table_id)
+    seat = await token_seat(hub, table_id, token)
     if record.status != "finished":
         raise HTTPException(409, _("the game is not over yet"))
     create = functools.partial(
@@ -379,7 +384,7 @@ async def rematch(
         raise HTTPException(409, str(e)) from None
     await hub.rematch_ready(table_id, new)
     await hub.seats_changed(new.id)
-    new = await _record(hub, new.id)
+    new = await find_table(hub, new.id)
     return JoinReply(table=table_info(new, public_url), seat=seat_str(seat), token=new_seat_token)
 
 
@@ -387,12 +392,12 @@ async def rematch(
 async def game_record(table_id: str, hub: Hub) -> str:
     """The ``.r500`` record of a finished game (every deal and move). Refused while the game
     is on: it shows every hand. Built once and kept; fetches are limited per client address."""
-    record = await _record(hub, table_id)
+    record = await find_table(hub, table_id)
     if record.status != "finished":
         raise HTTPException(409, _("the record is available when the game is over"))
     text = await hub.db(hub.storage.record_text, table_id)
     if text is None:
-        text = await _build_record(hub, record)
+        text = await build_record(hub, record)
     return text
 
 
@@ -400,7 +405,9 @@ async def game_record(table_id: str, hub: Hub) -> str:
 _building: dict[str, asyncio.Future[str]] = {}
 
 
-async def _build_record(hub: TableHub, record: TableRecord) -> str:
+async def build_record(hub: TableHub, record: TableRecord) -> str:
+    """A finished game's record, written once and stored (requests for it meanwhile wait for
+    the same one); the review reads it too."""
     from rummy500.notation import format_record
 
     pending = _building.get(record.id)

@@ -43,14 +43,14 @@ from rummy500.engine import (
     seat_str,
 )
 from rummy500.i18n import _
-from rummy500.server.autoplay import decision_seed
+from rummy500.server.bot_pool import decision_seed
 from rummy500.server.calls import CallAnswers
 from rummy500.server.clients import Audience, Client
-from rummy500.server.clock import Alarm, TurnClock
 from rummy500.server.events import UNDO_EVENT
 from rummy500.server.seating import Seating
 from rummy500.server.storage import Append, TableRecord
 from rummy500.server.table_bots import TableBots
+from rummy500.server.turn_clock import Alarm, TurnClock
 from rummy500.server.undo import TakeBacks
 from rummy500.server.views import (
     Moment,

@@ -3,7 +3,7 @@
 A review is judged (:func:`rummy500.review.judge_game`: the moves compared on sampled deals, their
 values and the verdicts, no words) about a quarter of a second of CPU a decision with the
 defaults: its decisions run on the workers of the searching computer players
-(:meth:`~rummy500.server.autoplay.BotRunner.search`), one at a time in line with theirs, never on
+(:meth:`~rummy500.server.bot_pool.BotRunner.search`), one at a time in line with theirs, never on
 the event loop. It is then rendered (:func:`rummy500.review.render_game`: the words, in a moment)
 in the language of each request. It is bounded:
 
@@ -63,7 +63,7 @@ from rummy500.review import (
     render_game,
 )
 from rummy500.server.limits import client_address
-from rummy500.server.lobby import Hub, Token, _build_record, _record, _seat_of
+from rummy500.server.lobby import Hub, Token, build_record, find_table, token_seat
 from rummy500.server.storage import TableRecord
 from rummy500.server.tables import TableHub
 from rummy500.server.views import left_cards, seat_view
@@ -359,7 +359,7 @@ class ReviewDesk:
                 job.change()
                 text = await self.hub.db(self.hub.storage.record_text, table_id)
                 if text is None:
-                    text = await _build_record(self.hub, record)
+                    text = await build_record(self.hub, record)
                 game = await asyncio.to_thread(GameRecord.parse, text)
                 job.total = await asyncio.to_thread(count_decisions, game, seat, limit)
                 job.change()
@@ -499,8 +499,8 @@ async def game_review(
     seated player (with the seat token) gets their own seat by default; anyone may ask for a
     seat (``?seat=P2``) once the game is over, as for the record. One review is computed at a
     time, one per address; others wait in a short line, then ``429``."""
-    record = await _record(hub, table_id)
-    mine = await _seat_of(hub, table_id, token) if token is not None else None
+    record = await find_table(hub, table_id)
+    mine = await token_seat(hub, table_id, token) if token is not None else None
     if record.status != "finished":
         raise HTTPException(409, _("the review is available when the game is over"))
     if seat:

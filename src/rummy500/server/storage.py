@@ -223,7 +223,7 @@ def format_invite(code: str) -> str:
 
 def seat_name_key(name: str) -> str:
     """What two names at one table may not share (the name ignoring case)."""
-    from rummy500.server.messages import name_key
+    from rummy500.server.client_messages import name_key
 
     try:
         return name_key(name)[:100]
@@ -701,10 +701,6 @@ class Storage:
                     update(tables).where(tables.c.rematch_id.in_(ids)).values(rematch_id=None)
                 )
         return ids
-
-    def set_status(self, table_id: str, status: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(update(tables).where(tables.c.id == table_id).values(status=status))
 
     # --- seats ---------------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """The computer players' decisions at one table, and the hints its players ask for.
 
-A decision runs off the event loop (:class:`~rummy500.server.autoplay.BotRunner`) from the
+A decision runs off the event loop (:class:`~rummy500.server.bot_pool.BotRunner`) from the
 seat's own observation, as a task keyed by what it decides (a turn at a version, or an answer to
 a call window), so asking twice starts one search. What the computer player chose is handed back
 to the table, which applies it only if the table is still where it was. Hints are searches too,
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummy500.engine import Game, Move, Observation, seat_str
-from rummy500.server.autoplay import BotRunner
+from rummy500.server.bot_pool import BotRunner
 
 __all__ = ["HINT_LEVEL", "MAX_HINTS", "Hint", "TableBots"]
 
@@ -115,7 +115,7 @@ class TableBots:
 
     def hint(self, key: tuple[int, int], start: Callable[[], Hint]) -> Hint:
         """The hint for (seat, position): the one worked out or under way, else ``start()``'s
-        (which may raise :class:`~rummy500.server.autoplay.BotsBusy`)."""
+        (which may raise :class:`~rummy500.server.bot_pool.BotsBusy`)."""
         hint = self.hints.get(key)
         if hint is None:
             hint = start()

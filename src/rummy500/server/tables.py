@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from rummy500.server.autoplay import BotRunner
+from rummy500.server.bot_pool import BotRunner
 from rummy500.server.clients import (
     CLOSE_RELOAD,
     CLOSE_SEAT_LEFT,

@@ -50,7 +50,7 @@ err_console = Console(stderr=True)
 # --- options shared by the commands ---------------------------------------------------------
 
 
-def _rules(
+def rules_from_options(
     preset: str | None, options: list[str] | None, ctx: typer.Context | None = None
 ) -> Rules:
     """Rules from a preset and ``name=value`` options (each may hold several, space- or
@@ -295,7 +295,7 @@ def sim_command(
         require_extra("sim", "rummy500 sim --cluster", "distributed")
     if plot is not None:
         require_extra("sim", "rummy500 sim --plot", "matplotlib")
-    the_rules = _rules(preset, rules, ctx)
+    the_rules = rules_from_options(preset, rules, ctx)
     try:
         specs = bot_specs(_split_bots(bots))
     except (ValueError, TypeError) as e:
@@ -414,7 +414,7 @@ def bot_match_command(
 
     if plot is not None:
         require_extra("sim", "rummy500 bot-match --plot", "matplotlib")
-    the_rules = _rules(preset, rules, ctx)
+    the_rules = rules_from_options(preset, rules, ctx)
     if len(engine) > players:
         err_console.print(
             "[red]"
@@ -711,7 +711,7 @@ def bench_bots_command(
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     """Add ``sim`` and ``bot-match`` to ``app`` and ``sim`` and ``bots`` to ``bench_app``."""
-    # extra words on the command line are rule options (see _rules)
+    # extra words on the command line are rule options (see rules_from_options)
     extra_args = {"allow_extra_args": True}
     app.command("sim", help=SIM_HELP, context_settings=extra_args)(sim_command)
     app.command("bot-match", help=BOT_MATCH_HELP, context_settings=extra_args)(bot_match_command)

@@ -33,7 +33,7 @@ from rummy500.sim.commands import (
     PresetOption,
     RulesOption,
     SeedOption,
-    _rules,
+    rules_from_options,
 )
 from rummy500.sim.executors import default_workers
 from rummy500.sim.ladder import Ladder, plan_ladder, play_ladder, plot_ladder
@@ -111,7 +111,7 @@ def ladder_command(
     if plot is not None:
         require_extra("sim", "rummy500 ladder --plot", "matplotlib")
     require_extra("sim", "rummy500 ladder", "numpy")
-    the_rules = _rules(preset, rules, ctx)
+    the_rules = rules_from_options(preset, rules, ctx)
     names = [] if levels.strip().lower() == "none" else [x for x in levels.split(",") if x.strip()]
     entrants: list[BotSpec] = []
     for name in names:

@@ -19,9 +19,9 @@ import pytest
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
-from rummy500.server.bench import _CpuShares, run
-from rummy500.server.bench_socket import BenchSocket, SocketClosed
-from rummy500.server.cluster import descendants
+from rummy500.bench.client_socket import BenchSocket, SocketClosed
+from rummy500.bench.cluster import descendants
+from rummy500.bench.load import _CpuShares, run
 
 
 class _Echo:

@@ -35,7 +35,7 @@ refused because the hint workers were busy, and ``hints_refused`` the others ref
 decision was over: another player's Rummy call closed the window).
 
 With ``processes`` (``--processes P``) the benchmark starts a whole site instead
-(:class:`~rummy500.server.cluster.Cluster`: PostgreSQL, P server processes and HAProxy) and
+(:class:`~rummy500.bench.cluster.Cluster`: PostgreSQL, P server processes and HAProxy) and
 plays through the balancer. ``rummy500 bench failover`` (:func:`run_failover`) kills the
 process that serves a game, again and again, and reports the moves lost and the time until the
 game goes on.
@@ -59,8 +59,8 @@ from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from rummy500.server.bench_socket import BenchSocket, SocketClosed
-from rummy500.server.cluster import descendants
+from rummy500.bench.client_socket import BenchSocket, SocketClosed
+from rummy500.bench.cluster import descendants
 
 __all__ = [
     "FAILOVER_KEYS",
@@ -196,7 +196,7 @@ def check_level(level: str) -> tuple[str, list[str]]:
     the ``serve`` arguments that give it the bot options written after it
     (``expert:samples=8``: the server's expert plays with 8 samples). A wrong level or option
     raises :class:`ValueError` (or the bot's :class:`TypeError`) before anything starts."""
-    from rummy500.server.autoplay import level_options
+    from rummy500.server.bot_pool import level_options
 
     name, options = level_options(level)
     return name, ["--level-options", level.strip()] if options else []
@@ -637,7 +637,7 @@ async def _run_on_cluster(
     level_args: list[str],
     hint_fraction: float = 0.0,
 ) -> dict[str, Any]:
-    from rummy500.server.cluster import Cluster
+    from rummy500.bench.cluster import Cluster
 
     rng = random.Random(seed)
     stats = _Stats()
@@ -862,7 +862,7 @@ async def run_failover(kills: int = 20, think_ms: int = 20, seed: int = 0) -> di
     stored at their version) and the seconds from each kill to the next move shown."""
     import psycopg
 
-    from rummy500.server.cluster import Cluster
+    from rummy500.bench.cluster import Cluster
     from rummy500.server.storage import Storage
 
     args = [*_serve_args(2), "--hand-pause", "0", "--call-seconds", "0.3"]

@@ -11,11 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from rummy500.bots import LEVELS
-from rummy500.cli import app
-from rummy500.engine import Game, Move
-from rummy500.server.autoplay import BotRunner, choose_move
-from rummy500.server.bench import (
+from rummy500.bench.load import (
     JSON_KEYS,
     _BotTurns,
     _fallbacks_logged,
@@ -23,6 +19,10 @@ from rummy500.server.bench import (
     check_level,
     run_benchmark,
 )
+from rummy500.bots import LEVELS
+from rummy500.cli import app
+from rummy500.engine import Game, Move
+from rummy500.server.bot_pool import BotRunner, choose_move
 
 SEATS = [
     {"seat": "P1", "kind": "human"},
@@ -237,7 +237,7 @@ def test_the_bench_gives_its_server_the_bot_worker_processes_asked_for(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """``--bot-processes`` reaches the benchmarked ``serve`` (a 2-core host runs two workers)."""
-    from rummy500.server import bench
+    from rummy500.bench import load
 
     started: list[list[str]] = []
 
@@ -248,10 +248,10 @@ def test_the_bench_gives_its_server_the_bot_worker_processes_asked_for(
         started.append(command)
         raise Refused
 
-    monkeypatch.setattr(bench.subprocess, "Popen", popen)
+    monkeypatch.setattr(load.subprocess, "Popen", popen)
     for asked in (2, 0, None):
         with pytest.raises(Refused):
-            asyncio.run(bench.run_benchmark(1, 1, level="hard", bot_processes=asked))
+            asyncio.run(load.run_benchmark(1, 1, level="hard", bot_processes=asked))
     assert [c[c.index("--bot-processes") + 1] for c in started[:2]] == ["2", "0"]
     assert "--bot-processes" not in started[2]  # serve's own default: one per core
     runner = CliRunner()

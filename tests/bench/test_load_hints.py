@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from rummy500.bench.load import HINT_KEYS, JSON_KEYS, _Player, _Stats, asks_hints
 from rummy500.cli import app
-from rummy500.server.bench import HINT_KEYS, JSON_KEYS, _Player, _Stats, asks_hints
 
 
 def test_a_fraction_of_the_players_ask_spread_over_the_tables() -> None:
@@ -94,14 +94,14 @@ def test_the_benchmark_reports_the_hints_asked() -> None:
 def test_a_hint_fraction_outside_0_to_1_is_refused() -> None:
     result = CliRunner().invoke(app, ["bench", "server", "--hint-fraction", "1.5", "--json"])
     assert result.exit_code == 2
-    from rummy500.server.bench import run_benchmark
+    from rummy500.bench.load import run_benchmark
 
     with pytest.raises(ValueError, match="hint fraction"):
         asyncio.run(run_benchmark(1, 1, hint_fraction=-0.1))
 
 
 def test_the_fallbacks_the_server_counts_in_all_when_it_stops_are_read(tmp_path: Any) -> None:
-    from rummy500.server.bench import _fallbacks_logged
+    from rummy500.bench.load import _fallbacks_logged
 
     log = tmp_path / "server.log"
     log.write_text(
@@ -118,7 +118,7 @@ async def test_a_runner_that_fell_back_says_how_often_when_it_closes(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     from rummy500.engine import Game
-    from rummy500.server.autoplay import BotRunner
+    from rummy500.server.bot_pool import BotRunner
 
     game = Game.new(players=2, seed=3)
     observation, legal = game.observation(game.to_act), list(game.legal_moves())

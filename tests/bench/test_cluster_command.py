@@ -13,10 +13,10 @@ import httpx
 import psutil
 import pytest
 
-from rummy500.server.cluster import haproxy_bin, haproxy_config, pg_bin
+from rummy500.bench.cluster import haproxy_bin, haproxy_config, pg_bin
 
 from ..processes import wait_until_gone
-from .procserver import RUMMY500, free_port
+from ..server.procserver import RUMMY500, free_port
 
 
 def test_haproxy_sends_a_tables_connections_by_its_path_and_checks_health() -> None:

@@ -8,9 +8,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from rummy500.bench.cluster import haproxy_bin, pg_bin
+from rummy500.bench.load import run, run_benchmark
 from rummy500.cli import app
-from rummy500.server.bench import run, run_benchmark
-from rummy500.server.cluster import haproxy_bin, pg_bin
 
 pytestmark = [
     pytest.mark.skipif(pg_bin() is None, reason="PostgreSQL is not installed (make test-deps)"),

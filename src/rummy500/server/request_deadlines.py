@@ -1,4 +1,6 @@
-"""uvicorn's connections, with the deadlines it lacks (used by ``rummy500 serve``).
+"""The deadlines of HTTP requests and WebSocket connections: uvicorn's connections, with the
+deadlines it lacks (used by ``rummy500 serve``). A table's turn timer is
+:mod:`~rummy500.server.turn_clock`.
 
 uvicorn waits for ever for a request's headers and body: a client that sends them a byte at a
 time (slowloris) holds its connection as long as it likes. :class:`DeadlineHttpProtocol` gives

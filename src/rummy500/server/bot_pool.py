@@ -1,4 +1,5 @@
-"""Computer players at the tables, and hints, run off the event loop.
+"""The server-wide pool of computer players and hints, shared by every table, off the event
+loop (what one table asks of it is :mod:`~rummy500.server.table_bots`).
 
 A bot is given a seat's :class:`~rummy500.engine.Observation` and its legal moves, exactly as in
 :mod:`rummy500.bots`. The quick levels (random, easy, medium: well under a millisecond a move)

@@ -2,7 +2,8 @@
 
 A table runs one :class:`Alarm` at a time, set after every change to the nearest moment
 something becomes due (the call window's deadline, the turn timer, a takeover of an away
-player, the next deal): no task sleeps per timer, and a table nobody is at has none.
+player, the next deal): no task sleeps per timer, and a table nobody is at has none. (The
+deadlines of HTTP requests are :mod:`~rummy500.server.request_deadlines`.)
 """
 
 from __future__ import annotations

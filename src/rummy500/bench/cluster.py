@@ -385,15 +385,6 @@ class Cluster:
             time.sleep(0.1)
         raise ClusterError(_("HAProxy does not see every server up"))
 
-    def wait_down(self, name: str, timeout: float = 30.0) -> None:
-        """Wait until HAProxy sends no table to server ``name``."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.server_states().get(name, "DOWN") != "UP":
-                return
-            time.sleep(0.05)
-        raise ClusterError(_("HAProxy still sends tables to {name}").format(name=name))
-
     def server_states(self) -> dict[str, str]:
         """HAProxy's view of the table servers (``UP``, ``DOWN``, …), from its stats socket."""
         import csv
