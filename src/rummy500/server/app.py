@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rummy500.i18n import _, adopt_language
 from rummy500.server import lobby, review
+from rummy500.server.clients import CLOSE_TOO_MANY_AT_TABLE, Client, dumps
 from rummy500.server.config import ServerConfig
 from rummy500.server.language import SpokenLanguage
 from rummy500.server.limits import (
@@ -35,6 +36,7 @@ from rummy500.server.limits import (
     origin_of,
     per_minute,
 )
+from rummy500.server.live import LiveTable
 from rummy500.server.messages import (
     AuthMessage,
     ChatMessage,
@@ -50,15 +52,9 @@ from rummy500.server.messages import (
     clean_text,
     parse_client_message,
 )
+from rummy500.server.outgoing import error_message
 from rummy500.server.storage import Storage, hash_token
-from rummy500.server.tables import (
-    CLOSE_TOO_MANY_AT_TABLE,
-    Client,
-    LiveTable,
-    TableHub,
-    TableMoved,
-    dumps,
-)
+from rummy500.server.tables import TableHub, TableMoved
 
 __all__ = ["BodyLimit", "RateLimiter", "create_app"]
 
@@ -231,9 +227,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
 async def _send_error(ws: WebSocket, code: str, message: str, close: int | None = None) -> None:
     with contextlib.suppress(Exception):
-        await ws.send_text(
-            dumps({"type": "error", "version": 0, "code": code, "message": message, "ref": None})
-        )
+        await ws.send_text(dumps(error_message(0, code, message)))
         if close is not None:
             await ws.close(code=close)
 

@@ -2,7 +2,9 @@
 
 A table runs one :class:`Alarm` at a time, set after every change to the nearest moment
 something becomes due (the call window's deadline, the turn timer, a takeover of an away
-player, the next deal): no task sleeps per timer, and a table nobody is at has none.
+player, the next deal): no task sleeps per timer, and a table nobody is at has none. A turn
+timer that runs out returns its news (:class:`~rummy500.server.outgoing.TurnTimedOut`), for
+the table to publish.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import asyncio
 from collections.abc import Callable
 
 from rummy500.engine import Game
+from rummy500.server.outgoing import TurnTimedOut
 
 __all__ = ["Alarm", "TurnClock"]
 
@@ -50,6 +53,14 @@ class TurnClock:
         """The table waited for its people: a running timer has its full time again at least."""
         if self.seconds and self.deadline is not None and not self.expired:
             self.deadline = max(self.deadline, now + self.seconds)
+
+    def run_out(self, seat: int, now: float, *, human: bool) -> TurnTimedOut | None:
+        """The news that ``seat``'s timer ran out, once, when it has (a person's turn: a
+        computer player finishes it)."""
+        if self.expired or not human or self.deadline is None or now < self.deadline:
+            return None
+        self.expired = True
+        return TurnTimedOut(seat)
 
     def due(self) -> float | None:
         """When the timer runs out, if it still runs."""

@@ -22,6 +22,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from rummy500.engine import InvalidRules, NotationError, Rules, parse_seat, seat_str
 from rummy500.i18n import _
 from rummy500.server.config import BOT_LEVELS, LEVEL_HELP, ServerConfig
+from rummy500.server.events import rebuild_game
 from rummy500.server.limits import client_address
 from rummy500.server.messages import (
     CreateReply,
@@ -44,7 +45,7 @@ from rummy500.server.storage import (
     hash_token,
     new_token,
 )
-from rummy500.server.tables import TableHub, rebuild_game
+from rummy500.server.tables import TableHub
 from rummy500.server.views import record_comment
 
 __all__ = ["router", "table_info"]
