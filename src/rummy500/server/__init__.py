@@ -7,14 +7,17 @@ seat receives. It holds no rules of its own. Modules:
 
 - :mod:`~rummy500.server.config` — the settings of a server process;
 - :mod:`~rummy500.server.messages` — the pydantic messages of the lobby and the table protocol;
-- :mod:`~rummy500.server.views` — what each seat (or a spectator) is sent, from its observation;
+- :mod:`~rummy500.server.views` — what each seat (or a spectator) sees, from its observation;
+- :mod:`~rummy500.server.outgoing` — every message a table sends its clients, and the news it
+  publishes;
 - :mod:`~rummy500.server.wire` — the models of what the server sends on a table's WebSocket, and
   the JSON Schemas of both directions (``docs/schemas/table/``);
 - :mod:`~rummy500.server.storage` — tables, seats, moves and chat in SQLite or PostgreSQL;
 - :mod:`~rummy500.server.autoplay` — computer players off the event loop;
 - :mod:`~rummy500.server.tables` — the live tables this process owns (``TableHub``), and
-  one table in play: :mod:`~rummy500.server.live` (its door), :mod:`~rummy500.server.play`
-  (the game going on), :mod:`~rummy500.server.events` (stored events),
+  one table in play, built from :mod:`~rummy500.server.services` (what it uses of the hub):
+  :mod:`~rummy500.server.live` (its door), :mod:`~rummy500.server.play` (the game going on
+  and its one publish point), :mod:`~rummy500.server.events` (stored events),
   :mod:`~rummy500.server.clients` (connections and fan-out), :mod:`~rummy500.server.seating`,
   :mod:`~rummy500.server.calls`, :mod:`~rummy500.server.undo`, :mod:`~rummy500.server.clock`
   and :mod:`~rummy500.server.table_bots`;

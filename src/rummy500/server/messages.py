@@ -1,8 +1,8 @@
 """The messages of the server, as pydantic models: the lobby's requests and replies (HTTP+JSON),
 and what a client may send on a table's WebSocket.
 
-What the server sends on the WebSocket is built in :mod:`rummy500.server.views` and described in
-``docs/protocol.md``.
+What the server sends on the WebSocket is built in :mod:`rummy500.server.outgoing` and described
+in ``docs/protocol.md``.
 """
 
 from __future__ import annotations
