@@ -33,7 +33,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 from rummy500.engine import (
     CALL,
@@ -601,6 +601,8 @@ class TablePlay:
             case RematchOffered(table_id=table_id, invite_code=code):
                 rematch = {"table_id": table_id, "invite_code": code}
                 self.clients.send_all(rematch_message(version, rematch))
+            case _:
+                assert_never(item)
 
     def _tell_seat(self, seat: int, build: Callable[[], dict[str, Any]]) -> None:
         """Send ``seat``'s connections the message ``build`` makes, each in its own language
