@@ -2,12 +2,13 @@
 
 Everything a table is told comes in here — a client connecting or leaving, a player's move,
 undo, hint, chat, a resync, a seat taken or given up in the lobby — and is turned into calls on
-the table's parts, under the table's lock. Everything its clients are told goes out through one
-publish point (:meth:`TablePlay.publish <rummy500.server.play.TablePlay.publish>`), but the
-answers to one connection's own message, sent to it alone; every message is built in
-:mod:`~rummy500.server.outgoing`. A table is built from the few services it uses of the process
-(:class:`~rummy500.server.services.TableServices`), not from the hub that serves it. The rules
-are the engine's; the table's own parts each live in a module that can be read alone:
+the table's parts, under the table's lock. What its clients are told of the table goes out
+through one publish point (:meth:`TablePlay.publish <rummy500.server.play.TablePlay.publish>`);
+only the answer to a connection's own message goes straight to that connection. Every message
+is built in :mod:`~rummy500.server.outgoing`. A table is built from the few services it uses of
+the process (:class:`~rummy500.server.services.TableServices`), not from the hub that serves
+it. The rules are the engine's; the table's own parts each live in a module that can be read
+alone:
 
 - :mod:`~rummy500.server.play` — the game going on: every change stored before anyone hears of
   it, the publish point, and whatever is due (the call window, computer players, the next
