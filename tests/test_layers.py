@@ -106,14 +106,9 @@ def test_the_check_finds_a_private_import(tmp_path: Path) -> None:
 
 # --- every package: no circle of imports, no private name of another module -------------------
 
-#: Imports that close a circle, allowed only until the branch that removes them is merged
-#: (issue 33 item 4, the server table's one door): live.py and play.py name tables.py's
-#: ``TableHub`` for their type hints while tables.py imports them. Delete an entry together with
-#: the import it names; :func:`test_every_allowed_circle_is_still_there` says when it is gone.
-CIRCLES_ALLOWED = {
-    ("rummy500.server.live", "rummy500.server.tables"),
-    ("rummy500.server.play", "rummy500.server.tables"),
-}
+#: Imports allowed to close a circle: none since the server's table receives ``TableServices``
+#: (issue 33 item 4). An entry names the import to remove; the test below says when it is gone.
+CIRCLES_ALLOWED: set[tuple[str, str]] = set()
 
 
 def module_name(path: Path) -> str:
@@ -301,3 +296,57 @@ def test_the_engine_modules_import_each_other_without_a_cycle() -> None:
 
     for name in sorted(graph):
         visit(name, ())
+
+
+def server_imports() -> dict[str, set[str]]:
+    """Each module of the server and the server modules it imports, anywhere in the file: under
+    ``if TYPE_CHECKING:`` too. A circle of type-only imports is still a circle: neither module
+    can be read, tested or moved without the other (the table ↔ hub circle was one)."""
+    folder = SRC / "server"
+    modules = {p.stem for p in folder.glob("*.py") if p.stem != "__init__"}
+    graph = {}
+    for name in modules:
+        found = set()
+        for _line, module, names in imports(folder / f"{name}.py"):
+            if module.startswith("rummy500.server."):
+                found.add(module.split(".")[2])
+            elif module == "rummy500.server":
+                found |= {n for n in names if n in modules}
+        graph[name] = found - {name}
+    return graph
+
+
+def import_cycle(graph: dict[str, set[str]]) -> tuple[str, ...] | None:
+    """A cycle of ``graph`` (its modules in order, the first again last), or ``None``."""
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> tuple[str, ...] | None:
+        if name in path:
+            return (*path[path.index(name) :], name)
+        if name in done:
+            return None
+        for target in sorted(graph.get(name, ())):
+            cycle = visit(target, (*path, name))
+            if cycle is not None:
+                return cycle
+        done.add(name)
+        return None
+
+    for name in sorted(graph):
+        cycle = visit(name, ())
+        if cycle is not None:
+            return cycle
+    return None
+
+
+def test_the_server_modules_import_each_other_without_a_cycle() -> None:
+    """The hub imports the table (live.py, play.py), never the other way round: a table receives
+    the few services it uses (services.TableServices)."""
+    cycle = import_cycle(server_imports())
+    assert cycle is None, f"an import cycle in the server: {' → '.join(cycle)}"
+
+
+def test_the_cycle_check_finds_a_type_only_cycle() -> None:
+    graph = {"tables": {"live"}, "live": {"play", "clients"}, "play": {"tables"}, "clients": set()}
+    assert import_cycle(graph) == ("live", "play", "tables", "live")
+    assert import_cycle({**graph, "play": set()}) is None

@@ -28,7 +28,7 @@ import pytest_asyncio
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from rummy500.server.tables import (
+from rummy500.server.clients import (
     CLOSE_TOO_MANY_AT_TABLE,
     CLOSE_TOO_MANY_FROM_ADDRESS,
 )

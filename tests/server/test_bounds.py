@@ -16,7 +16,7 @@ import pytest
 from rummy500.engine import Game, Move, Rules
 from rummy500.server import bot_pool
 from rummy500.server.bot_pool import BotRunner, BotsBusy
-from rummy500.server.tables import CLOSE_TOO_SLOW, Audience, Client, Connections
+from rummy500.server.clients import CLOSE_TOO_SLOW, Audience, Client, Connections
 
 from .helpers import play_to_the_end, server_config
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from rummy500.engine import GAME_OVER, HAND_OVER, JOKER, Game, Rules, card_str
-from rummy500.server.tables import rebuild_game
+from rummy500.server.events import rebuild_game
 
 from .helpers import RunningServer, TableClient, play_to_the_end
 

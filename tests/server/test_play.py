@@ -11,7 +11,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from rummy500.notation import read_record
-from rummy500.server.tables import rebuild_game
+from rummy500.server.events import rebuild_game
 
 from .helpers import RunningServer, TableClient, play_to_the_end
 

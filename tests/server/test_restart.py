@@ -15,8 +15,8 @@ import httpx
 import pytest
 
 from rummy500.engine import card_str
+from rummy500.server.events import rebuild_game
 from rummy500.server.storage import Storage
-from rummy500.server.tables import rebuild_game
 
 from .helpers import TableClient, choose, play_to_the_end
 

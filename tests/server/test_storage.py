@@ -12,8 +12,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from rummy500.engine import Game, Rules
+from rummy500.server.events import rebuild_game
 from rummy500.server.storage import Append, SeatError, Storage, hash_token, metadata
-from rummy500.server.tables import rebuild_game
 
 from .helpers import RunningServer, play_to_the_end, server_config
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from rummy500.engine import Game, Move, Rules, card_str
-from rummy500.server.tables import UNDO_EVENT, effective_events, rebuild_game
+from rummy500.server.events import UNDO_EVENT, effective_events, rebuild_game
 
 from .conftest import StartServer
 from .helpers import RunningServer, TableClient, seeded_table

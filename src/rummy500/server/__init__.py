@@ -9,14 +9,17 @@ seat receives. It holds no rules of its own. Modules:
 - :mod:`~rummy500.server.client_messages` — what clients send: the lobby's requests and the
   table protocol's client messages (pydantic);
 - :mod:`~rummy500.server.views` — what each seat (or a spectator) is sent, from its observation;
+- :mod:`~rummy500.server.outgoing` — every message a table sends its clients, and the news it
+  publishes;
 - :mod:`~rummy500.server.wire` — the models of what the server sends on a table's WebSocket, and
   the JSON Schemas of both directions (``docs/schemas/table/``);
 - :mod:`~rummy500.server.storage` — tables, seats, moves and chat in SQLite or PostgreSQL;
 - :mod:`~rummy500.server.bot_pool` — the server-wide pool of computer players and hints, off
   the event loop;
 - :mod:`~rummy500.server.tables` — the live tables this process owns (``TableHub``), and
-  one table in play: :mod:`~rummy500.server.live` (its door), :mod:`~rummy500.server.play`
-  (the game going on), :mod:`~rummy500.server.events` (stored events),
+  one table in play, built from :mod:`~rummy500.server.services` (what it uses of the hub):
+  :mod:`~rummy500.server.live` (its door), :mod:`~rummy500.server.play` (the game going on
+  and its one publish point), :mod:`~rummy500.server.events` (stored events),
   :mod:`~rummy500.server.clients` (connections and fan-out), :mod:`~rummy500.server.seating`,
   :mod:`~rummy500.server.calls`, :mod:`~rummy500.server.undo`, :mod:`~rummy500.server.turn_clock`
   and :mod:`~rummy500.server.table_bots`;

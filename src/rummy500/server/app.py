@@ -39,6 +39,7 @@ from rummy500.server.client_messages import (
     clean_text,
     parse_client_message,
 )
+from rummy500.server.clients import CLOSE_TOO_MANY_AT_TABLE, Client, dumps
 from rummy500.server.config import ServerConfig
 from rummy500.server.language import SpokenLanguage
 from rummy500.server.limits import (
@@ -50,15 +51,10 @@ from rummy500.server.limits import (
     origin_of,
     per_minute,
 )
+from rummy500.server.live import LiveTable
+from rummy500.server.outgoing import error_message
 from rummy500.server.storage import Storage, hash_token
-from rummy500.server.tables import (
-    CLOSE_TOO_MANY_AT_TABLE,
-    Client,
-    LiveTable,
-    TableHub,
-    TableMoved,
-    dumps,
-)
+from rummy500.server.tables import TableHub, TableMoved
 
 __all__ = ["BodyLimit", "RateLimiter", "create_app"]
 
@@ -232,9 +228,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
 async def _send_error(ws: WebSocket, code: str, message: str, close: int | None = None) -> None:
     with contextlib.suppress(Exception):
-        await ws.send_text(
-            dumps({"type": "error", "version": 0, "code": code, "message": message, "ref": None})
-        )
+        await ws.send_text(dumps(error_message(0, code, message)))
         if close is not None:
             await ws.close(code=close)
 

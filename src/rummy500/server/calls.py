@@ -4,15 +4,18 @@ The engine says who may call and for which depths (:meth:`Game.callable_depths`)
 order answers count (:attr:`Game.window`, nearest seat first). What the table adds is time:
 every seat that may call is asked at once, with one deadline, and answers are kept until the
 engine's order reaches them, so the nearest caller wins whoever answered first. The next
-player's draw, sent while the window is open, waits here until the window closes.
+player's draw, sent while the window is open, waits here until the window closes: then it is
+played, or, when a call was made, returned as the news that it was cancelled
+(:class:`~rummy500.server.outgoing.DrawCancelled`, for the table to publish).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rummy500.engine import Game, IllegalMove, Move, RefusedMove
+from rummy500.engine import DRAW, Game, IllegalMove, Move, RefusedMove
 from rummy500.i18n import _
+from rummy500.server.outgoing import DrawCancelled
 
 __all__ = ["CallAnswers"]
 
@@ -81,10 +84,16 @@ class CallAnswers:
         by, ref = self.refs.pop(seat, ("player", None))
         return move, by, ref
 
-    def take_draw(self) -> tuple[Move, Any] | None:
-        """The queued draw, if any (it is forgotten here)."""
+    def take_draw(self, game: Game) -> tuple[Move, Any] | DrawCancelled | None:
+        """The queued draw, if any (it is forgotten here): (move, ref) to play now, or the news
+        that it is cancelled (the window closed with a call: the turn is not the drawer's)."""
         draw, self.queued_draw = self.queued_draw, None
-        return draw
+        if draw is None:
+            return None
+        move, ref = draw
+        if game.phase == DRAW and move.seat == game.turn:
+            return draw
+        return DrawCancelled(move.seat, move.verb, ref)
 
     def receive(self, game: Game, seat: int, move: Move, ref: Any) -> Move:
         """A player's move sent while the window is open: a call or a pass, or the next

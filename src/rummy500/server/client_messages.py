@@ -1,8 +1,8 @@
 """What clients send the server, as pydantic models: the lobby's requests (HTTP+JSON, with the
 replies that answer them) and what a client may send on a table's WebSocket.
 
-What the server sends on the WebSocket is built in :mod:`rummy500.server.views` and described in
-:mod:`rummy500.server.wire` and ``docs/protocol.md``.
+What the server sends on the WebSocket is built in :mod:`rummy500.server.outgoing` and described
+in :mod:`rummy500.server.wire` and ``docs/protocol.md``.
 """
 
 from __future__ import annotations

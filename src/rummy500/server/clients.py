@@ -277,8 +277,6 @@ class Audience:
         self.spectators = spectators
         #: every connection, in the order they came (a dict keeps it)
         self._clients: dict[Client, None] = {}
-        #: the last ``seats`` sent, so that one is only sent when something in it changed
-        self._last_seats: list[dict[str, Any]] | None = None
 
     def __iter__(self) -> Iterator[Client]:
         return iter(list(self._clients))
@@ -354,12 +352,6 @@ class Audience:
             text = cache[client.seat]
             if text is not None:
                 client.send_text(text)
-
-    def send_seats(self, version: int, seats: list[dict[str, Any]]) -> None:
-        """A ``seats`` message to all, if the seats changed since the last one."""
-        if seats != self._last_seats:
-            self._last_seats = seats
-            self.send_all({"type": "seats", "version": version, "seats": seats})
 
     def close_all(self, code: int, reason: str) -> None:
         """Close every connection (after what is queued) and forget them."""

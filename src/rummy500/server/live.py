@@ -2,13 +2,20 @@
 
 Everything a table is told comes in here — a client connecting or leaving, a player's move,
 undo, hint, chat, a resync, a seat taken or given up in the lobby — and is turned into calls on
-the table's parts, under the table's lock. The rules are the engine's; the table's own parts
-each live in a module that can be read alone:
+the table's parts, under the table's lock. What its clients are told of the table goes out
+through one publish point (:meth:`TablePlay.publish <rummy500.server.play.TablePlay.publish>`);
+only the answer to a connection's own message goes straight to that connection. Every message
+is built in :mod:`~rummy500.server.outgoing`. A table is built from the few services it uses of
+the process (:class:`~rummy500.server.services.TableServices`), not from the hub that serves
+it. The rules are the engine's; the table's own parts each live in a module that can be read
+alone:
 
 - :mod:`~rummy500.server.play` — the game going on: every change stored before anyone hears of
-  it, and whatever is due (the call window, computer players, the next deal, the alarm);
+  it, the publish point, and whatever is due (the call window, computer players, the next
+  deal, the alarm);
 - :mod:`~rummy500.server.clients` — the connections and the fan-out;
-- :mod:`~rummy500.server.views` — what each seat is sent;
+- :mod:`~rummy500.server.views` — what each seat sees; :mod:`~rummy500.server.outgoing` — the
+  messages;
 - :mod:`~rummy500.server.seating` — who plays each seat now: its person or a computer player;
 - :mod:`~rummy500.server.calls` — the Rummy call window's answers and deadline;
 - :mod:`~rummy500.server.undo` — what may be taken back;
@@ -46,24 +53,28 @@ from rummy500.server.clients import (
     dumps,
 )
 from rummy500.server.limits import AddressLimits, RateLimiter
+from rummy500.server.outgoing import (
+    ChatSaid,
+    RematchOffered,
+    SeatLeft,
+    SeatsChanged,
+    error_message,
+    hint_message,
+    illegal_move_message,
+    pong_message,
+    queued_message,
+    record_message,
+    state_message,
+    state_text,
+)
 from rummy500.server.play import TableLost, TablePlay
 from rummy500.server.seating import Seating
 from rummy500.server.storage import ChatLine, SeatRecord, TableRecord, format_invite
 from rummy500.server.table_bots import HINT_LEVEL, Hint
-from rummy500.server.views import (
-    chat_payload,
-    error_message,
-    illegal_move_message,
-    record_comment,
-    seat_part,
-    state_message,
-    state_text,
-    table_info,
-    with_own_part,
-)
+from rummy500.server.views import record_comment, seat_part, table_info, with_own_part
 
 if TYPE_CHECKING:
-    from rummy500.server.tables import TableHub
+    from rummy500.server.services import TableServices
 
 __all__ = ["LiveTable"]
 
@@ -75,14 +86,14 @@ class LiveTable:
 
     def __init__(
         self,
-        hub: TableHub,
+        services: TableServices,
         record: TableRecord,
         game: Game | None,
         version: int,
         chat: list[ChatLine],
     ) -> None:
-        self.hub = hub
-        self.config = config = hub.config
+        self.services = services
+        self.config = config = services.config
         self.id = record.id
         self.record = record
         self.lock = asyncio.Lock()
@@ -98,14 +109,14 @@ class LiveTable:
             now=self.loop.time(),
         )
         self.play = TablePlay(
-            hub,
+            services,
             record,
             game,
             version,
             lock=self.lock,
             clients=self.clients,
             seating=self.seating,
-            lost=lambda: hub.drop(self),
+            lost=lambda: services.drop(self),
         )
         self.chat: collections.deque[ChatLine] = collections.deque(chat, maxlen=config.chat_history)
         #: each seat's chat lines, counted (``chat_per_second``, ``chat_burst``)
@@ -171,7 +182,7 @@ class LiveTable:
             waited = not self.seating.people_here()
             self.clients.add(client)
             if self._attends(client):
-                self.hub.attended(self)
+                self.services.attended(self)
             if summary and client.seat is not None:
                 self.play.between.readers.add(client)
             client.start()
@@ -214,7 +225,7 @@ class LiveTable:
             if client.seat is not None:
                 self.seating.left(client.seat, self.loop.time())
             if self._attends(client) and not self.seating.people_here():
-                self.hub.attended(self)  # unattended from now on
+                self.services.attended(self)  # unattended from now on
             self.arm_idle()
             if not self.shut_down:
                 with contextlib.suppress(TableLost):
@@ -237,7 +248,7 @@ class LiveTable:
         if self.play.bots.thinking():
             self.idle_handle = self.loop.call_later(self.config.idle_seconds, self._idle_check)
             return
-        self.hub.spawn(self.hub.unload(self))
+        self.services.spawn(self.services.unload(self))
 
     def shut(self, code: int = CLOSE_RELOAD) -> None:
         """Stop the table's timers and bots and close its connections."""
@@ -298,7 +309,7 @@ class LiveTable:
         wait = client.next_state_at - self.loop.time()
         if wait > 0:
             client.state_later = self.loop.call_later(
-                wait, lambda: self.hub.spawn(self._resync_due(client))
+                wait, lambda: self.services.spawn(self._resync_due(client))
             )
             return
         async with self.lock:
@@ -312,7 +323,7 @@ class LiveTable:
             self._send_asked_state(client)
 
     async def ping(self, client: Client) -> None:
-        client.send({"type": "pong", "version": self.version})
+        client.send(pong_message(self.version))
 
     async def record_text(self, client: Client, limits: AddressLimits | None = None) -> None:
         """The ``.r500`` record, once the game is over (it holds every deal): at most one every
@@ -346,7 +357,7 @@ class LiveTable:
                 self.record_cache = format_record(
                     g, comment=record_comment(self.id, self.seating.seats)
                 )
-            client.send({"type": "record", "version": self.version, "text": self.record_cache})
+            client.send(record_message(self.version, self.record_cache))
 
     async def chat_line(self, client: Client, text: str) -> None:
         """A player's chat line: stored (the table keeps its newest ``chat_history``), then
@@ -369,8 +380,8 @@ class LiveTable:
         async with self.chat_lock:  # lines are sent in the order they are stored
             async with self.lock:
                 version = self.version
-            at = await self.hub.db(
-                self.hub.storage.add_chat,
+            at = await self.services.db(
+                self.services.storage.add_chat,
                 self.id,
                 client.seat,
                 name,
@@ -381,15 +392,13 @@ class LiveTable:
             line = ChatLine(client.seat, name, text, version, at)
             async with self.lock:
                 self.chat.append(line)
-                self.clients.send_all(
-                    {"type": "chat", "version": self.version, **chat_payload(line)}
-                )
+                self.play.publish([ChatSaid(line)])
 
     async def reload_chat(self) -> None:
         """Keep the lines the database keeps (those of a finished game go after a while)."""
         async with self.chat_lock:
-            lines = await self.hub.db(
-                self.hub.storage.recent_chat, self.id, self.config.chat_history
+            lines = await self.services.db(
+                self.services.storage.recent_chat, self.id, self.config.chat_history
             )
             self.chat = collections.deque(lines, maxlen=self.config.chat_history)
 
@@ -446,9 +455,7 @@ class LiveTable:
             try:
                 if g.phase == CALL:
                     kept = self.play.calls.receive(g, seat, move, ref)
-                    client.send(
-                        {"type": "queued", "version": self.version, "move": str(kept), "ref": ref}
-                    )
+                    client.send(queued_message(self.version, kept, ref))
                 else:
                     await self.play.commit(move, "player", ref)
                 await self.play.advance()
@@ -543,7 +550,7 @@ class LiveTable:
                 # the position the hint is for, to say it in words once found (the table
                 # moves on meanwhile)
                 observation = game.observation(seat)
-                move = self.hub.bots.start_hint(HINT_LEVEL, seed, observation, legal)
+                move = self.services.bots.start_hint(HINT_LEVEL, seed, observation, legal)
                 return Hint(move, observation)
 
             try:
@@ -594,7 +601,7 @@ class LiveTable:
                 # the move and why, in words (the same sentence as the game review's)
                 text = why(hint.observation, move, names=self.seating.names())
                 hint.texts[client.language] = text
-            return {"type": "hint", "version": version, "move": str(move), "text": text, "ref": ref}
+            return hint_message(version, move, text, ref)
 
         client.send_said(answer)
 
@@ -603,18 +610,14 @@ class LiveTable:
     async def refresh_seats(self, vacated: int | None = None) -> None:
         """Seats changed in the database: reload them (the game starts once every person's seat
         is taken and connected: see :meth:`attach`)."""
-        seats = await self.hub.db(self.hub.storage.seat_records, self.id)
+        seats = await self.services.db(self.services.storage.seat_records, self.id)
         async with self.lock:
             now = self.loop.time()
             gone = None if vacated is None else self.seating.seats[vacated].name
             self.seating.reseat(list(seats), now)
             if vacated is not None:
-                for client in self.clients.of_seat(vacated):  # said in each one's language
-                    client.send_said(
-                        lambda: error_message(
-                            self.version, "seat_left", _("you have left this seat")
-                        )
-                    )
+                self.play.publish([SeatLeft(vacated)])
+                for client in self.clients.of_seat(vacated):
                     client.close(CLOSE_SEAT_LEFT, "left")
                     self.clients.discard(client)
                     self.play.between.readers.discard(client)
@@ -622,7 +625,7 @@ class LiveTable:
             try:
                 if self.game is None and self.seating.ready_to_deal():
                     await self.play.start()
-                self.clients.send_seats(self.version, self.play.seats_payload())
+                self.play.publish([SeatsChanged()])
                 await self.play.advance()
             except TableLost:
                 return
@@ -631,7 +634,7 @@ class LiveTable:
         async with self.lock:
             code = format_invite(rematch.invite_code)
             self.rematch = {"table_id": rematch.id, "invite_code": code}
-            self.clients.send_all({"type": "rematch", "version": self.version, **self.rematch})
+            self.play.publish([RematchOffered(rematch.id, code)])
 
     # --- advancing the table -------------------------------------------------------------------
 

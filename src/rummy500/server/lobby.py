@@ -32,6 +32,7 @@ from rummy500.server.client_messages import (
     Unprocessable,
 )
 from rummy500.server.config import BOT_LEVELS, LEVEL_HELP, ServerConfig
+from rummy500.server.events import rebuild_game
 from rummy500.server.limits import client_address
 from rummy500.server.seating import computer_names
 from rummy500.server.storage import (
@@ -44,7 +45,7 @@ from rummy500.server.storage import (
     hash_token,
     new_token,
 )
-from rummy500.server.tables import TableHub, rebuild_game
+from rummy500.server.tables import TableHub
 from rummy500.server.views import record_comment
 
 __all__ = ["router", "table_info"]

@@ -4,10 +4,16 @@ is due done.
 :class:`TablePlay` owns the table's :class:`~rummy500.engine.Game` and its version. A change is
 made in this order: the engine checks and applies the move (an
 :class:`~rummy500.engine.IllegalMove` changes nothing), the move is stored together with the new
-version (:class:`~rummy500.server.events.EventWriter`, one database transaction), and only then
-is each client sent its own view of it (:mod:`~rummy500.server.views`). A move the database
-refused is never shown to anyone: the table is dropped from memory (:class:`TableLost`) and
-rebuilt from the database on the next connection.
+version (:class:`~rummy500.server.events.EventWriter`, one database transaction), the table's
+parts follow the game (the call window, the turn timer, take-backs), and only then is the
+change published (:meth:`TablePlay.publish`): the version moves on and each client is sent its
+own view of it. A move the database refused is never shown to anyone: the table is dropped from
+memory (:class:`TableLost`) and rebuilt from the database on the next connection.
+
+:meth:`TablePlay.publish` is the table's one publish point, as lila's round's: the news the
+table's parts return (:mod:`~rummy500.server.outgoing`: a change stored, a hand over, a turn
+timer run out, a queued draw cancelled, a chat line…) go in, the messages go out; nothing else
+tells the table's clients anything.
 
 After every change :meth:`TablePlay.advance` does what is due: the call window's answers in the
 engine's order (nearest seat first, so the nearest caller wins whoever answered first; seats
@@ -27,7 +33,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 from rummy500.engine import (
     CALL,
@@ -47,6 +53,32 @@ from rummy500.server.bot_pool import decision_seed
 from rummy500.server.calls import CallAnswers
 from rummy500.server.clients import Audience, Client
 from rummy500.server.events import UNDO_EVENT
+from rummy500.server.outgoing import (
+    Change,
+    ChatSaid,
+    Dealt,
+    DrawCancelled,
+    DrawRefused,
+    HandEnded,
+    Moved,
+    News,
+    NextHandWaits,
+    RematchOffered,
+    SeatLeft,
+    SeatsChanged,
+    TookBack,
+    TurnTimedOut,
+    chat_message,
+    draw_cancelled_message,
+    game_over_message,
+    hand_over_message,
+    illegal_move_message,
+    next_hand_message,
+    rematch_message,
+    seat_left_message,
+    seats_message,
+    update_message,
+)
 from rummy500.server.seating import Seating
 from rummy500.server.storage import Append, TableRecord
 from rummy500.server.table_bots import TableBots
@@ -54,11 +86,6 @@ from rummy500.server.turn_clock import Alarm, TurnClock
 from rummy500.server.undo import TakeBacks
 from rummy500.server.views import (
     Moment,
-    error_message,
-    game_over_summary,
-    game_part,
-    hand_summary,
-    illegal_move_message,
     left_cards,
     public_log,
     public_state_texts,
@@ -67,7 +94,7 @@ from rummy500.server.views import (
 )
 
 if TYPE_CHECKING:
-    from rummy500.server.tables import TableHub
+    from rummy500.server.services import TableServices
 
 __all__ = ["BetweenHands", "TableLost", "TablePlay"]
 
@@ -103,15 +130,25 @@ class BetweenHands:
         self.ended_at = None
         self.told = None
 
+    def news(self) -> NextHandWaits | None:
+        """The news that who the next deal waits for changed, if it did (only at a table where
+        someone's client shows a summary: other clients have nothing to wait for)."""
+        waiting = tuple(self.waiting())
+        if not self.readers or waiting == self.told:
+            return None
+        self.told = waiting
+        return NextHandWaits()
+
 
 class TablePlay:
     """The game of one table and what goes on around it: the call window's answers, the turn
     timer, take-backs and the computer players. Every method runs under the table's ``lock``;
-    ``lost`` drops the table from the hub when a change could not be stored."""
+    ``lost`` drops the table from the hub when a change could not be stored. It uses only the
+    table's ``services`` (:class:`~rummy500.server.services.TableServices`)."""
 
     def __init__(
         self,
-        hub: TableHub,
+        services: TableServices,
         record: TableRecord,
         game: Game | None,
         version: int,
@@ -121,8 +158,8 @@ class TablePlay:
         seating: Seating,
         lost: Callable[[], None],
     ) -> None:
-        self.hub = hub
-        self.config = hub.config
+        self.services = services
+        self.config = services.config
         self.id = record.id
         self.record = record
         self.game = game
@@ -134,10 +171,10 @@ class TablePlay:
         self.loop = asyncio.get_running_loop()
         self.calls = CallAnswers()
         self.clock = TurnClock(record.turn_seconds)
-        self.alarm = Alarm(self.loop, lambda: hub.spawn(self.wake()))
+        self.alarm = Alarm(self.loop, self._alarm_rang)
         self.takebacks = TakeBacks(version, self.config.max_undos_per_turn)
         pace = self.config.bot_table_pace if seating.bot_table else None
-        self.bots = TableBots(hub.bots, record.id, pace)
+        self.bots = TableBots(services.bots, record.id, pace)
         self.between = BetweenHands()
         #: when the current turn began (the event loop's clock): a computer player's decisions
         #: in it wait for a searching worker in line from then
@@ -146,8 +183,13 @@ class TablePlay:
         self._log: tuple[int, list[dict[str, Any]]] | None = None
         #: the texts of a ``state``'s public view and log at a version
         self._texts: tuple[int, str, str] | None = None
+        #: the last ``seats`` rows sent: one is only sent when something in it changed
+        self._told_seats: list[dict[str, Any]] | None = None
         #: the table is shut: nothing more is played or sent
         self.stopped = False
+
+    def _alarm_rang(self) -> None:
+        self.services.spawn(self.wake())
 
     def stop(self) -> None:
         self.stopped = True
@@ -223,29 +265,6 @@ class TablePlay:
             return g, list(g.legal_moves())
         return None
 
-    def _tell_seat(self, seat: int, build: Callable[[], dict[str, Any]]) -> None:
-        """Send ``seat``'s connections the message ``build`` makes, each in its own language
-        (this runs in whichever task advanced the table: a bot's, a timer's, another
-        player's)."""
-        for client in self.clients.of_seat(seat):
-            client.send_said(build)
-
-    def _tell_refused(self, seat: int, error: IllegalMove, ref: Any) -> None:
-        names, version = self.seating.names(), self.version
-        self._tell_seat(seat, lambda: illegal_move_message(version, error, names, ref))
-
-    def _tell_draw_cancelled(self, seat: int, verb: str, ref: Any) -> None:
-        version = self.version
-
-        def cancelled() -> dict[str, Any]:
-            if verb == "take":
-                text = _("your take from the discard pile was not played: a Rummy call was made")
-            else:
-                text = _("your draw from the stock was not played: a Rummy call was made")
-            return error_message(version, "draw_cancelled", text, ref)
-
-        self._tell_seat(seat, cancelled)
-
     # --- advancing the table -------------------------------------------------------------------
 
     async def wake(self) -> None:
@@ -272,36 +291,37 @@ class TablePlay:
                 if now >= self._deal_due():
                     await self._deal()
                     continue
-                self._tell_next_hand(now)
+                waits = self.between.news()
+                if waits is not None:
+                    self.publish([waits])
                 break
             if g.phase == CALL:
                 if await self._resolve_window(now):
                     continue
                 break
             # draw or play
-            draw = self.calls.take_draw()
-            if draw is not None:
+            draw = self.calls.take_draw(g)
+            if isinstance(draw, DrawCancelled):
+                self.publish([draw])
+            elif draw is not None:
                 move, ref = draw
-                if g.phase == DRAW and move.seat == g.turn:
-                    try:
-                        await self.commit(move, "player", ref)
-                        continue
-                    except IllegalMove as e:
-                        self._tell_refused(move.seat, e, ref)
-                else:
-                    self._tell_draw_cancelled(move.seat, move.verb, ref)
+                try:
+                    await self.commit(move, "player", ref)
+                    continue
+                except IllegalMove as e:
+                    self.publish([DrawRefused(move.seat, e, ref)])
             self._track_turn(now)
             seat = g.to_act
             assert seat is not None
-            deadline = self.clock.deadline
-            if deadline is not None and now >= deadline and self.seating.is_human(seat):
-                self.clock.expired = True
+            timed_out = self.clock.run_out(seat, now, human=self.seating.is_human(seat))
+            if timed_out is not None:
+                self.publish([timed_out])
             level = self.computer_level(seat, now)
             if level is not None:
                 key = ("play", self.version, seat)
                 self._start_bot(key, seat, level, g, list(g.legal_moves()), self.turn_began)
             break
-        self.clients.send_seats(self.version, self.seats_payload())
+        self.publish([SeatsChanged()])
         self._set_timer()
 
     def public_log(self) -> list[dict[str, Any]]:
@@ -340,17 +360,6 @@ class TablePlay:
             "waiting": [seat_str(s) for s in self.between.waiting()],
             "deal_ms": int(max(0.0, self._deal_due() - now) * 1000),
         }
-
-    def _tell_next_hand(self, now: float) -> None:
-        """Tell the table who the next deal waits for, when that changed (only at a table where
-        someone's client shows a summary: other clients have nothing to wait for)."""
-        waiting = tuple(self.between.waiting())
-        if not self.between.readers or waiting == self.between.told:
-            return
-        self.between.told = waiting
-        part = self.next_hand_part(now)
-        assert part is not None
-        self.clients.send_all({"type": "next_hand", "version": self.version, **part})
 
     def summary_closed(self, seat: int, hand: int) -> str | None:
         """``seat``'s player has closed the summary of hand ``hand``: why that is not now, or
@@ -479,11 +488,12 @@ class TablePlay:
             max_moves_per_hand=self.record.max_moves,
         )
         g.deal()
-        await self.store(["deal"], "playing")
+        version = await self.store(["deal"], "playing")
         self.game = g
-        self.takebacks.dealt(self.version)
+        self.takebacks.dealt(version)
         log.info("table %s: the game starts", self.id)
-        self.after_change({"kind": "deal", "hand_number": 1, "dealer": seat_str(g.dealer)})
+        self._follow(version)
+        self.publish([Dealt(version, 1, g.dealer)])
 
     async def _deal(self) -> None:
         g = self.game
@@ -491,11 +501,10 @@ class TablePlay:
         g.deal()
         self.clock.deal_at = None
         self.between.next_hand()
-        await self.store(["deal"], None)
-        self.takebacks.dealt(self.version)
-        self.after_change(
-            {"kind": "deal", "hand_number": g.hand_number, "dealer": seat_str(g.dealer)}
-        )
+        version = await self.store(["deal"], None)
+        self.takebacks.dealt(version)
+        self._follow(version)
+        self.publish([Dealt(version, g.hand_number, g.dealer)])
 
     async def commit(self, move: Move, by: str, ref: Any = None) -> None:
         """Apply ``move`` (raises :class:`IllegalMove`, changing nothing), store it, tell all."""
@@ -505,71 +514,114 @@ class TablePlay:
         g.play(move)
         applied = g.moves[-1]
         status = "finished" if g.phase == GAME_OVER else None
-        await self.store([str(applied)], status)
-        self.takebacks.moved(self.version, undoable=g.can_take_back(applied.seat))
-        event = {"kind": "move", "move": str(applied), "seat": seat_str(applied.seat), "by": by}
-        self.after_change(event, ref=ref, mover=applied.seat)
+        version = await self.store([str(applied)], status)
+        self.takebacks.moved(version, undoable=g.can_take_back(applied.seat))
+        self._follow(version)
+        news: list[News] = [Moved(version, applied, by, ref)]
         if g.phase in (HAND_OVER, GAME_OVER) and before not in (HAND_OVER, GAME_OVER):
-            self._hand_over()
+            news.append(HandEnded())
+            if g.phase == GAME_OVER:
+                log.info("table %s: game over, %s wins", self.id, seat_str(g.winner or 0))
+        self.publish(news)
 
     async def take_back(self, seat: int, ref: Any = None) -> None:
         """Take back ``seat``'s last move (the table allows it: :meth:`undo_refusal`): stored as
         an ``undo`` event (a restart replays it), then every client gets its view."""
         g = self.game
         assert g is not None
-        undone = g.moves[-1]
-        await self.store([UNDO_EVENT], None)
-        g.undo()
-        self.takebacks.undone(self.version)
-        event = {"kind": "undo", "move": str(undone), "seat": seat_str(seat), "by": "player"}
-        self.after_change(event, ref=ref, mover=seat)
+        version = await self.store([UNDO_EVENT], None)
+        took_back = self.takebacks.take_back(g, seat, version, ref)
+        self._follow(version)
+        self.publish([took_back])
 
-    async def store(self, texts: list[str], status: str | None) -> None:
-        """Write events at the current version; on failure the table is rebuilt from the
-        database (the in-memory change is thrown away with it)."""
-        item = Append(self.id, self.version, texts, self.hub.owner, status)
+    async def store(self, texts: list[str], status: str | None) -> int:
+        """Write events at the table's version: the version they make (the table moves to it
+        when it publishes the change). On failure the table is rebuilt from the database (the
+        in-memory change is thrown away with it)."""
+        item = Append(self.id, self.version, texts, self.services.owner, status)
         try:
-            ok = await self.hub.writer.append(item)
+            ok = await self.services.writer.append(item)
         except Exception:
             ok = False
         if not ok:
             log.error("table %s: storing %s failed; reloading the table", self.id, texts)
             self.lost()
             raise TableLost
-        self.version += len(texts)
+        return self.version + len(texts)
 
-    def after_change(
-        self, event: dict[str, Any], ref: Any = None, mover: int | None = None
-    ) -> None:
-        """Bookkeeping after a stored change, and an ``update`` to every client."""
+    def _follow(self, version: int) -> None:
+        """The table's parts follow the game after a change stored at ``version``: a call
+        window opens or closes, a new turn starts its timer."""
         g = self.game
         assert g is not None
         if g.phase != CALL:
             self.calls.close()
         elif not self.calls.is_open:
-            self.calls.open(g, self.version, self.loop.time() + self.record.call_seconds)
+            self.calls.open(g, version, self.loop.time() + self.record.call_seconds)
         if g.phase in (DRAW, PLAY):
             self._track_turn(self.loop.time())
+
+    # --- the one publish point ---------------------------------------------------------------
+
+    def publish(self, news: list[News]) -> None:
+        """Tell the table's clients the ``news``, in order: a change stored moves the version
+        on to the change's and sends each client its ``update`` (built once per seat); the
+        rest are sent to whom they concern, each message built by
+        :mod:`~rummy500.server.outgoing` (texts in each client's language). The one place the
+        version moves and the table's clients are told anything."""
+        for item in news:
+            self._tell(item)
+
+    def _tell(self, item: News) -> None:
         version = self.version
+        match item:
+            case Dealt() | Moved() | TookBack():
+                self.version = item.version
+                self._send_update(item)
+            case HandEnded():
+                self._send_hand_over()
+            case NextHandWaits():
+                part = self.next_hand_part(self.loop.time())
+                assert part is not None
+                self.clients.send_all(next_hand_message(version, part))
+            case SeatsChanged() | TurnTimedOut():
+                seats = self.seats_payload()
+                if seats != self._told_seats:
+                    self._told_seats = seats
+                    self.clients.send_all(seats_message(version, seats))
+            case DrawRefused(seat=seat, error=error, ref=ref):
+                names = self.seating.names()
+                self._tell_seat(seat, lambda: illegal_move_message(version, error, names, ref))
+            case DrawCancelled(seat=seat, verb=verb, ref=ref):
+                self._tell_seat(seat, lambda: draw_cancelled_message(version, verb, ref))
+            case SeatLeft(seat=seat):
+                self._tell_seat(seat, lambda: seat_left_message(version))
+            case ChatSaid(line=line):
+                self.clients.send_all(chat_message(version, line))
+            case RematchOffered(table_id=table_id, invite_code=code):
+                rematch = {"table_id": table_id, "invite_code": code}
+                self.clients.send_all(rematch_message(version, rematch))
+            case _:
+                assert_never(item)
+
+    def _tell_seat(self, seat: int, build: Callable[[], dict[str, Any]]) -> None:
+        """Send ``seat``'s connections the message ``build`` makes, each in its own language
+        (this runs in whichever task advanced the table: a bot's, a timer's, another
+        player's)."""
+        for client in self.clients.of_seat(seat):
+            client.send_said(build)
+
+    def _send_update(self, change: Change) -> None:
+        g = self.game
+        assert g is not None
         public = public_view(g.observation(0))
         moment = self.moment()
+        self.clients.broadcast(lambda seat: update_message(change, g, seat, moment, public))
 
-        def build(seat: int | None) -> dict[str, Any]:
-            message: dict[str, Any] = {"type": "update", "version": version, "event": event}
-            message.update(game_part(g, seat, moment, public=public))
-            if ref is not None and seat is not None and seat == mover:
-                message["ref"] = ref
-            return message
-
-        self.clients.broadcast(build)
-
-    def _hand_over(self) -> None:
+    def _send_hand_over(self) -> None:
         g = self.game
         assert g is not None
         obs = g.observation(0)
-        summary = hand_summary(obs, left_cards(g) or {})
-        self.clients.send_all({"type": "hand_over", "version": self.version, **summary})
+        self.clients.send_all(hand_over_message(self.version, obs, left_cards(g) or {}))
         if g.phase == GAME_OVER:
-            log.info("table %s: game over, %s wins", self.id, seat_str(g.winner or 0))
-            summary = game_over_summary(obs)
-            self.clients.send_all({"type": "game_over", "version": self.version, **summary})
+            self.clients.send_all(game_over_message(self.version, obs))

@@ -11,9 +11,9 @@ hub also holds what the tables share: the database and its worker threads, the
 players' workers, and the count of connections.
 
 One table in play is a :class:`~rummy500.server.live.LiveTable` (see that module for the parts
-of a table, and :mod:`~rummy500.server.play` for the order of things in a change). The names
-other modules import from here stay importable from here:
-``from rummy500.server.tables import LiveTable, TableHub, Client, rebuild_game…``.
+of a table, and :mod:`~rummy500.server.play` for the order of things in a change). A table
+receives only the services it uses of the hub (:class:`~rummy500.server.services.TableServices`,
+which the hub is): this module imports the table's, never the other way round.
 """
 
 from __future__ import annotations
@@ -30,43 +30,15 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from rummy500.server.bot_pool import BotRunner
-from rummy500.server.clients import (
-    CLOSE_RELOAD,
-    CLOSE_SEAT_LEFT,
-    CLOSE_SERVER_FULL,
-    CLOSE_TOO_MANY_AT_TABLE,
-    CLOSE_TOO_MANY_FROM_ADDRESS,
-    CLOSE_TOO_SLOW,
-    Audience,
-    Client,
-    Connections,
-    dumps,
-)
+from rummy500.server.clients import CLOSE_RELOAD, CLOSE_TOO_SLOW, Connections
 from rummy500.server.config import ServerConfig
-from rummy500.server.events import UNDO_EVENT, EventWriter, effective_events, rebuild_game
+from rummy500.server.events import EventWriter, rebuild_game
 from rummy500.server.live import LiveTable
 from rummy500.server.ownership import HandOverLimit, Notice, make_ownership
+from rummy500.server.services import ServedTable
 from rummy500.server.storage import Storage, TableRecord
 
-__all__ = [
-    "CLOSE_RELOAD",
-    "CLOSE_SEAT_LEFT",
-    "CLOSE_SERVER_FULL",
-    "CLOSE_TOO_MANY_AT_TABLE",
-    "CLOSE_TOO_MANY_FROM_ADDRESS",
-    "CLOSE_TOO_SLOW",
-    "UNDO_EVENT",
-    "Audience",
-    "Client",
-    "Connections",
-    "EventWriter",
-    "LiveTable",
-    "TableHub",
-    "TableMoved",
-    "dumps",
-    "effective_events",
-    "rebuild_game",
-]
+__all__ = ["TableHub", "TableMoved"]
 
 log = logging.getLogger("rummy500.server")
 
@@ -109,7 +81,8 @@ class _Loading:
 
 
 class TableHub:
-    """The tables this process owns, the database, the bots and the timers behind them."""
+    """The tables this process owns, the database, the bots and the timers behind them. It is
+    the :class:`~rummy500.server.services.TableServices` of each of its tables."""
 
     def __init__(self, config: ServerConfig, storage: Storage) -> None:
         self.config = config
@@ -180,7 +153,7 @@ class TableHub:
 
     # --- unattended tables -----------------------------------------------------------------------
 
-    def attended(self, table: LiveTable) -> None:
+    def attended(self, table: ServedTable) -> None:
         """A person came to the table, or the last one left it: write it down (with the others
         of the moment, in one statement), so that it is listed and does not expire."""
         if self.config.unattended_seconds <= 0:
@@ -357,14 +330,14 @@ class TableHub:
         await live.wake()
         return live
 
-    def drop(self, table: LiveTable, code: int = CLOSE_RELOAD) -> None:
+    def drop(self, table: ServedTable, code: int = CLOSE_RELOAD) -> None:
         """Forget a table (its state stays in the database); its clients must reconnect."""
         if self.live.get(table.id) is table:
             del self.live[table.id]
             self._handovers.pop(table.id, None)
         table.shut(code)
 
-    async def unload(self, table: LiveTable) -> None:
+    async def unload(self, table: ServedTable) -> None:
         """Release a table nobody uses any more."""
         if self.live.get(table.id) is not table or table.id in self._unloading:
             return

@@ -2,8 +2,10 @@
 
 A table runs one :class:`Alarm` at a time, set after every change to the nearest moment
 something becomes due (the call window's deadline, the turn timer, a takeover of an away
-player, the next deal): no task sleeps per timer, and a table nobody is at has none. (The
-deadlines of HTTP requests are :mod:`~rummy500.server.request_deadlines`.)
+player, the next deal): no task sleeps per timer, and a table nobody is at has none. A turn
+timer that runs out returns its news (:class:`~rummy500.server.outgoing.TurnTimedOut`), for
+the table to publish. (The deadlines of HTTP requests are
+:mod:`~rummy500.server.request_deadlines`.)
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import asyncio
 from collections.abc import Callable
 
 from rummy500.engine import Game
+from rummy500.server.outgoing import TurnTimedOut
 
 __all__ = ["Alarm", "TurnClock"]
 
@@ -51,6 +54,14 @@ class TurnClock:
         """The table waited for its people: a running timer has its full time again at least."""
         if self.seconds and self.deadline is not None and not self.expired:
             self.deadline = max(self.deadline, now + self.seconds)
+
+    def run_out(self, seat: int, now: float, *, human: bool) -> TurnTimedOut | None:
+        """The news that ``seat``'s timer ran out, once, when it has (a person's turn: a
+        computer player finishes it)."""
+        if self.expired or not human or self.deadline is None or now < self.deadline:
+            return None
+        self.expired = True
+        return TurnTimedOut(seat)
 
     def due(self) -> float | None:
         """When the timer runs out, if it still runs."""

@@ -4,13 +4,17 @@ The engine says which moves may be taken back and, if not, why (:meth:`Game.undo
 takes, melds and lay-offs of the current turn, until the discard) and takes them back
 (:meth:`Game.undo`). The table adds only its own limits (``max_undos_per_turn``; nothing while
 a computer player finishes the seat's turn) and keeps a name for each position, so that a hint
-asked again after an undo is not worked out again.
+asked again after an undo is not worked out again. A take-back returns its news
+(:class:`~rummy500.server.outgoing.TookBack`), for the table to publish.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from rummy500.engine import Game, MoveError, RefusedMove
 from rummy500.i18n import _
+from rummy500.server.outgoing import TookBack
 
 __all__ = ["TakeBacks"]
 
@@ -40,11 +44,15 @@ class TakeBacks:
             self.before = []
         self.position = version
 
-    def undone(self, version: int) -> None:
-        """A move was taken back: the game is in the position before it."""
+    def take_back(self, game: Game, seat: int, version: int, ref: Any = None) -> TookBack:
+        """Take ``seat``'s last move back in ``game`` (stored as an undo at ``version``; the
+        table allows it: :meth:`refusal`): the game is in the position before it. Returns the
+        news."""
+        move = game.undo()
         # (after a restart the positions before are unknown: a new one, never seen before)
         self.position = self.before.pop() if self.before else -version
         self.this_turn += 1
+        return TookBack(version, move, seat, ref)
 
     def new_turn(self) -> None:
         self.this_turn = 0

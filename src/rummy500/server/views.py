@@ -9,11 +9,13 @@ and the full record (every deal) is only sent once the game is over.
 The rest of a seat's part of a ``state`` or ``update`` (:func:`game_part`: its legal moves, the
 call it may make, the turn timer, whether it may undo) is a pure function of the game and a
 :class:`Moment` of the table: what the table's timers, call window and stand-ins are at the
-time, so that every seat's message of one change is built from the same facts.
+time, so that every seat's message of one change is built from the same facts. The messages
+themselves are put together from these parts in :mod:`~rummy500.server.outgoing`.
 
-A ``state`` is sent as text put together from parts (:func:`state_text`): its view and log,
-the same for every seat and the bulk of it, are serialized once per version
-(:func:`public_state_texts`), and a seat's own cards are added to the view's text.
+A ``state`` is sent as text put together from parts
+(:func:`~rummy500.server.outgoing.state_text`): its view and log, the same for every seat and
+the bulk of it, are serialized once per version (:func:`public_state_texts`), and a seat's own
+cards are added to the view's text.
 """
 
 from __future__ import annotations
@@ -30,9 +32,7 @@ from rummy500.engine import (
     HAND_OVER,
     PLAY,
     Game,
-    IllegalMove,
     Move,
-    MoveError,
     Observation,
     card_str,
     played_str,
@@ -46,12 +46,10 @@ __all__ = [
     "Moment",
     "by_seat",
     "chat_payload",
-    "error_message",
     "game_over_summary",
     "game_part",
     "hand_result",
     "hand_summary",
-    "illegal_move_message",
     "left_cards",
     "legal_strings",
     "own_part",
@@ -62,8 +60,6 @@ __all__ = [
     "seat_part",
     "seat_rows",
     "seat_view",
-    "state_message",
-    "state_text",
     "table_info",
     "with_own_part",
 ]
@@ -356,33 +352,6 @@ def chat_payload(line: ChatLine) -> dict[str, Any]:
     }
 
 
-def state_message(
-    *,
-    version: int,
-    table: dict[str, Any],
-    seat: int | None,
-    seats: list[dict[str, Any]],
-    chat: Sequence[ChatLine],
-    rematch: dict[str, Any] | None,
-    game: dict[str, Any],
-    next_hand: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The whole state as ``seat`` (or a spectator) may see it but its view and log (they are
-    added as texts: :func:`state_text`); ``game`` is its :func:`seat_part`; ``next_hand``
-    between hands: who the next deal waits for."""
-    return {
-        "type": "state",
-        "version": version,
-        "table": table,
-        "you": {"seat": None if seat is None else seat_str(seat), "spectator": seat is None},
-        "seats": seats,
-        "chat": [chat_payload(line) for line in chat],
-        "rematch": rematch,
-        **game,
-        "next_hand": next_hand,
-    }
-
-
 def public_state_texts(game: Game | None, log: Sequence[dict[str, Any]]) -> tuple[str, str]:
     """The texts of a ``state``'s ``view`` as everyone may see it (with the hand's history, and
     the cards left in each hand once it is over) and of its ``log`` (:func:`public_log`): the
@@ -403,38 +372,3 @@ def with_own_part(view: str, game: Game | None, seat: int | None) -> str:
         return view
     own = dumps(own_part(seat, game.hand(seat), game.phase))
     return view[:-1] + "," + own[1:]  # two objects of different keys: one object
-
-
-def state_text(message: str, view: str, log: str) -> str:
-    """The text of a ``state``: ``message``, the text of its :func:`state_message`, with the
-    texts of its view (:func:`with_own_part`) and log (:func:`public_state_texts`) added."""
-    return message[:-1] + ',"view":' + view + ',"log":' + log + "}"
-
-
-def error_message(version: int, code: str, message: str, ref: Any = None) -> dict[str, Any]:
-    """What was wrong with a client's message (nothing has changed)."""
-    return {"type": "error", "version": version, "code": code, "message": message, "ref": ref}
-
-
-def illegal_move_message(
-    version: int,
-    error: MoveError,
-    names: Sequence[str],
-    ref: Any = None,
-    code: str = "illegal_move",
-) -> dict[str, Any]:
-    """Why a move (``code`` ``cannot_undo``: a take-back) was refused: in words, with the
-    players' ``names``, and, when it is the engine's reason, as data (``reason``: its code and
-    parameters) for clients that say it in their own words (docs/protocol.md). A rule of the
-    table's own (:class:`~rummy500.engine.RefusedMove`) has no ``reason``."""
-    reason = None
-    if isinstance(error, IllegalMove):
-        reason = {"code": error.code, "params": error.to_dict()["params"]}
-    return {
-        "type": "error",
-        "version": version,
-        "code": code,
-        "message": error.text(names),
-        "reason": reason,
-        "ref": ref,
-    }
