@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import ClassVar
 
@@ -72,6 +73,20 @@ def _bad_target(value: object) -> InvalidRules:
             limit=MAX_TARGET, value=shown
         )
     )
+
+
+def _pairs(words: Iterable[str], *, repeat: bool = True) -> dict[str, str]:
+    """``["jokers=off", "target=300"]`` -> ``{"jokers": "off", "target": "300"}``; with
+    ``repeat`` a name given again takes its last value, else it is refused (a rules line)."""
+    pairs: dict[str, str] = {}
+    for item in words:
+        name, sep, value = item.partition("=")
+        if not sep or (not value and not repeat):
+            raise InvalidRules(_("{item!r} is not name=value").format(item=item))
+        if name in pairs and not repeat:
+            raise InvalidRules(_("rule option {name!r} given twice").format(name=name))
+        pairs[name] = value
+    return pairs
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,29 +163,50 @@ class Rules:
     @classmethod
     def parse(cls, text: str) -> Rules:
         """Read ``"jokers=on values=standard … target=500"``; options left out are defaults."""
-        options: dict[str, str] = {}
-        for item in text.split():
-            name, sep, value = item.partition("=")
-            if not sep or not value:
-                raise InvalidRules(_("{item!r} is not name=value").format(item=item))
-            if name in options:
-                raise InvalidRules(_("rule option {name!r} given twice").format(name=name))
-            options[name] = value
-        return cls().with_options(options)
+        return cls().with_options(_pairs(text.split(), repeat=False))
+
+    @classmethod
+    def from_spec(
+        cls,
+        spec: Rules | str | None = None,
+        options: Mapping[str, object] | Iterable[str] | str | None = None,
+    ) -> Rules:
+        """Rules as any front end names them: the one way from what a person, a command line,
+        a request or an environment gives to checked rules (raises :class:`InvalidRules`).
+
+        ``spec`` is where to start: ``None`` (every default), a :class:`Rules`, a preset name
+        (``"hoyle"``) or a rules line (``"jokers=off target=300"``, which may start with a
+        preset: ``"hoyle target=300"``). ``options`` then change some: a mapping named as in a
+        record (``{"going-out": "float", "target": 300}``), or ``name=value`` texts as typed on
+        a command line, each holding one or several separated by spaces or commas (the last
+        value of a name counts).
+
+        >>> print(Rules.from_spec("hoyle", ["target=300", "jokers=off"]))
+        jokers=off values=standard pickup=must-meld rummy=pile going-out=any win=highest target=300
+        >>> Rules.from_spec(options={"target": 150}).target
+        150
+        """
+        if spec is None or isinstance(spec, Rules):
+            rules = spec or cls()
+        else:
+            words = spec.replace(",", " ").split()
+            preset = words.pop(0) if words and "=" not in words[0] else None
+            rules = cls.preset(preset) if preset else cls()
+            if words:
+                rules = rules.with_options(_pairs(words, repeat=False))
+        if options is None:
+            return rules
+        if isinstance(options, Mapping):
+            pairs = {str(name): str(value) for name, value in options.items()}
+        else:
+            texts = [options] if isinstance(options, str) else options
+            pairs = _pairs([w for text in texts for w in text.replace(",", " ").split()])
+        return rules.with_options(pairs) if pairs else rules
 
     @classmethod
     def from_command_line(cls, preset: str | None, options: list[str] | None) -> Rules:
-        """Rules from a preset name and ``name=value`` options as typed on a command line (each
-        text may hold several, separated by spaces or commas). Raises :class:`InvalidRules`."""
-        rules = cls.preset(preset) if preset else cls()
-        pairs: dict[str, str] = {}
-        for text in options or []:
-            for item in text.replace(",", " ").split():
-                name, sep, value = item.partition("=")
-                if not sep:
-                    raise InvalidRules(_("{item!r} is not name=value").format(item=item))
-                pairs[name.strip()] = value.strip()
-        return rules.with_options(pairs) if pairs else rules
+        """:meth:`from_spec` under its older name: a preset and ``name=value`` texts."""
+        return cls.from_spec(preset, options)
 
     def as_dict(self) -> dict[str, str | int]:
         return {name: getattr(self, _ATTR[name]) for name in _ATTR}

@@ -143,12 +143,11 @@ async def create_table(
     """Create a table of 2 to 8 seats (people and computer players). With ``name``, the
     creator takes the first person's seat and gets its token."""
     try:
-        rules = Rules.preset(spec.rules.preset) if spec.rules.preset else Rules()
-        options = dict(spec.rules.options)
+        options: dict[str, object] = dict(spec.rules.options)
         if spec.target is not None:
-            options["target"] = str(spec.target)
-        if options:
-            rules = rules.with_options(options)
+            options["target"] = spec.target
+        # a preset field holds a preset's name, never a rules line
+        rules = Rules.from_spec(spec.rules.preset and Rules.preset(spec.rules.preset), options)
     except InvalidRules as e:
         raise HTTPException(422, str(e)) from None
     if spec.name is not None and not any(s.kind == "human" for s in spec.seats):

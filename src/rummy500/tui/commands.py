@@ -23,15 +23,6 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _rules(preset: str | None, options: list[str] | None) -> Rules:
-    """Rules from a preset and ``name=value`` options (each may hold several, space- or
-    comma-separated)."""
-    try:
-        return Rules.from_command_line(preset, options)
-    except InvalidRules as e:
-        raise _fail(str(e)) from None
-
-
 def play(
     players: Annotated[
         int | None,
@@ -103,7 +94,10 @@ def play(
             )
     elif players is not None:
         levels = ["medium"] * (players - 1)
-    rules = _rules(preset, rule)
+    try:
+        rules = Rules.from_spec(preset, rule)
+    except InvalidRules as e:
+        raise _fail(str(e)) from None
     direct = any(x is not None for x in (players, opponents, preset, rule, seed))
     setup = GameSetup(
         levels=tuple(levels) if levels else GameSetup().levels,

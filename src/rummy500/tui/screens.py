@@ -267,7 +267,7 @@ class StartScreen(Screen[None]):
             if option != "target"
         }
         options["target"] = self.query_one("#rule-target", Input).value.strip() or "500"
-        return Rules().with_options(options)
+        return Rules.from_spec(options=options)
 
     def chosen_setup(self) -> GameSetup | None:
         """The setup on the screen, or ``None`` (with the reason shown) if it is not valid."""
