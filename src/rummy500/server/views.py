@@ -2,7 +2,9 @@
 
 Every card a client ever receives goes through this module: :func:`seat_view` is one seat's
 observation (its own hand included), :func:`public_view` the same without any hand, for
-spectators. Once a hand is over, the cards each player was left holding are shown to everyone
+spectators; both are the engine's one JSON encoding of an observation
+(:meth:`Observation.to_json`, which the bot protocol's ``act`` is made from too). Once a hand
+is over, the cards each player was left holding are shown to everyone
 (:func:`left_cards`), as at a card table when they are counted against them; the stock never is,
 and the full record (every deal) is only sent once the game is over.
 
@@ -34,8 +36,9 @@ from rummy500.engine import (
     Move,
     MoveError,
     Observation,
+    by_seat,
     card_str,
-    played_str,
+    own_json,
     seat_str,
 )
 from rummy500.server.clients import dumps
@@ -44,17 +47,14 @@ from rummy500.server.storage import ChatLine, SeatRecord, TableRecord, format_in
 __all__ = [
     "FEATURES",
     "Moment",
-    "by_seat",
     "chat_payload",
     "error_message",
     "game_over_summary",
     "game_part",
-    "hand_result",
     "hand_summary",
     "illegal_move_message",
     "left_cards",
     "legal_strings",
-    "own_part",
     "public_log",
     "public_view",
     "public_state_texts",
@@ -72,11 +72,6 @@ __all__ = [
 FEATURES = ("chat", "hint", "record", "rematch", "spectate", "turn_timer", "undo")
 
 
-def by_seat(values: Sequence[Any]) -> dict[str, Any]:
-    """``[3, 4]`` -> ``{"P1": 3, "P2": 4}``."""
-    return {seat_str(s): v for s, v in enumerate(values)}
-
-
 def _cards(cards: Sequence[int]) -> list[str]:
     return [card_str(c) for c in cards]
 
@@ -84,64 +79,12 @@ def _cards(cards: Sequence[int]) -> list[str]:
 def public_view(obs: Observation, *, history: bool = False) -> dict[str, Any]:
     """Everything every player may see: the table, the discard pile, sizes, scores, the known
     cards (taken from the discard pile), and with ``history`` this hand's public moves."""
-    view: dict[str, Any] = {
-        "hand_number": obs.hand_number,
-        "dealer": seat_str(obs.dealer),
-        "phase": obs.phase,
-        "to_act": None if obs.to_act is None else seat_str(obs.to_act),
-        "turn": seat_str(obs.turn),
-        "window": [seat_str(s) for s in obs.window],
-        "discard_pile": _cards(obs.discard_pile),
-        "stock_size": obs.stock_size,
-        "melds": [
-            {
-                "number": m.number,
-                "run": m.is_run,
-                "cards": [played_str(c) for c in m.cards],
-                "played_by": [seat_str(s) for s in m.played_by],
-            }
-            for m in obs.melds
-        ],
-        "hand_sizes": by_seat(obs.hand_sizes),
-        "known_cards": by_seat([_cards(k) for k in obs.known]),
-        "points": by_seat(obs.points),
-        "totals": by_seat(obs.totals),
-        "must_use": card_str(obs.must_use) if obs.must_use >= 0 else None,
-        "winner": None if obs.winner is None else seat_str(obs.winner),
-    }
-    if history:
-        view["history"] = [str(m) for m in obs.history]
-        view["hand_results"] = [hand_result(r) for r in obs.hand_results]
-    return view
+    return obs.to_json(own=False, history=history)
 
 
 def seat_view(obs: Observation, *, history: bool = False) -> dict[str, Any]:
     """What ``obs.seat`` sees: the public view and its own hand."""
-    view = public_view(obs, history=history)
-    view.update(own_part(obs.seat, obs.hand, obs.phase))
-    return view
-
-
-def own_part(seat: int, hand: Sequence[int], phase: str) -> dict[str, Any]:
-    """The part of a seat's view only that seat sees: its cards (and whether it floats: no
-    cards left while the hand goes on)."""
-    return {
-        "seat": seat_str(seat),
-        "hand": _cards(hand),
-        "floating": not hand and phase in (DRAW, PLAY),
-    }
-
-
-def hand_result(result: Any) -> dict[str, Any]:
-    """One finished hand: how it ended and the points. No card is named."""
-    return {
-        "scores": by_seat(result.scores),
-        "melded": by_seat(result.melded),
-        "left": by_seat(result.left),
-        "ended_by": result.ended_by,
-        "out": None if result.out is None else seat_str(result.out),
-        "capped": result.capped,
-    }
+    return obs.to_json(history=history)
 
 
 def hand_summary(obs: Observation, left: dict[str, list[str]]) -> dict[str, Any]:
@@ -150,7 +93,7 @@ def hand_summary(obs: Observation, left: dict[str, list[str]]) -> dict[str, Any]
     result = obs.hand_results[-1]
     return {
         "hand_number": obs.hand_number,
-        **hand_result(result),
+        **result.to_json(),
         "totals": by_seat(obs.totals),
         "left_cards": left,
     }
@@ -236,7 +179,7 @@ def game_part(
     if game is None:
         return {"view": None, "legal": [], "call": None, "timer": None, "can_undo": False}
     if public is not None:
-        view = public if seat is None else {**public, **own_part(seat, game.hand(seat), game.phase)}
+        view = public if seat is None else {**public, **own_json(seat, game.hand(seat), game.phase)}
     elif seat is None:
         view = public_view(game.observation(0), history=history)
     else:
@@ -398,10 +341,10 @@ def public_state_texts(game: Game | None, log: Sequence[dict[str, Any]]) -> tupl
 
 def with_own_part(view: str, game: Game | None, seat: int | None) -> str:
     """The text of ``seat``'s view: the public view's text (:func:`public_state_texts`) and the
-    seat's own part (:func:`own_part`); a spectator's is the public view itself."""
+    seat's own part (:func:`~rummy500.engine.own_json`); a spectator's is the public view itself."""
     if game is None or seat is None:
         return view
-    own = dumps(own_part(seat, game.hand(seat), game.phase))
+    own = dumps(own_json(seat, game.hand(seat), game.phase))
     return view[:-1] + "," + own[1:]  # two objects of different keys: one object
 
 
