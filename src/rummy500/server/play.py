@@ -60,6 +60,7 @@ from rummy500.server.views import (
     hand_summary,
     illegal_move_message,
     left_cards,
+    move_event,
     public_log,
     public_state_texts,
     public_view,
@@ -507,7 +508,7 @@ class TablePlay:
         status = "finished" if g.phase == GAME_OVER else None
         await self.store([str(applied)], status)
         self.takebacks.moved(self.version, undoable=g.can_take_back(applied.seat))
-        event = {"kind": "move", "move": str(applied), "seat": seat_str(applied.seat), "by": by}
+        event = move_event("move", applied, by)
         self.after_change(event, ref=ref, mover=applied.seat)
         if g.phase in (HAND_OVER, GAME_OVER) and before not in (HAND_OVER, GAME_OVER):
             self._hand_over()
@@ -521,7 +522,7 @@ class TablePlay:
         await self.store([UNDO_EVENT], None)
         g.undo()
         self.takebacks.undone(self.version)
-        event = {"kind": "undo", "move": str(undone), "seat": seat_str(seat), "by": "player"}
+        event = move_event("undo", undone, "player")
         self.after_change(event, ref=ref, mover=seat)
 
     async def store(self, texts: list[str], status: str | None) -> None:

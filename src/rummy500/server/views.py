@@ -55,6 +55,7 @@ __all__ = [
     "illegal_move_message",
     "left_cards",
     "legal_strings",
+    "move_event",
     "public_log",
     "public_view",
     "public_state_texts",
@@ -117,10 +118,11 @@ def game_over_summary(obs: Observation) -> dict[str, Any]:
 
 
 def public_log(game: Game) -> list[dict[str, Any]]:
-    """This hand's public history as its log: the deal, then every move, with the cards each
-    move took from the discard pile (bottom first: everyone saw them there; a draw from the
-    stock never shows its card). The hand is replayed from its deal (as the engine's undo
-    does), so every move is said as it was at the time."""
+    """This hand's public history as its log: the deal, then every move (its notation and its
+    parts: :meth:`Move.to_json`), with the cards each move took from the discard pile (bottom
+    first: everyone saw them there; a draw from the stock never shows its card). The hand is
+    replayed from its deal (as the engine's undo does), so every move is said as it was at the
+    time."""
     hand = game.record[-1] if game.record else None
     if hand is None or hand.deal is None:
         return []  # a game recorded from the middle of a hand: nothing to say it from
@@ -134,15 +136,19 @@ def public_log(game: Game) -> list[dict[str, Any]]:
         replay.play(move)
         after = replay.observation(0).discard_pile
         taken = before[len(after) :] if len(after) < len(before) else ()
-        log.append(
-            {"kind": "move", "move": str(move), "seat": seat_str(move.seat), "taken": _cards(taken)}
-        )
+        log.append({"kind": "move", **move.to_json(), "taken": _cards(taken)})
     return log
 
 
 def legal_strings(moves: Sequence[Move]) -> list[str]:
     """Moves in notation."""
     return [str(m) for m in moves]
+
+
+def move_event(kind: str, move: Move, by: str) -> dict[str, Any]:
+    """An update's ``event`` for a move played or taken back (``kind`` ``move`` or ``undo``):
+    the move in notation and its parts (:meth:`Move.to_json`), and who made it."""
+    return {"kind": kind, **move.to_json(), "by": by}
 
 
 # --- a seat's part of a state or an update ------------------------------------------------------
@@ -177,7 +183,7 @@ def game_part(
     """The view, legal moves, call and timer of ``seat`` (``None``: a spectator). ``public`` is
     the public view if already made for this version (it is the same for every seat)."""
     if game is None:
-        return {"view": None, "legal": [], "call": None, "timer": None, "can_undo": False}
+        return {"view": None, **_NO_PART}
     if public is not None:
         view = public if seat is None else {**public, **own_json(seat, game.hand(seat), game.phase)}
     elif seat is None:
@@ -190,13 +196,26 @@ def game_part(
     return {"view": view, **seat_part(game, seat, moment)}
 
 
+#: A seat's part when there is no game yet.
+_NO_PART: dict[str, Any] = {
+    "legal": [],
+    "legal_moves": [],
+    "call": None,
+    "timer": None,
+    "can_undo": False,
+}
+
+
 def seat_part(game: Game | None, seat: int | None, moment: Moment) -> dict[str, Any]:
-    """The part of :func:`game_part` besides the view: ``seat``'s legal moves, call, the timer
-    and whether it may undo."""
+    """The part of :func:`game_part` besides the view: ``seat``'s legal moves (in notation,
+    ``legal``, and as data, ``legal_moves``: :meth:`Move.to_json`), call, the timer and whether
+    it may undo."""
     if game is None:
-        return {"legal": [], "call": None, "timer": None, "can_undo": False}
+        return dict(_NO_PART)
+    legal = _legal(game, seat, moment)
     return {
-        "legal": legal_strings(_legal(game, seat, moment)),
+        "legal": legal_strings(legal),
+        "legal_moves": [m.to_json() for m in legal],
         "call": _call(game, seat, moment),
         "timer": _timer(game, moment),
         "can_undo": seat is not None and seat in moment.undoable,
