@@ -16,11 +16,20 @@ import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from rummy500.engine import InvalidRules, NotationError, Rules, parse_seat, seat_str
-from rummy500.i18n import _
+from rummy500.bots import LEVEL_NAMES, LEVELS
+from rummy500.engine import PRESETS, InvalidRules, NotationError, Rules, parse_seat, seat_str
+from rummy500.engine.rules import (
+    OPTION_HELP,
+    OPTION_WORDS,
+    PRESET_HELP,
+    PRESET_NAMES,
+    VALUE_WORDS,
+    option_choices,
+)
+from rummy500.i18n import _, current_language, use_language
 from rummy500.server.config import BOT_LEVELS, LEVEL_HELP, ServerConfig
 from rummy500.server.limits import client_address
 from rummy500.server.messages import (
@@ -47,7 +56,7 @@ from rummy500.server.storage import (
 from rummy500.server.tables import TableHub, rebuild_game
 from rummy500.server.views import record_comment
 
-__all__ = ["router", "table_info"]
+__all__ = ["router", "rules_catalog_data", "table_info"]
 
 router = APIRouter(
     prefix="/api",
@@ -55,6 +64,7 @@ router = APIRouter(
     responses={422: {"model": Unprocessable, "description": "A rule or the schema refused it."}},
 )
 bearer = HTTPBearer(auto_error=False, description="The seat token returned when joining.")
+JSON = "application/json"
 
 
 def _hub(request: Request) -> TableHub:
@@ -260,31 +270,60 @@ async def open_tables(
     )
 
 
-@router.get("/rules")
-async def rules_catalog() -> dict[str, Any]:
+@router.get("/rules", response_class=Response, responses={200: {"content": {JSON: {}}}})
+async def rules_catalog() -> Response:
     """Every rule option (its values, default first), every preset and every bot level, each
-    with a sentence that explains it."""
-    from rummy500.engine import PRESETS
-    from rummy500.engine.rules import OPTION_HELP, PRESET_HELP, option_choices
+    with a sentence that explains it, in the request's language (``Accept-Language``): what a
+    client needs to offer them without a copy of its own (docs/protocol.md)."""
+    return Response(
+        _catalog_text(current_language()), media_type=JSON, headers={"Vary": "Accept-Language"}
+    )
 
+
+@functools.cache
+def _catalog_text(language: str) -> bytes:
+    """The catalog's text in a shipped language, made once per language (a few are shipped)."""
+    with use_language(language):
+        return json.dumps(rules_catalog_data(), ensure_ascii=False).encode()
+
+
+def rules_catalog_data() -> dict[str, Any]:
+    """``GET /api/rules`` as data, in the current language. An option offers ``values`` (the
+    default first; ``null`` for the number ``target``), its ``default`` and ``help`` (the whole
+    option in a sentence); an option with values also its ``name``, what it decides
+    (``about``) and each value's ``name`` and ``help`` (``choices``). A preset gives the
+    ``options`` it changes, its ``name`` and ``help``; ``levels`` says what each bot level plays
+    like and ``level_names`` how it is called, both in the order to offer them (levels for
+    testing last)."""
     defaults = Rules().as_dict()
-    return {
-        "options": {
-            name: {
-                "values": None if name == "target" else list(option_choices(name)),
-                "default": defaults[name],
-                "help": _(OPTION_HELP[name]),
+    options: dict[str, Any] = {}
+    for name in Rules.OPTIONS:
+        option: dict[str, Any] = {
+            "values": None if name == "target" else list(option_choices(name)),
+            "default": defaults[name],
+            "help": _(OPTION_HELP[name]),
+        }
+        if name in OPTION_WORDS:
+            option["name"] = _(OPTION_WORDS[name].name)
+            option["about"] = _(OPTION_WORDS[name].help)
+            option["choices"] = {
+                value: {"name": _(words.name), "help": _(words.help)}
+                for value, words in VALUE_WORDS[name].items()
             }
-            for name in Rules.OPTIONS
-        },
+        options[name] = option
+    levels = sorted(BOT_LEVELS, key=lambda level: LEVELS[level].testing)
+    return {
+        "options": options,
         "presets": {
             name: {
                 "options": {k: v for k, v in preset.as_dict().items() if v != defaults[k]},
                 "help": _(PRESET_HELP[name]),
+                "name": _(PRESET_NAMES[name]),
             }
             for name, preset in PRESETS.items()
         },
-        "levels": {level: _(LEVEL_HELP[level]) for level in BOT_LEVELS},
+        "levels": {level: _(LEVEL_HELP[level]) for level in levels},
+        "level_names": {level: _(LEVEL_NAMES[level]) for level in levels},
     }
 
 

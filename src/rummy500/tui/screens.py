@@ -24,6 +24,7 @@ from textual.widgets import (
     Static,
 )
 
+from rummy500.bots import LEVEL_NAMES
 from rummy500.engine import PRESETS, InvalidRules, Rules
 from rummy500.engine.rules import OPTION_HELP, PRESET_HELP, option_choices
 from rummy500.i18n import N_, _, ngettext
@@ -49,11 +50,7 @@ __all__ = [
 ]
 
 _LEVEL_LABELS = {
-    "easy": N_("easy"),
-    "medium": N_("medium"),
-    "hard": N_("hard"),
-    "expert": N_("expert"),
-    "random": N_("random"),
+    **LEVEL_NAMES,
     "beginner": N_("beginner"),
     "intermediate": N_("intermediate"),
 }
