@@ -447,7 +447,7 @@ class LiveTable:
                 if g.phase == CALL:
                     kept = self.play.calls.receive(g, seat, move, ref)
                     client.send(
-                        {"type": "queued", "version": self.version, "move": str(kept), "ref": ref}
+                        {"type": "queued", "version": self.version, **kept.to_json(), "ref": ref}
                     )
                 else:
                     await self.play.commit(move, "player", ref)
@@ -594,7 +594,7 @@ class LiveTable:
                 # the move and why, in words (the same sentence as the game review's)
                 text = why(hint.observation, move, names=self.seating.names())
                 hint.texts[client.language] = text
-            return {"type": "hint", "version": version, "move": str(move), "text": text, "ref": ref}
+            return {"type": "hint", "version": version, **move.to_json(), "text": text, "ref": ref}
 
         client.send_said(answer)
 

@@ -390,19 +390,19 @@ class ChatLineMessage(_Message):
     at: float
 
 
-class QueuedMessage(_Message):
-    """An answer to a call window (or a draw sent during one) waits for the window to close."""
+class QueuedMessage(_Message, MoveData):
+    """An answer to a call window (or a draw sent during one) waits for the window to close:
+    the move, in notation and as data."""
 
     type: Literal["queued"]
-    move: str
     ref: Ref
 
 
-class HintAnswer(_Message):
-    """What a strong computer player would play for you now (to the asking client only)."""
+class HintAnswer(_Message, MoveData):
+    """What a strong computer player would play for you now (to the asking client only): the
+    move, in notation and as data."""
 
     type: Literal["hint"]
-    move: str
     text: str = Field(
         description="The move and why, in words (the game review's sentence), in the language of"
         " the connection."
