@@ -145,7 +145,7 @@ def options(
 def rules_from_options(preset: str | None, options: list[str] | None) -> Rules:
     """Rules from a preset name and ``name=value`` options (a bad one exits with status 2)."""
     try:
-        return Rules.from_command_line(preset, options)
+        return Rules.from_spec(preset, options)
     except InvalidRules as e:
         console.print(f"[red]{e}[/red]")
         raise typer.Exit(2) from None

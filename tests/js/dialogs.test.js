@@ -2,7 +2,7 @@
 // the help shows (lobby.js's rulesDetails).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { load, renderToString, textOf } from './web.js';
+import { load, moveData, renderToString, textOf } from './web.js';
 
 const { html } = await load('lib.js');
 const { ChoiceDialog, HelpDialog, Toasts } = await load('dialogs.js');
@@ -12,8 +12,8 @@ const { describeOption, layoffsFor } = await load('moves.js');
 const noop = () => {};
 
 test('a choice among the legal moves offers each in words, and sends the move chosen', async () => {
-  const legal = ['P1 layoff JK=7D 1', 'P1 layoff JK=3D 1', 'P1 layoff JK=KC 2 high', 'P1 discard JK'];
-  const options = layoffsFor(legal, 'JK', 1).map((m) => ({ move: m.text, label: describeOption(m) }));
+  const legal = ['P1 layoff JK=7D 1', 'P1 layoff JK=3D 1', 'P1 layoff JK=KC 2 high', 'P1 discard JK'].map(moveData);
+  const options = layoffsFor(legal, 'JK', 1).map((m) => ({ move: m.move, label: describeOption(m) }));
   const page = await renderToString(
     html`<${ChoiceDialog} title="How do you lay it off?" options=${options} onChoose=${noop} onCancel=${noop} />`,
   );

@@ -1,7 +1,7 @@
 // pace.js: computer moves one at a time, nothing lost or reordered, the player's own never held.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { load } from './web.js';
+import { load, moveData } from './web.js';
 
 const { Pacer, paceOf, paceMs, lastMoveMarks, COMPUTER_SPEEDS } = await load('pace.js');
 const { unreadCount } = await load('chat-unread.js');
@@ -118,7 +118,7 @@ test('a stopped pacer shows nothing more', () => {
 
 test('the last move is marked where it shows on the table', () => {
   const view = { discard_pile: ['4C', 'KD'], melds: [{ number: 1 }, { number: 2 }] };
-  const move = (text) => ({ kind: 'move', move: text });
+  const move = (text) => ({ kind: 'move', ...moveData(text) });
   assert.deepEqual(lastMoveMarks(move('P2 draw'), view, 'P1'), [['.seat[data-seat="P2"]', 'draw']]);
   assert.deepEqual(lastMoveMarks(move('P1 draw'), view, 'P1'), [['.hand .hand-card.arrived', 'draw']]);
   assert.deepEqual(lastMoveMarks(move('P2 take 2'), view, 'P1'), [['.seat[data-seat="P2"]', 'take']]);

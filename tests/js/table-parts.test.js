@@ -2,7 +2,7 @@
 // (seat-colors.js), the Moves log's lines (table-log.js) and the status line (table-status.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { load } from './web.js';
+import { load, moveData } from './web.js';
 
 const { reconcileHand, inSavedOrder, moveEntry, idsOfCards } = await load('hand-order.js');
 const { seatIndex, seatColorClass, initials, othersAround } = await load('seat-colors.js');
@@ -60,13 +60,13 @@ test('the Moves log says who dealt, each move in words, and who the computer sto
   const name = (seat) => ({ P1: 'Ann', P2: 'Ben' })[seat];
   const line = (event, pile = []) => describeEvent({ event, pile }, name);
   assert.equal(line({ kind: 'deal', hand_number: 2, dealer: 'P2' }), 'Hand 2: Ben dealt.');
-  assert.equal(line({ kind: 'move', move: 'P1 take 2', by: 'player' }, ['4C', '9D', 'KS']), 'Ann took 2 cards from the discard pile, down to the 9♦.');
+  assert.equal(line({ kind: 'move', ...moveData('P1 take 2'), by: 'player' }, ['4C', '9D', 'KS']), 'Ann took 2 cards from the discard pile, down to the 9♦.');
   assert.equal(
-    line({ kind: 'move', move: 'P2 discard 7S', by: 'takeover' }),
+    line({ kind: 'move', ...moveData('P2 discard 7S'), by: 'takeover' }),
     'Ben discarded 7♠. (the computer, for an away player)',
   );
-  assert.equal(line({ kind: 'move', move: 'P2 pass', by: 'timeout' }), 'Ben did not call in time.');
-  assert.equal(line({ kind: 'undo', move: 'P1 meld 4H 5H 6H' }), 'Taken back: Ann melded 4♥ 5♥ 6♥.');
+  assert.equal(line({ kind: 'move', ...moveData('P2 pass'), by: 'timeout' }), 'Ben did not call in time.');
+  assert.equal(line({ kind: 'undo', ...moveData('P1 meld 4H 5H 6H') }), 'Taken back: Ann melded 4♥ 5♥ 6♥.');
   assert.equal(line({ kind: 'no such event' }), '');
 });
 

@@ -1,7 +1,7 @@
 // table-state.js: the table as the client knows it, folded from the server's messages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { load } from './web.js';
+import { load, moveData } from './web.js';
 
 const { EMPTY, reduce, closeSummary, seatName, totalsByHand } = await load('table-state.js');
 
@@ -38,6 +38,7 @@ function state(over = {}) {
     rematch: null,
     view: view(),
     legal: ['P1 draw', 'P1 take 1'],
+    legal_moves: ['P1 draw', 'P1 take 1'].map(moveData),
     call: null,
     timer: null,
     can_undo: false,
@@ -49,13 +50,14 @@ function update(version, event, over = {}) {
   return { type: 'update', version, event, view: view(), legal: [], call: null, timer: null, ...over };
 }
 
-const move = (text) => ({ kind: 'move', move: text, seat: text.split(' ')[0], by: 'player' });
+const move = (text) => ({ kind: 'move', ...moveData(text), by: 'player' });
 
 test('the first state gives the table, the seat, the view and the legal moves', () => {
   const s = reduce(EMPTY, state(), 1000);
   assert.equal(s.version, 3);
   assert.equal(s.you.seat, 'P1');
   assert.deepEqual(s.legal, ['P1 draw', 'P1 take 1']);
+  assert.deepEqual(s.legalMoves.map((m) => [m.verb, m.number]), [['draw', null], ['take', 1]]);
   assert.deepEqual(s.view.hand, ['7S', '7H', '7C', 'KD']);
   assert.equal(s.summary, null);
   assert.equal(s.gameOver, null);
@@ -65,8 +67,8 @@ test('the first state gives the table, the seat, the view and the legal moves', 
 test("a state's public log of the hand becomes the Moves log, with the cards taken named", () => {
   const log = [
     { kind: 'deal', hand_number: 1, dealer: 'P2' },
-    { kind: 'move', move: 'P1 take 2', seat: 'P1', taken: ['9D', 'QH'] },
-    { kind: 'move', move: 'P1 discard 9D', seat: 'P1', taken: [] },
+    { kind: 'move', ...moveData('P1 take 2'), taken: ['9D', 'QH'] },
+    { kind: 'move', ...moveData('P1 discard 9D'), taken: [] },
   ];
   const s = reduce(EMPTY, state({ log }));
   assert.deepEqual(s.log.map((e) => e.event.kind), ['deal', 'move', 'move']);
@@ -75,7 +77,7 @@ test("a state's public log of the hand becomes the Moves log, with the cards tak
   assert.equal(new Set(s.log.map((e) => e.id)).size, 3);
   // a reload keeps who made a move for an away player, which the public log does not say
   let seen = reduce(EMPTY, state({ log: log.slice(0, 2) }));
-  seen = reduce(seen, update(4, { kind: 'move', move: 'P1 discard 9D', seat: 'P1', by: 'takeover' }));
+  seen = reduce(seen, update(4, { kind: 'move', ...moveData('P1 discard 9D'), by: 'takeover' }));
   const reloaded = reduce(seen, state({ log }));
   assert.equal(reloaded.log[2].event.by, 'takeover');
   assert.equal(reduce(seen, state()).log, seen.log, 'a state without a log keeps the one it has');
@@ -113,7 +115,7 @@ test('an undo takes the undone move\'s newest line out of the log', () => {
   let s = reduce(EMPTY, state());
   s = reduce(s, update(4, move('P1 draw')));
   s = reduce(s, update(5, move('P1 meld 7C 7H 7S')));
-  s = reduce(s, update(6, { kind: 'undo', move: 'P1 meld 7C 7H 7S', seat: 'P1', by: 'player' }));
+  s = reduce(s, update(6, { kind: 'undo', ...moveData('P1 meld 7C 7H 7S'), by: 'player' }));
   assert.deepEqual(s.log.map((e) => e.event.move), ['P1 draw']);
   s = reduce(s, update(7, move('P1 meld 7C 7H 7S')));
   assert.deepEqual(s.log.map((e) => e.event.move), ['P1 draw', 'P1 meld 7C 7H 7S'], 'a redo shows once');
@@ -163,9 +165,9 @@ test('game over: the winner and the totals, and the table is finished', () => {
 
 test('a queued move is dropped when it is played, or when the server cancels it', () => {
   let s = reduce(EMPTY, state());
-  s = reduce(s, { type: 'queued', move: 'P1 draw' });
-  assert.equal(s.queued, 'P1 draw');
-  assert.equal(reduce(s, update(4, move('P2 pass'))).queued, 'P1 draw');
+  s = reduce(s, { type: 'queued', ...moveData('P1 draw') });
+  assert.equal(s.queued.move, 'P1 draw');
+  assert.equal(reduce(s, update(4, move('P2 pass'))).queued.move, 'P1 draw');
   assert.equal(reduce(s, update(4, move('P1 draw'))).queued, null);
   assert.equal(reduce(s, { type: 'error', code: 'draw_cancelled' }).queued, null);
   assert.equal(reduce(s, { type: 'error', code: 'illegal_move' }), s, 'another error changes nothing');
@@ -173,11 +175,11 @@ test('a queued move is dropped when it is played, or when the server cancels it'
 
 test('a Rummy! call that loses to another seat\'s says who got the card', () => {
   let s = reduce(EMPTY, state());
-  s = reduce(s, { type: 'queued', move: 'P1 rummy 1' });
+  s = reduce(s, { type: 'queued', ...moveData('P1 rummy 1') });
   s = reduce(s, update(12, move('P3 rummy 1')));
   assert.deepEqual(s.lostCall, { seat: 'P3', move: 'P3 rummy 1', version: 12 });
   assert.equal(s.queued, null);
-  let won = reduce(reduce(EMPTY, state()), { type: 'queued', move: 'P1 rummy 1' });
+  let won = reduce(reduce(EMPTY, state()), { type: 'queued', ...moveData('P1 rummy 1') });
   won = reduce(won, update(12, move('P1 rummy 1')));
   assert.equal(won.lostCall, null, 'its own call lost nothing');
 });

@@ -16,10 +16,17 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
+from rummy500.engine import Move
 from rummy500.server.app import create_app
 from rummy500.server.config import ServerConfig
 
 TIMEOUT = 10.0
+
+
+def move_parts(move: str) -> dict[str, Any]:
+    """The parts of a move the server sends beside its notation (``Move.to_json``)."""
+    data = Move.parse(move).to_json()
+    return {k: data[k] for k in ("verb", "cards", "number", "end")}
 
 
 def server_config(tmp_path: Path, **overrides: Any) -> ServerConfig:

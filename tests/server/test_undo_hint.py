@@ -10,7 +10,7 @@ from rummy500.engine import Game, Move, Rules, card_str
 from rummy500.server.events import UNDO_EVENT, effective_events, rebuild_game
 
 from .conftest import StartServer
-from .helpers import RunningServer, TableClient, seeded_table
+from .helpers import RunningServer, TableClient, move_parts, seeded_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -105,7 +105,13 @@ async def test_undo_of_a_meld_restores_the_hand_and_the_table(server: RunningSer
     await mover.send({"type": "undo", "id": "u1"})
     undone = await mover.expect("update", ref="u1")
     assert undone["version"] == melded["version"] + 1
-    assert undone["event"] == {"kind": "undo", "move": meld, "seat": first, "by": "player"}
+    assert undone["event"] == {
+        "kind": "undo",
+        "move": meld,
+        "seat": first,
+        "by": "player",
+        **move_parts(meld),
+    }
     assert undone["view"]["hand"] == hand
     assert undone["view"]["melds"] == [] and undone["view"]["phase"] == "play"
     assert undone["can_undo"] is False

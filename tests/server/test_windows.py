@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import RunningServer, TableClient, play_script, seeded_table
+from .helpers import RunningServer, TableClient, move_parts, play_script, seeded_table
 from .positions import Window, find_window
 
 pytestmark = pytest.mark.asyncio
@@ -88,7 +88,13 @@ async def test_the_nearest_caller_wins_even_when_a_farther_one_answers_first(
     assert (await clients[far].expect("queued", ref="far"))["move"] == far_call
     await clients[near].send({"type": "move", "move": near_call, "id": "near"})
     update = await clients[near].expect("update", ref="near")
-    assert update["event"] == {"kind": "move", "move": near_call, "seat": near, "by": "player"}
+    assert update["event"] == {
+        "kind": "move",
+        "move": near_call,
+        "seat": near,
+        "by": "player",
+        **move_parts(near_call),
+    }
     assert update["view"]["phase"] == "play" and update["view"]["turn"] == near
     seen = moves_in(await clients[far].drain())
     assert (far_call, "player") not in seen
@@ -228,4 +234,10 @@ async def test_a_computer_answer_is_dropped_once_its_player_is_back(
     assert (far_call, "takeover") not in moves_in(await back.drain(quiet=0.2))
     await back.send({"type": "move", "move": f"{far} pass", "id": "mine"})
     update = await back.expect("update", ref="mine")
-    assert update["event"] == {"kind": "move", "move": f"{far} pass", "seat": far, "by": "player"}
+    assert update["event"] == {
+        "kind": "move",
+        "move": f"{far} pass",
+        "seat": far,
+        "by": "player",
+        **move_parts(f"{far} pass"),
+    }

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from rummy500.engine import Move
 from rummy500.server.client_messages import parse_client_message
 from rummy500.server.wire import (
     CLIENT_MODELS,
@@ -92,7 +93,8 @@ async def test_the_traffic_of_a_whole_game_fits_the_models(server: RunningServer
 async def test_a_queued_answer_fits_its_model(server: RunningServer) -> None:
     from rummy500.server.wire import QueuedMessage
 
-    message = {"type": "queued", "version": 41, "move": "P1 rummy 1", "ref": "c"}
+    parts = Move.parse("P1 rummy 1").to_json()  # the move, as data beside its notation
+    message = {"type": "queued", "version": 41, **parts, "ref": "c"}
     assert isinstance(validate_server_message(message), QueuedMessage)
 
 

@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 
+from rummy500.engine import Move
+
 from .conftest import LiveServer
 from .test_browser_game import Player
 
@@ -156,12 +158,12 @@ def test_every_screen_has_no_serious_accessibility_violation(
                 "version": version + 1,
                 "event": {
                     "kind": "move",
-                    "move": f"P2 discard {pile[-1]}",
-                    "seat": "P2",
+                    **Move.parse(f"P2 discard {pile[-1]}").to_json(),
                     "by": "bot",
                 },
                 "view": call_view,
                 "legal": ["P1 rummy 1", "P1 pass"],
+                "legal_moves": [Move.parse(m).to_json() for m in ("P1 rummy 1", "P1 pass")],
                 "call": {"deadline_ms": 60_000, "window": ["P1"]},
                 "timer": None,
                 "can_undo": False,
@@ -177,9 +179,10 @@ def test_every_screen_has_no_serious_accessibility_violation(
             {
                 "type": "update",
                 "version": version + 2,
-                "event": {"kind": "move", "move": "P1 pass", "seat": "P1", "by": "player"},
+                "event": {"kind": "move", **Move.parse("P1 pass").to_json(), "by": "player"},
                 "view": {**view, "phase": "hand_over"},
                 "legal": [],
+                "legal_moves": [],
                 "call": None,
                 "timer": None,
                 "can_undo": False,

@@ -372,26 +372,36 @@ def test_client_logic(chromium: Any, live_server: LiveServer) -> None:
     ctx = chromium.new_context()
     page = ctx.new_page()
     page.goto(live_server.url + "/")
+    # the legal moves as the server sends them: their notation and their parts
+    legal = [
+        "P1 meld 6H 7H JK=8H",
+        "P1 meld 6H 7H JK=5H",
+        "P1 meld 9S 9D JK=9",
+        "P1 layoff AS 2 low",
+        "P1 layoff AS 2 high",
+        "P1 layoff 8C 1",
+        "P1 discard 8C",
+        "P1 discard 9S",
+    ]
+    data = {text: Move.parse(text).to_json() for text in [*legal, "P2 take 3"]}
     result = page.evaluate(
-        """async () => {
+        """async ([texts, data]) => {
         const moves = await import('/js/moves.js');
         const cards = await import('/js/cards.js');
         const state = await import('/js/table-state.js');
         const { TableConnection } = await import('/js/connection.js');
-        const legal = ['P1 meld 6H 7H JK=8H', 'P1 meld 6H 7H JK=5H', 'P1 meld 9S 9D JK=9',
-                       'P1 layoff AS 2 low', 'P1 layoff AS 2 high', 'P1 layoff 8C 1',
-                       'P1 discard 8C', 'P1 discard 9S'];
+        const legal = texts.map(text => data[text]);
         const out = {};
-        out.jokerRun = moves.meldsFor(legal, ['JK', '7H', '6H']).map(m => m.text);
-        out.group = moves.meldsFor(legal, ['9D', 'JK', '9S']).map(m => m.text);
+        out.jokerRun = moves.meldsFor(legal, ['JK', '7H', '6H']).map(m => m.move);
+        out.group = moves.meldsFor(legal, ['9D', 'JK', '9S']).map(m => m.move);
         out.none = moves.meldsFor(legal, ['9D', '9S']).length;
         out.aceEnds = moves.layoffsFor(legal, 'AS', 2).map(m => m.end);
         out.targets = [...moves.layoffTargets(legal, '8C')];
-        out.option = moves.describeOption('P1 meld 6H 7H JK=8H');
-        out.layoffOption = moves.describeOption('P1 layoff AS 2 low');
+        out.option = moves.describeOption(data['P1 meld 6H 7H JK=8H']);
+        out.layoffOption = moves.describeOption(data['P1 layoff AS 2 low']);
         out.name = cards.cardName('QH');
         out.jokerName = cards.cardName('JK=9');
-        out.said = moves.describeMove('P2 take 3', s => s === 'P2' ? 'Bob' : s);
+        out.said = moves.describeMove(data['P2 take 3'], s => s === 'P2' ? 'Bob' : s);
         out.hint = moves.simpleHint(legal, { hand: ['6H', '7H', 'JK', '8C', '9S', '9D', 'AS'],
                                              discard_pile: [] }).move;
         let s = state.reduce(state.EMPTY, { type: 'state', version: 4, table: {},
@@ -419,7 +429,7 @@ def test_client_logic(chromium: Any, live_server: LiveServer) -> None:
         const box = document.createElement('div');
         document.body.appendChild(box);
         const options = moves.meldsFor(legal, ['6H', '7H', 'JK'])
-          .map(m => ({ move: m.text, label: moves.describeOption(m) }));
+          .map(m => ({ move: m.move, label: moves.describeOption(m) }));
         let chosen = null;
         render(html`<${ChoiceDialog} title="Which meld?" options=${options}
                      onChoose=${m => { chosen = m; }} onCancel=${() => {}} />`, box);
@@ -430,7 +440,8 @@ def test_client_logic(chromium: Any, live_server: LiveServer) -> None:
         out.chosen = chosen;
         render(null, box);
         return out;
-    }"""
+    }""",
+        [legal, data],
     )
     assert result["jokerRun"] == ["P1 meld 6H 7H JK=8H", "P1 meld 6H 7H JK=5H"]
     assert result["group"] == ["P1 meld 9S 9D JK=9"]

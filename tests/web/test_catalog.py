@@ -1,5 +1,6 @@
-"""The browser game's texts: every message it uses is in the English catalog, and the start page
-offers exactly the engine's rule options, presets and bot levels (no browser needed)."""
+"""The browser game's texts: every message it uses is in the English catalog, and the rule
+options, presets and bot levels are the server's (``GET /api/rules``), of which the page keeps no
+copy (no browser needed)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from typing import Any
 
 import pytest
 
-from rummy500.engine.rules import PRESETS, option_choices
+from rummy500.engine import Move
+from rummy500.engine.rules import PRESETS
 from rummy500.server.config import BOT_LEVELS
+from rummy500.server.lobby import rules_catalog_data
 
 WEB = Path(__file__).parents[2] / "src" / "rummy500" / "web"
 JS = WEB / "js"
@@ -37,43 +40,38 @@ def used_keys() -> set[str]:
     return keys
 
 
-def lobby_options() -> dict[str, list[str]]:
-    text = (JS / "lobby.js").read_text(encoding="utf-8")
-    block = text[text.index("export const OPTIONS = {") : text.index("};", text.index("OPTIONS"))]
-    options = {}
-    for name, values in re.findall(r"'?([a-z-]+)'?: \[([^\]]*)\]", block):
-        options[name] = re.findall(r"'([^']+)'", values)
-    return options
-
-
 def test_every_message_the_game_uses_is_in_the_english_catalog() -> None:
     missing = used_keys() - catalog_keys()
     assert not missing, f"not in locales/en.js: {sorted(missing)}"
 
 
-def test_the_start_page_offers_the_engines_rule_options_presets_and_levels() -> None:
-    options = lobby_options()
-    names = ["jokers", "values", "pickup", "rummy", "going-out", "win"]
-    assert options == {name: list(option_choices(name)) for name in names}
+def test_the_start_page_offers_the_servers_rule_options_presets_and_levels() -> None:
+    """The page keeps no copy: no list of options, presets or levels in its scripts and no
+    words for them in its catalogs; it shows what ``GET /api/rules`` says (js/rules.js)."""
+    for path in JS.glob("*.js"):
+        text = path.read_text(encoding="utf-8")
+        for name in ("OPTIONS", "PRESETS", "PRESET_OPTIONS", "LEVELS"):
+            assert not re.search(rf"\b(const|let|var) {name}\b", text), (path.name, name)
+        # a list of an option's values or of the presets, written out
+        assert not re.search(r"'top-free',\s*'must-meld'|'standard',\s*'hoyle'", text), path.name
+    for path in (JS / "locales").glob("*.js"):
+        keys = re.findall(r"^\s{2}'([^']+)':", path.read_text(encoding="utf-8"), flags=re.M)
+        copies = [k for k in keys if re.match(r"(rules\.(option|value|preset)|level)\.", k)]
+        assert not copies, (path.name, copies[:3])
     lobby = (JS / "lobby.js").read_text(encoding="utf-8")
-    presets = re.search(r"export const PRESETS = \[([^\]]*)\]", lobby)
-    levels = re.search(r"export const LEVELS = \[([^\]]*)\]", lobby)
-    assert presets and levels
-    assert re.findall(r"'([^']+)'", presets.group(1)) == list(PRESETS)
-    assert sorted(re.findall(r"'([^']+)'", levels.group(1))) == sorted(BOT_LEVELS)
+    assert "choiceOptions()" in lobby and "presetNames()" in lobby and "levelNames()" in lobby
 
 
 def test_every_option_preset_level_card_and_speed_has_its_words() -> None:
+    rules = rules_catalog_data()
+    for name, option in rules["options"].items():
+        if option["values"] is not None:
+            assert option["name"] and option["about"], name
+            assert all(w["name"] and w["help"] for w in option["choices"].values()), name
+    assert all(rules["presets"][preset]["name"] for preset in PRESETS)
+    assert set(rules["levels"]) == set(rules["level_names"]) == set(BOT_LEVELS)
     keys = catalog_keys()
     wanted = []
-    for name, values in lobby_options().items():
-        wanted += [f"rules.option.{name}", f"rules.option.{name}.help"]
-        for value in values:
-            wanted += [f"rules.value.{name}.{value}", f"rules.value.{name}.{value}.short"]
-    for preset in PRESETS:
-        wanted += [f"rules.preset.{preset}", f"rules.preset.{preset}.help"]
-    for level in BOT_LEVELS:
-        wanted += [f"level.{level}", f"level.{level}.help"]
     for rank in "A23456789TJQK":
         wanted += [f"rank.short.{rank}", f"rank.name.{rank}", f"rank.plural.{rank}"]
     wanted += [f"suit.name.{suit}" for suit in "CDHS"]
@@ -81,6 +79,48 @@ def test_every_option_preset_level_card_and_speed_has_its_words() -> None:
     wanted += [f"status.table.{status}" for status in ("waiting", "playing", "finished")]
     missing = [key for key in wanted if key not in keys]
     assert not missing, f"not in locales/en.js: {missing}"
+
+
+def test_the_scripts_tests_see_the_servers_catalog() -> None:
+    """tests/js/rules-catalog.json is ``GET /api/rules`` in English; remake it with
+    ``json.dumps(rummy500.server.lobby.rules_catalog_data(), ensure_ascii=False, indent=2)``."""
+    fixture = Path(__file__).parents[1] / "js" / "rules-catalog.json"
+    assert json.loads(fixture.read_text(encoding="utf-8")) == rules_catalog_data()
+
+
+#: Node writes, with the scripts' tests' helper, the moves the server would send as data.
+MOVE_DATA = """
+const { moveData } = await import(process.env.WEB_HELPERS);
+console.log(JSON.stringify(JSON.parse(process.env.MOVES).map(moveData)));
+"""
+
+
+def test_the_scripts_tests_send_moves_as_the_server_does() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is missing (make test-deps installs it)")
+    moves = [
+        "P1 draw",
+        "P2 take 3",
+        "P3 meld 4H JK=5H 6H",
+        "P1 meld 9S 9D JK=9",
+        "P2 layoff JK=8H 1 low",
+        "P2 layoff AS 2",
+        "P4 discard TD",
+        "P1 rummy 2",
+        "P1 end",
+        "P3 pass",
+    ]
+    helpers = (Path(__file__).parents[1] / "js" / "web.js").as_uri()
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", MOVE_DATA],
+        env={**os.environ, "WEB_HELPERS": helpers, "MOVES": json.dumps(moves)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(done.stdout) == [Move.parse(m).to_json() for m in moves]
 
 
 def test_the_vendored_libraries_come_with_their_licences() -> None:

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from rummy500.engine import Move
+
 from .conftest import LiveServer, computer_name
 
 pytestmark = pytest.mark.usefixtures("_needs_chromium")
@@ -280,7 +282,7 @@ def test_a_computer_players_meld_and_lay_off_are_marked(
     for i, (move, shown) in enumerate(
         [("P2 meld 7H 7D 7C", melded), (f"P2 layoff 7S {number}", laid)], start=1
     ):
-        event = {"kind": "move", "move": move, "seat": "P2", "by": "bot"}
+        event = {"kind": "move", **Move.parse(move).to_json(), "by": "bot"}
         routes[-1].send(
             json.dumps(
                 {
@@ -289,6 +291,7 @@ def test_a_computer_players_meld_and_lay_off_are_marked(
                     "event": event,
                     "view": shown,
                     "legal": [],
+                    "legal_moves": [],
                 }
             )
         )

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from rummy500.engine import Move
+
 from .conftest import LiveServer, computer_name
 from .test_browser_game import Player
 
@@ -189,15 +191,18 @@ def test_a_rummy_call_lost_to_another_says_who_got_it(
     s = alice.snapshot()
     version, view = s["version"], s["view"]
     ws = routes[-1]
-    ws.send(json.dumps({"type": "queued", "version": version, "move": "P1 rummy 1", "ref": "m9"}))
+    # moves as the server sends them: their notation and their parts
+    queued = Move.parse("P1 rummy 1").to_json()
+    ws.send(json.dumps({"type": "queued", "version": version, **queued, "ref": "m9"}))
     ws.send(
         json.dumps(
             {
                 "type": "update",
                 "version": version + 1,
-                "event": {"kind": "move", "move": "P2 rummy 1", "seat": "P2", "by": "bot"},
+                "event": {"kind": "move", **Move.parse("P2 rummy 1").to_json(), "by": "bot"},
                 "view": view,
                 "legal": [],
+                "legal_moves": [],
             }
         )
     )

@@ -27,6 +27,7 @@ from rummy500.i18n import N_, _
 __all__ = [
     "BOTS",
     "LEVELS",
+    "LEVEL_NAMES",
     "REFERENCE_EXPERT",
     "BeginnerBot",
     "Bot",
@@ -140,6 +141,19 @@ LEVELS: Mapping[str, Level] = MappingProxyType(
     }
 )
 
+
+#: Each level's name as players read it, marked for translation (show ``_(name)``); commands,
+#: records and the protocols use the keys.
+LEVEL_NAMES: Mapping[str, str] = MappingProxyType(
+    {
+        "random": N_("random"),
+        "easy": N_("easy"),
+        "medium": N_("medium"),
+        "hard": N_("hard"),
+        "expert": N_("expert"),
+    }
+)
+assert list(LEVEL_NAMES) == list(LEVELS)
 
 #: The expert as it played before the levels above (8 sampled deals, the intermediate choice and
 #: its 5 runners-up, overruled only by a gain of one standard error, the intermediate player's

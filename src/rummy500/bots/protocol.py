@@ -46,8 +46,8 @@ from rummy500.engine import (
     Move,
     NotationError,
     Observation,
+    by_seat,
     card_str,
-    played_str,
     seat_str,
 )
 from rummy500.i18n import _
@@ -80,8 +80,21 @@ def hello_message() -> dict[str, Any]:
     return {"type": "hello", "protocol": PROTOCOL_VERSION}
 
 
-def _by_seat(values: Sequence[Any]) -> dict[str, Any]:
-    return {seat_str(s): v for s, v in enumerate(values)}
+#: What an ``act`` carries of the observation's JSON (:meth:`Observation.to_json`, the table
+#: server's view too), in its order.
+_ACT_FIELDS = (
+    "hand_number",
+    "dealer",
+    "hand",
+    "discard_pile",
+    "stock_size",
+    "melds",
+    "hand_sizes",
+    "known_cards",
+    "totals",
+    "history",
+    "must_use",
+)
 
 
 def act_message(
@@ -93,30 +106,13 @@ def act_message(
     """The ``act`` request for ``obs.seat``: everything its seat may know, and the legal moves.
 
     ``request_id`` is the request's ``id`` (left out when ``None``)."""
+    view = obs.to_json()
     message: dict[str, Any] = {
         "type": "act",
-        "seat": seat_str(obs.seat),
+        "seat": view["seat"],
         "players": obs.players,
         "rules": str(obs.rules),
-        "hand_number": obs.hand_number,
-        "dealer": seat_str(obs.dealer),
-        "hand": [card_str(c) for c in obs.hand],
-        "discard_pile": [card_str(c) for c in obs.discard_pile],
-        "stock_size": obs.stock_size,
-        "melds": [
-            {
-                "number": m.number,
-                "run": m.is_run,
-                "cards": [played_str(c) for c in m.cards],
-                "played_by": [seat_str(s) for s in m.played_by],
-            }
-            for m in obs.melds
-        ],
-        "hand_sizes": _by_seat(obs.hand_sizes),
-        "known_cards": _by_seat([[card_str(c) for c in cards] for cards in obs.known]),
-        "totals": _by_seat(obs.totals),
-        "history": [str(m) for m in obs.history],
-        "must_use": card_str(obs.must_use) if obs.must_use >= 0 else None,
+        **{name: view[name] for name in _ACT_FIELDS},
         "phase": obs.protocol_phase,
         "legal": [str(m) for m in legal],
         "deadline_ms": deadline_ms,
@@ -131,9 +127,9 @@ def hand_over_message(obs: Observation, hands: Sequence[Sequence[int]]) -> dict[
     result = obs.hand_results[-1] if obs.hand_results else None
     return {
         "type": "hand_over",
-        "scores": _by_seat(result.scores if result else [0] * obs.players),
-        "totals": _by_seat(obs.totals),
-        "hands": _by_seat([[card_str(c) for c in cards] for cards in hands]),
+        "scores": by_seat(result.scores if result else [0] * obs.players),
+        "totals": by_seat(obs.totals),
+        "hands": by_seat([[card_str(c) for c in cards] for cards in hands]),
     }
 
 
@@ -141,7 +137,7 @@ def game_over_message(obs: Observation) -> dict[str, Any]:
     """The game has ended (``winner`` is ``None`` for a game stopped without one)."""
     return {
         "type": "game_over",
-        "totals": _by_seat(obs.totals),
+        "totals": by_seat(obs.totals),
         "winner": None if obs.winner is None else seat_str(obs.winner),
     }
 

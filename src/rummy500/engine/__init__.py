@@ -32,8 +32,8 @@ from rummy500.engine.errors import (
     Rummy500Error,
 )
 from rummy500.engine.melds import card_value, card_values
-from rummy500.engine.moves import Move, Seat, parse_seat, seat_label, seat_str
-from rummy500.engine.observation import MeldView, Observation, unseen_cards
+from rummy500.engine.moves import Move, Seat, by_seat, parse_seat, seat_label, seat_str
+from rummy500.engine.observation import MeldView, Observation, own_json, unseen_cards
 from rummy500.engine.phases import CallWindow, HandResult, Obligation, ObligationKind, Phase
 from rummy500.engine.reasons import AmbiguousMoveError, IllegalMove, IllegalMoveError
 from rummy500.engine.rules import PRESETS, Rules
@@ -77,6 +77,7 @@ __all__ = [
     "Rules",
     "Rummy500Error",
     "Seat",
+    "by_seat",
     "card_counts",
     "card_str",
     "card_value",
@@ -84,6 +85,7 @@ __all__ = [
     "check_cards_fit",
     "decks_for",
     "hand_size_for",
+    "own_json",
     "parse_card",
     "parse_played",
     "parse_seat",

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, TypeAlias
+from collections.abc import Sequence
+from typing import Any, NamedTuple, TypeAlias, TypeVar
 
 from rummy500.engine.cards import card_str, parse_card, parse_played, played_str
 from rummy500.engine.errors import NotationError
 from rummy500.i18n import _
 
-__all__ = ["VERBS", "Move", "Seat", "is_number", "parse_seat", "seat_label", "seat_str"]
+__all__ = [
+    "VERBS",
+    "Move",
+    "Seat",
+    "by_seat",
+    "is_number",
+    "parse_seat",
+    "seat_label",
+    "seat_str",
+]
 
 #: A seat, as every API takes and returns it: its place in table order counted from 0, so the
 #: first seat is 0. Every text shows it as ``P1`` … ``Pn`` (:func:`seat_label`), and every text
@@ -41,6 +51,15 @@ def seat_str(seat: Seat) -> str:
     """``0`` -> ``"P1"``: :func:`seat_label` without its check, the name most of the code
     calls it by."""
     return f"P{seat + 1}"
+
+
+_T = TypeVar("_T")
+
+
+def by_seat(values: Sequence[_T]) -> dict[str, _T]:
+    """One value a seat, keyed by the seats' labels, as JSON carries them:
+    ``by_seat([3, 4]) == {"P1": 3, "P2": 4}``."""
+    return {f"P{s + 1}": v for s, v in enumerate(values)}
 
 
 def parse_seat(text: str, players: int | None = None) -> Seat:
@@ -94,6 +113,26 @@ class Move(NamedTuple):
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
+
+    def to_json(self) -> dict[str, Any]:
+        """The move as JSON, read without parsing: its notation (``move``) and its parts.
+
+        ``cards`` as played (a joker with what it stands for: ``JK=8H``), ``number`` the cards
+        taken (``take``, ``rummy``) or the meld laid off on (``layoff``), ``end`` ``"low"`` or
+        ``"high"`` for a lay-off at a chosen end of a run; ``null`` where the verb has none.
+
+        >>> Move.parse("P2 layoff JK=8H 1 low").to_json()["cards"]
+        ['JK=8H']
+        """
+        verb = self.verb
+        return {
+            "move": str(self),
+            "seat": seat_str(self.seat),
+            "verb": verb,
+            "cards": [played_str(c) for c in self.cards],
+            "number": self.number if verb in ("take", "rummy", "layoff") else None,
+            "end": self.end or None,
+        }
 
     @classmethod
     def parse(cls, text: str) -> Move:

@@ -6,20 +6,26 @@ this hand's public history, and the cards each opponent is known to hold because
 from the discard pile. Other hands and the order of the stock never appear in it.
 :meth:`Game.from_observation` deals a full game consistent with one (for search bots).
 
+:meth:`Observation.to_json` is the one encoding of an observation as JSON (cards and moves in
+notation, seats as ``P1`` … ``P8``): the table server's views and the bot protocol's ``act``
+requests are both made from it.
+
 This module knows nothing of the game's state: it imports only cards, moves, rules and the
 small values of :mod:`rummy500.engine.phases`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from rummy500.engine.cards import JOKER, JOKER_AS, NUM_CODES, deck, decks_for
-from rummy500.engine.moves import Move
+from rummy500.engine.cards import JOKER, JOKER_AS, NUM_CODES, card_str, deck, decks_for, played_str
+from rummy500.engine.moves import Move, by_seat, seat_str
 from rummy500.engine.phases import HandResult, Obligation, ObligationKind, Phase
 from rummy500.engine.rules import Rules
 
-__all__ = ["MeldView", "Observation", "unseen_cards"]
+__all__ = ["MeldView", "Observation", "own_json", "unseen_cards"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +36,15 @@ class MeldView:
     is_run: bool
     cards: tuple[int, ...]
     played_by: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"number": 1, "run": true, "cards": ["4H", "JK=5H", "6H"], "played_by": [...]}``."""
+        return {
+            "number": self.number,
+            "run": self.is_run,
+            "cards": [played_str(c) for c in self.cards],
+            "played_by": [seat_str(s) for s in self.played_by],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +81,39 @@ class Observation:
         """Whether this seat is floating (has melded all its cards and waits for its turn)."""
         return not self.hand and self.phase in (Phase.DRAW, Phase.PLAY)
 
+    def to_json(self, *, own: bool = True, history: bool = True) -> dict[str, Any]:
+        """What this seat may know, as JSON values: cards in notation, seats as ``P1`` … ``P8``,
+        moves in notation (docs/protocol.md, the ``view``).
+
+        Everyone's part first: the table, the pile, sizes, points and totals, the known cards;
+        with ``history`` this hand's public moves and every finished hand's result; with
+        ``own`` the seat's own part last (:func:`own_json`: ``seat``, ``hand``, ``floating``).
+        """
+        seat = seat_str
+        view: dict[str, Any] = {
+            "hand_number": self.hand_number,
+            "dealer": seat(self.dealer),
+            "phase": str(self.phase),
+            "to_act": None if self.to_act is None else seat(self.to_act),
+            "turn": seat(self.turn),
+            "window": [seat(s) for s in self.window],
+            "discard_pile": [card_str(c) for c in self.discard_pile],
+            "stock_size": self.stock_size,
+            "melds": [m.to_json() for m in self.melds],
+            "hand_sizes": by_seat(self.hand_sizes),
+            "known_cards": by_seat([[card_str(c) for c in k] for k in self.known]),
+            "points": by_seat(self.points),
+            "totals": by_seat(self.totals),
+            "must_use": card_str(self.must_use) if self.must_use >= 0 else None,
+            "winner": None if self.winner is None else seat(self.winner),
+        }
+        if history:
+            view["history"] = [str(m) for m in self.history]
+            view["hand_results"] = [r.to_json() for r in self.hand_results]
+        if own:
+            view.update(own_json(self.seat, self.hand, self.phase))
+        return view
+
     @property
     def obligation(self) -> Obligation | None:
         """The card this seat must meld or lay off before anything else, and how."""
@@ -87,6 +135,17 @@ class Observation:
         if self.phase == Phase.DRAW and not self.hand and self.to_act == self.seat:
             return "float"
         return self.phase
+
+
+def own_json(seat: int, hand: Sequence[int], phase: str) -> dict[str, Any]:
+    """The part of an observation's JSON only its seat sees: the seat, its cards, and whether
+    it floats (no cards left while the hand goes on). A server that has the public part
+    already adds this one for each seat without a whole observation of it."""
+    return {
+        "seat": seat_str(seat),
+        "hand": [card_str(c) for c in hand],
+        "floating": not hand and phase in (Phase.DRAW, Phase.PLAY),
+    }
 
 
 def unseen_cards(obs: Observation) -> list[int]:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
+
+from rummy500.engine.moves import by_seat, seat_str
 
 __all__ = ["CallWindow", "HandResult", "Obligation", "ObligationKind", "Phase"]
 
@@ -64,3 +67,14 @@ class HandResult:
     capped: bool = False  # ended by the move cap of automatic play, scored as if the stock ran out
     melded: tuple[int, ...] = ()  # points melded and laid off
     left: tuple[int, ...] = ()  # points left in hand
+
+    def to_json(self) -> dict[str, Any]:
+        """How the hand ended and the points, by seat (no card is named)."""
+        return {
+            "scores": by_seat(self.scores),
+            "melded": by_seat(self.melded),
+            "left": by_seat(self.left),
+            "ended_by": self.ended_by,
+            "out": None if self.out is None else seat_str(self.out),
+            "capped": self.capped,
+        }

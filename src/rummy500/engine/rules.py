@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from rummy500.engine.errors import InvalidRules
 from rummy500.i18n import N_, _
 
-__all__ = ["MAX_TARGET", "OPTION_HELP", "PRESETS", "PRESET_HELP", "Rules", "option_choices"]
+__all__ = [
+    "MAX_TARGET",
+    "OPTION_HELP",
+    "OPTION_WORDS",
+    "PRESETS",
+    "PRESET_HELP",
+    "PRESET_NAMES",
+    "VALUE_WORDS",
+    "Rules",
+    "Words",
+    "option_choices",
+]
 
 #: The highest target score. A game's length grows with its target: past this it would not end
 #: in any sitting (a server would play and store it for ever).
@@ -72,6 +84,20 @@ def _bad_target(value: object) -> InvalidRules:
             limit=MAX_TARGET, value=shown
         )
     )
+
+
+def _pairs(words: Iterable[str], *, repeat: bool = True) -> dict[str, str]:
+    """``["jokers=off", "target=300"]`` -> ``{"jokers": "off", "target": "300"}``; with
+    ``repeat`` a name given again takes its last value, else it is refused (a rules line)."""
+    pairs: dict[str, str] = {}
+    for item in words:
+        name, sep, value = item.partition("=")
+        if not sep or (not value and not repeat):
+            raise InvalidRules(_("{item!r} is not name=value").format(item=item))
+        if name in pairs and not repeat:
+            raise InvalidRules(_("rule option {name!r} given twice").format(name=name))
+        pairs[name] = value
+    return pairs
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,29 +174,50 @@ class Rules:
     @classmethod
     def parse(cls, text: str) -> Rules:
         """Read ``"jokers=on values=standard … target=500"``; options left out are defaults."""
-        options: dict[str, str] = {}
-        for item in text.split():
-            name, sep, value = item.partition("=")
-            if not sep or not value:
-                raise InvalidRules(_("{item!r} is not name=value").format(item=item))
-            if name in options:
-                raise InvalidRules(_("rule option {name!r} given twice").format(name=name))
-            options[name] = value
-        return cls().with_options(options)
+        return cls().with_options(_pairs(text.split(), repeat=False))
+
+    @classmethod
+    def from_spec(
+        cls,
+        spec: Rules | str | None = None,
+        options: Mapping[str, object] | Iterable[str] | str | None = None,
+    ) -> Rules:
+        """Rules as any front end names them: the one way from what a person, a command line,
+        a request or an environment gives to checked rules (raises :class:`InvalidRules`).
+
+        ``spec`` is where to start: ``None`` (every default), a :class:`Rules`, a preset name
+        (``"hoyle"``) or a rules line (``"jokers=off target=300"``, which may start with a
+        preset: ``"hoyle target=300"``). ``options`` then change some: a mapping named as in a
+        record (``{"going-out": "float", "target": 300}``), or ``name=value`` texts as typed on
+        a command line, each holding one or several separated by spaces or commas (the last
+        value of a name counts).
+
+        >>> print(Rules.from_spec("hoyle", ["target=300", "jokers=off"]))
+        jokers=off values=standard pickup=must-meld rummy=pile going-out=any win=highest target=300
+        >>> Rules.from_spec(options={"target": 150}).target
+        150
+        """
+        if spec is None or isinstance(spec, Rules):
+            rules = spec or cls()
+        else:
+            words = spec.replace(",", " ").split()
+            preset = words.pop(0) if words and "=" not in words[0] else None
+            rules = cls.preset(preset) if preset else cls()
+            if words:
+                rules = rules.with_options(_pairs(words, repeat=False))
+        if options is None:
+            return rules
+        if isinstance(options, Mapping):
+            pairs = {str(name): str(value) for name, value in options.items()}
+        else:
+            texts = [options] if isinstance(options, str) else options
+            pairs = _pairs([w for text in texts for w in text.replace(",", " ").split()])
+        return rules.with_options(pairs) if pairs else rules
 
     @classmethod
     def from_command_line(cls, preset: str | None, options: list[str] | None) -> Rules:
-        """Rules from a preset name and ``name=value`` options as typed on a command line (each
-        text may hold several, separated by spaces or commas). Raises :class:`InvalidRules`."""
-        rules = cls.preset(preset) if preset else cls()
-        pairs: dict[str, str] = {}
-        for text in options or []:
-            for item in text.replace(",", " ").split():
-                name, sep, value = item.partition("=")
-                if not sep:
-                    raise InvalidRules(_("{item!r} is not name=value").format(item=item))
-                pairs[name.strip()] = value.strip()
-        return rules.with_options(pairs) if pairs else rules
+        """:meth:`from_spec` under its older name: a preset and ``name=value`` texts."""
+        return cls.from_spec(preset, options)
 
     def as_dict(self) -> dict[str, str | int]:
         return {name: getattr(self, _ATTR[name]) for name in _ATTR}
@@ -207,3 +254,97 @@ PRESET_HELP: dict[str, str] = {
 def option_choices(name: str) -> tuple[str, ...]:
     """The allowed values of a rule option, the default first."""
     return _CHOICES[name]
+
+
+class Words(NamedTuple):
+    """A name and a sentence for a person choosing, marked for translation: a front end shows
+    ``_(words.name)`` and ``_(words.help)``."""
+
+    name: str
+    help: str
+
+
+#: Each option with a choice of values, as a front end offers it: its name and what it
+#: decides (:data:`OPTION_HELP` says all of an option in one sentence, for a listing).
+OPTION_WORDS: dict[str, Words] = {
+    "jokers": Words(N_("Jokers"), N_("Whether the deck has wild jokers.")),
+    "values": Words(N_("Card values"), N_("What the cards count.")),
+    "pickup": Words(
+        N_("Taking from the discard pile"), N_("What you must do with cards taken from the pile.")
+    ),
+    "rummy": Words(N_('Calling "Rummy!"'), N_("Who may call Rummy! after a discard, and on what.")),
+    "going-out": Words(N_("Going out"), N_("How a player may end the hand.")),
+    "win": Words(N_("Winning"), N_("Who wins once someone reaches the target.")),
+}
+
+#: Each value of those options: a short name, and what it means in a sentence.
+VALUE_WORDS: dict[str, dict[str, Words]] = {
+    "jokers": {
+        "on": Words(N_("with jokers"), N_("Two jokers per deck, wild.")),
+        "off": Words(N_("no jokers"), N_("No jokers: the original game.")),
+    },
+    "values": {
+        "standard": Words(
+            N_("standard"),
+            N_("2–9 at face value, tens and faces 10, aces 15 (1 at the low end of a run)."),
+        ),
+        "5-10-15": Words(
+            N_("5-10-15"), N_("2–9 count 5 each, tens and faces 10, aces 15 (a low ace 5).")
+        ),
+    },
+    "pickup": {
+        "top-free": Words(
+            N_("top card free"),
+            N_("The top card is free; deeper, you must meld the deepest card taken at once."),
+        ),
+        "must-meld": Words(
+            N_("must meld"),
+            N_(
+                "Whatever you take, even the top card alone, you must meld the deepest card "
+                "at once."
+            ),
+        ),
+        "new-meld": Words(
+            N_("new meld only"),
+            N_("The deepest card taken must go into a new meld: a lay-off is not enough."),
+        ),
+    },
+    "rummy": {
+        "pile": Words(
+            N_("on the whole pile"),
+            N_("Anyone may call on any card of the pile that could be melded."),
+        ),
+        "last-discard": Words(
+            N_("last discard only"), N_("Only on the latest discard, when it can be laid off.")
+        ),
+        "off": Words(N_("off"), N_("No Rummy calls.")),
+    },
+    "going-out": {
+        "any": Words(N_("any way"), N_("Meld everything, or discard your last card.")),
+        "discard": Words(N_("discard required"), N_("You must keep a card to discard.")),
+        "float": Words(
+            N_("floating"),
+            N_("Melding everything leaves you floating with no cards until your next turn."),
+        ),
+        "unplayable": Words(
+            N_("unplayable discard"),
+            N_("Floating, and your going-out discard must be a card that could not be melded."),
+        ),
+    },
+    "win": {
+        "highest": Words(N_("highest total"), N_("The highest total at or above the target wins.")),
+        "must-go-out": Words(
+            N_("must go out"),
+            N_("Only the player who goes out can win, with a total at or above the target."),
+        ),
+    },
+}
+
+#: Each preset's name (:data:`PRESET_HELP` says what it is).
+PRESET_NAMES: dict[str, str] = {
+    "standard": N_("Standard"),
+    "hoyle": N_("Hoyle"),
+    "5-10-15": N_("5-10-15 values"),
+    "quick": N_("Quick (to 200)"),
+    "no-jokers": N_("No jokers"),
+}

@@ -37,7 +37,6 @@ from rummy500.bots import Bot, make_bot
 from rummy500.engine import Game, IllegalMove, Rules, Seat, parse_seat
 from rummy500.envs.encoding import NUM_ACTIONS, action_str
 from rummy500.envs.observation import EncodedGame, ObservationLayout
-from rummy500.envs.pettingzoo import as_rules
 
 __all__ = ["ENV_ID", "NO_WINNER", "Rummy500Env", "register"]
 
@@ -89,7 +88,7 @@ class Rummy500Env(gymnasium.Env[dict[str, Any], Any]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         for name in self.opponents:
             make_bot(name, seed=0).close()  # fail early on an unknown bot
-        self.rules = as_rules(rules)
+        self.rules = Rules.from_spec(rules)
         self.fixed_seat = seat
         self.render_mode = render_mode
         self.max_moves_per_hand = max_moves_per_hand

@@ -86,22 +86,6 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-def _rules(params: dict[str, Any]) -> Rules:
-    options = {
-        name: str(params[key]).replace("/", "-")
-        for name, key in (
-            ("jokers", "jokers"),
-            ("values", "values"),
-            ("pickup", "pickup"),
-            ("rummy", "rummy"),
-            ("going-out", "going_out"),
-            ("win", "win"),
-            ("target", "target"),
-        )
-    }
-    return Rules().with_options(options)
-
-
 class Rummy500Game(pyspiel.Game):
     """The game: its parameters and fixed facts (see the module docstring)."""
 
@@ -113,7 +97,10 @@ class Rummy500Game(pyspiel.Game):
         players = int(values["players"])
         if not 2 <= players <= 8:
             raise ValueError(f"Rummy 500 is played by 2 to 8 players, not {players}")
-        self.rules = _rules(values)
+        # the rule options are parameters of the same names (going_out for going-out)
+        self.rules = Rules.from_spec(
+            options={o: str(values[o.replace("-", "_")]).replace("/", "-") for o in Rules.OPTIONS}
+        )
         self.players = players
         self.hands = int(values["hands"])
         self.max_moves_per_hand = int(values["max_moves_per_hand"])

@@ -60,7 +60,7 @@ class Rummy500Env(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.players = players
-        self.rules = as_rules(rules)
+        self.rules = Rules.from_spec(rules)
         self.render_mode = render_mode
         self.max_moves_per_hand = max_moves_per_hand
         self.max_hands = max_hands
@@ -201,18 +201,6 @@ class Rummy500Env(AECEnv):
 
     def close(self) -> None:
         return None
-
-
-def as_rules(rules: Rules | str | None) -> Rules:
-    """The ``rules`` an environment is made with: :class:`Rules`, a preset's name or a rules
-    line (``jokers=off pickup=must-meld``); ``None`` is the standard rules."""
-    if rules is None:
-        return Rules()
-    if isinstance(rules, Rules):
-        return rules
-    if "=" in rules:
-        return Rules.parse(rules)
-    return Rules.preset(rules)
 
 
 #: PettingZoo's conventional name for the unwrapped class.

@@ -25,6 +25,7 @@ from rummy500.engine import (
     NotationError,
     Rules,
     Seat,
+    by_seat,
     card_str,
     check_cards_fit,
     decks_for,
@@ -645,10 +646,6 @@ def format_record(game: Game | GameRecord, comment: str | None = None) -> str:
 def replay_json(game: Game | GameRecord) -> dict[str, Any]:
     """The replay summary of docs/notation.md for ``game`` (a game, or a
     :class:`GameRecord`)."""
-
-    def by_seat(values: list[int] | tuple[int, ...]) -> dict[str, int]:
-        return {seat_str(s): v for s, v in enumerate(values)}
-
     if isinstance(game, GameRecord):
         results = [h.result for h in game.hands if h.result is not None]
         totals: list[int] | tuple[int, ...] = game.totals

@@ -16,11 +16,20 @@ import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from rummy500.engine import InvalidRules, NotationError, Rules, parse_seat, seat_str
-from rummy500.i18n import _
+from rummy500.bots import LEVEL_NAMES, LEVELS
+from rummy500.engine import PRESETS, InvalidRules, NotationError, Rules, parse_seat, seat_str
+from rummy500.engine.rules import (
+    OPTION_HELP,
+    OPTION_WORDS,
+    PRESET_HELP,
+    PRESET_NAMES,
+    VALUE_WORDS,
+    option_choices,
+)
+from rummy500.i18n import _, current_language, use_language
 from rummy500.server.client_messages import (
     CreateReply,
     CreateTable,
@@ -48,7 +57,7 @@ from rummy500.server.storage import (
 from rummy500.server.tables import TableHub
 from rummy500.server.views import record_comment
 
-__all__ = ["router", "table_info"]
+__all__ = ["router", "rules_catalog_data", "table_info"]
 
 router = APIRouter(
     prefix="/api",
@@ -56,6 +65,7 @@ router = APIRouter(
     responses={422: {"model": Unprocessable, "description": "A rule or the schema refused it."}},
 )
 bearer = HTTPBearer(auto_error=False, description="The seat token returned when joining.")
+JSON = "application/json"
 
 
 def _hub(request: Request) -> TableHub:
@@ -149,12 +159,11 @@ async def create_table(
     """Create a table of 2 to 8 seats (people and computer players). With ``name``, the
     creator takes the first person's seat and gets its token."""
     try:
-        rules = Rules.preset(spec.rules.preset) if spec.rules.preset else Rules()
-        options = dict(spec.rules.options)
+        options: dict[str, object] = dict(spec.rules.options)
         if spec.target is not None:
-            options["target"] = str(spec.target)
-        if options:
-            rules = rules.with_options(options)
+            options["target"] = spec.target
+        # a preset field holds a preset's name, never a rules line
+        rules = Rules.from_spec(spec.rules.preset and Rules.preset(spec.rules.preset), options)
     except InvalidRules as e:
         raise HTTPException(422, str(e)) from None
     if spec.name is not None and not any(s.kind == "human" for s in spec.seats):
@@ -267,31 +276,60 @@ async def open_tables(
     )
 
 
-@router.get("/rules")
-async def rules_catalog() -> dict[str, Any]:
+@router.get("/rules", response_class=Response, responses={200: {"content": {JSON: {}}}})
+async def rules_catalog() -> Response:
     """Every rule option (its values, default first), every preset and every bot level, each
-    with a sentence that explains it."""
-    from rummy500.engine import PRESETS
-    from rummy500.engine.rules import OPTION_HELP, PRESET_HELP, option_choices
+    with a sentence that explains it, in the request's language (``Accept-Language``): what a
+    client needs to offer them without a copy of its own (docs/protocol.md)."""
+    return Response(
+        _catalog_text(current_language()), media_type=JSON, headers={"Vary": "Accept-Language"}
+    )
 
+
+@functools.cache
+def _catalog_text(language: str) -> bytes:
+    """The catalog's text in a shipped language, made once per language (a few are shipped)."""
+    with use_language(language):
+        return json.dumps(rules_catalog_data(), ensure_ascii=False).encode()
+
+
+def rules_catalog_data() -> dict[str, Any]:
+    """``GET /api/rules`` as data, in the current language. An option offers ``values`` (the
+    default first; ``null`` for the number ``target``), its ``default`` and ``help`` (the whole
+    option in a sentence); an option with values also its ``name``, what it decides
+    (``about``) and each value's ``name`` and ``help`` (``choices``). A preset gives the
+    ``options`` it changes, its ``name`` and ``help``; ``levels`` says what each bot level plays
+    like and ``level_names`` how it is called, both in the order to offer them (levels for
+    testing last)."""
     defaults = Rules().as_dict()
-    return {
-        "options": {
-            name: {
-                "values": None if name == "target" else list(option_choices(name)),
-                "default": defaults[name],
-                "help": _(OPTION_HELP[name]),
+    options: dict[str, Any] = {}
+    for name in Rules.OPTIONS:
+        option: dict[str, Any] = {
+            "values": None if name == "target" else list(option_choices(name)),
+            "default": defaults[name],
+            "help": _(OPTION_HELP[name]),
+        }
+        if name in OPTION_WORDS:
+            option["name"] = _(OPTION_WORDS[name].name)
+            option["about"] = _(OPTION_WORDS[name].help)
+            option["choices"] = {
+                value: {"name": _(words.name), "help": _(words.help)}
+                for value, words in VALUE_WORDS[name].items()
             }
-            for name in Rules.OPTIONS
-        },
+        options[name] = option
+    levels = sorted(BOT_LEVELS, key=lambda level: LEVELS[level].testing)
+    return {
+        "options": options,
         "presets": {
             name: {
                 "options": {k: v for k, v in preset.as_dict().items() if v != defaults[k]},
                 "help": _(PRESET_HELP[name]),
+                "name": _(PRESET_NAMES[name]),
             }
             for name, preset in PRESETS.items()
         },
-        "levels": {level: _(LEVEL_HELP[level]) for level in BOT_LEVELS},
+        "levels": {level: _(LEVEL_HELP[level]) for level in levels},
+        "level_names": {level: _(LEVEL_NAMES[level]) for level in levels},
     }
 
 

@@ -28,6 +28,7 @@ from rummy500.server.views import (
     game_over_summary,
     game_part,
     hand_summary,
+    move_event,
 )
 
 __all__ = [
@@ -200,10 +201,10 @@ def update_message(
         mover, ref = None, None
     elif isinstance(change, Moved):
         mover, ref = change.move.seat, change.ref
-        event = {"kind": "move", "move": str(change.move), "seat": seat_str(mover), "by": change.by}
+        event = move_event("move", change.move, change.by)
     else:
         mover, ref = change.seat, change.ref
-        event = {"kind": "undo", "move": str(change.move), "seat": seat_str(mover), "by": "player"}
+        event = move_event("undo", change.move, "player")
     message: dict[str, Any] = {"type": "update", "version": change.version, "event": event}
     message.update(game_part(game, seat, moment, public=public))
     if ref is not None and seat is not None and seat == mover:
@@ -242,11 +243,11 @@ def rematch_message(version: int, rematch: dict[str, Any]) -> dict[str, Any]:
 def queued_message(version: int, move: Move, ref: Any) -> dict[str, Any]:
     """A call, a pass or the next player's draw sent during a call window, kept until the
     window's order reaches it."""
-    return {"type": "queued", "version": version, "move": str(move), "ref": ref}
+    return {"type": "queued", "version": version, **move.to_json(), "ref": ref}
 
 
 def hint_message(version: int, move: Move, text: str, ref: Any) -> dict[str, Any]:
-    return {"type": "hint", "version": version, "move": str(move), "text": text, "ref": ref}
+    return {"type": "hint", "version": version, **move.to_json(), "text": text, "ref": ref}
 
 
 def pong_message(version: int) -> dict[str, Any]:

@@ -109,11 +109,12 @@ Key = tuple[str, int]
 
 
 def replay(record: GameRecord, seat: int) -> list[dict[str, Any]]:
-    """Every hand of ``record`` as ``seat`` saw it: for each, the moves in notation, the
-    position before each move and after the last (``positions`` is one longer than
-    ``moves``; the record's own :meth:`~rummy500.notation.GameRecord.positions`) and how the
-    hand ended; the last position also holds the cards every player was left holding, public
-    once the hand is over. Built from :meth:`Game.observation` only."""
+    """Every hand of ``record`` as ``seat`` saw it: for each, the moves in notation (and as
+    data, ``played``: :meth:`Move.to_json`), the position before each move and after the last
+    (``positions`` is one longer than ``moves``; the record's own
+    :meth:`~rummy500.notation.GameRecord.positions`) and how the hand ended; the last position
+    also holds the cards every player was left holding, public once the hand is over. Built
+    from :meth:`Game.observation` only."""
     hands: list[dict[str, Any]] = []
     positions: list[dict[str, Any]] = []
     for at in record.positions():
@@ -127,6 +128,7 @@ def replay(record: GameRecord, seat: int) -> list[dict[str, Any]]:
             {
                 "hand": hand.number,
                 "moves": [str(m) for m in hand.moves],
+                "played": [m.to_json() for m in hand.moves],
                 "positions": positions,
                 "ended_by": hand.ended_by,
                 "out": None if hand.out is None else seat_str(hand.out),

@@ -2,7 +2,9 @@
 
 Every card a client ever receives goes through this module: :func:`seat_view` is one seat's
 observation (its own hand included), :func:`public_view` the same without any hand, for
-spectators. Once a hand is over, the cards each player was left holding are shown to everyone
+spectators; both are the engine's one JSON encoding of an observation
+(:meth:`Observation.to_json`, which the bot protocol's ``act`` is made from too). Once a hand
+is over, the cards each player was left holding are shown to everyone
 (:func:`left_cards`), as at a card table when they are counted against them; the stock never is,
 and the full record (every deal) is only sent once the game is over.
 
@@ -34,8 +36,9 @@ from rummy500.engine import (
     Game,
     Move,
     Observation,
+    by_seat,
     card_str,
-    played_str,
+    own_json,
     seat_str,
 )
 from rummy500.server.clients import dumps
@@ -44,15 +47,13 @@ from rummy500.server.storage import ChatLine, SeatRecord, TableRecord, format_in
 __all__ = [
     "FEATURES",
     "Moment",
-    "by_seat",
     "chat_payload",
     "game_over_summary",
     "game_part",
-    "hand_result",
     "hand_summary",
     "left_cards",
     "legal_strings",
-    "own_part",
+    "move_event",
     "public_log",
     "public_view",
     "public_state_texts",
@@ -68,11 +69,6 @@ __all__ = [
 FEATURES = ("chat", "hint", "record", "rematch", "spectate", "turn_timer", "undo")
 
 
-def by_seat(values: Sequence[Any]) -> dict[str, Any]:
-    """``[3, 4]`` -> ``{"P1": 3, "P2": 4}``."""
-    return {seat_str(s): v for s, v in enumerate(values)}
-
-
 def _cards(cards: Sequence[int]) -> list[str]:
     return [card_str(c) for c in cards]
 
@@ -80,64 +76,12 @@ def _cards(cards: Sequence[int]) -> list[str]:
 def public_view(obs: Observation, *, history: bool = False) -> dict[str, Any]:
     """Everything every player may see: the table, the discard pile, sizes, scores, the known
     cards (taken from the discard pile), and with ``history`` this hand's public moves."""
-    view: dict[str, Any] = {
-        "hand_number": obs.hand_number,
-        "dealer": seat_str(obs.dealer),
-        "phase": obs.phase,
-        "to_act": None if obs.to_act is None else seat_str(obs.to_act),
-        "turn": seat_str(obs.turn),
-        "window": [seat_str(s) for s in obs.window],
-        "discard_pile": _cards(obs.discard_pile),
-        "stock_size": obs.stock_size,
-        "melds": [
-            {
-                "number": m.number,
-                "run": m.is_run,
-                "cards": [played_str(c) for c in m.cards],
-                "played_by": [seat_str(s) for s in m.played_by],
-            }
-            for m in obs.melds
-        ],
-        "hand_sizes": by_seat(obs.hand_sizes),
-        "known_cards": by_seat([_cards(k) for k in obs.known]),
-        "points": by_seat(obs.points),
-        "totals": by_seat(obs.totals),
-        "must_use": card_str(obs.must_use) if obs.must_use >= 0 else None,
-        "winner": None if obs.winner is None else seat_str(obs.winner),
-    }
-    if history:
-        view["history"] = [str(m) for m in obs.history]
-        view["hand_results"] = [hand_result(r) for r in obs.hand_results]
-    return view
+    return obs.to_json(own=False, history=history)
 
 
 def seat_view(obs: Observation, *, history: bool = False) -> dict[str, Any]:
     """What ``obs.seat`` sees: the public view and its own hand."""
-    view = public_view(obs, history=history)
-    view.update(own_part(obs.seat, obs.hand, obs.phase))
-    return view
-
-
-def own_part(seat: int, hand: Sequence[int], phase: str) -> dict[str, Any]:
-    """The part of a seat's view only that seat sees: its cards (and whether it floats: no
-    cards left while the hand goes on)."""
-    return {
-        "seat": seat_str(seat),
-        "hand": _cards(hand),
-        "floating": not hand and phase in (DRAW, PLAY),
-    }
-
-
-def hand_result(result: Any) -> dict[str, Any]:
-    """One finished hand: how it ended and the points. No card is named."""
-    return {
-        "scores": by_seat(result.scores),
-        "melded": by_seat(result.melded),
-        "left": by_seat(result.left),
-        "ended_by": result.ended_by,
-        "out": None if result.out is None else seat_str(result.out),
-        "capped": result.capped,
-    }
+    return obs.to_json(history=history)
 
 
 def hand_summary(obs: Observation, left: dict[str, list[str]]) -> dict[str, Any]:
@@ -146,7 +90,7 @@ def hand_summary(obs: Observation, left: dict[str, list[str]]) -> dict[str, Any]
     result = obs.hand_results[-1]
     return {
         "hand_number": obs.hand_number,
-        **hand_result(result),
+        **result.to_json(),
         "totals": by_seat(obs.totals),
         "left_cards": left,
     }
@@ -170,10 +114,11 @@ def game_over_summary(obs: Observation) -> dict[str, Any]:
 
 
 def public_log(game: Game) -> list[dict[str, Any]]:
-    """This hand's public history as its log: the deal, then every move, with the cards each
-    move took from the discard pile (bottom first: everyone saw them there; a draw from the
-    stock never shows its card). The hand is replayed from its deal (as the engine's undo
-    does), so every move is said as it was at the time."""
+    """This hand's public history as its log: the deal, then every move (its notation and its
+    parts: :meth:`Move.to_json`), with the cards each move took from the discard pile (bottom
+    first: everyone saw them there; a draw from the stock never shows its card). The hand is
+    replayed from its deal (as the engine's undo does), so every move is said as it was at the
+    time."""
     hand = game.record[-1] if game.record else None
     if hand is None or hand.deal is None:
         return []  # a game recorded from the middle of a hand: nothing to say it from
@@ -187,15 +132,19 @@ def public_log(game: Game) -> list[dict[str, Any]]:
         replay.play(move)
         after = replay.observation(0).discard_pile
         taken = before[len(after) :] if len(after) < len(before) else ()
-        log.append(
-            {"kind": "move", "move": str(move), "seat": seat_str(move.seat), "taken": _cards(taken)}
-        )
+        log.append({"kind": "move", **move.to_json(), "taken": _cards(taken)})
     return log
 
 
 def legal_strings(moves: Sequence[Move]) -> list[str]:
     """Moves in notation."""
     return [str(m) for m in moves]
+
+
+def move_event(kind: str, move: Move, by: str) -> dict[str, Any]:
+    """An update's ``event`` for a move played or taken back (``kind`` ``move`` or ``undo``):
+    the move in notation and its parts (:meth:`Move.to_json`), and who made it."""
+    return {"kind": kind, **move.to_json(), "by": by}
 
 
 # --- a seat's part of a state or an update ------------------------------------------------------
@@ -230,9 +179,9 @@ def game_part(
     """The view, legal moves, call and timer of ``seat`` (``None``: a spectator). ``public`` is
     the public view if already made for this version (it is the same for every seat)."""
     if game is None:
-        return {"view": None, "legal": [], "call": None, "timer": None, "can_undo": False}
+        return {"view": None, **_NO_PART}
     if public is not None:
-        view = public if seat is None else {**public, **own_part(seat, game.hand(seat), game.phase)}
+        view = public if seat is None else {**public, **own_json(seat, game.hand(seat), game.phase)}
     elif seat is None:
         view = public_view(game.observation(0), history=history)
     else:
@@ -243,13 +192,26 @@ def game_part(
     return {"view": view, **seat_part(game, seat, moment)}
 
 
+#: A seat's part when there is no game yet.
+_NO_PART: dict[str, Any] = {
+    "legal": [],
+    "legal_moves": [],
+    "call": None,
+    "timer": None,
+    "can_undo": False,
+}
+
+
 def seat_part(game: Game | None, seat: int | None, moment: Moment) -> dict[str, Any]:
-    """The part of :func:`game_part` besides the view: ``seat``'s legal moves, call, the timer
-    and whether it may undo."""
+    """The part of :func:`game_part` besides the view: ``seat``'s legal moves (in notation,
+    ``legal``, and as data, ``legal_moves``: :meth:`Move.to_json`), call, the timer and whether
+    it may undo."""
     if game is None:
-        return {"legal": [], "call": None, "timer": None, "can_undo": False}
+        return dict(_NO_PART)
+    legal = _legal(game, seat, moment)
     return {
-        "legal": legal_strings(_legal(game, seat, moment)),
+        "legal": legal_strings(legal),
+        "legal_moves": [m.to_json() for m in legal],
         "call": _call(game, seat, moment),
         "timer": _timer(game, moment),
         "can_undo": seat is not None and seat in moment.undoable,
@@ -367,8 +329,8 @@ def public_state_texts(game: Game | None, log: Sequence[dict[str, Any]]) -> tupl
 
 def with_own_part(view: str, game: Game | None, seat: int | None) -> str:
     """The text of ``seat``'s view: the public view's text (:func:`public_state_texts`) and the
-    seat's own part (:func:`own_part`); a spectator's is the public view itself."""
+    seat's own part (:func:`~rummy500.engine.own_json`); a spectator's is the public view itself."""
     if game is None or seat is None:
         return view
-    own = dumps(own_part(seat, game.hand(seat), game.phase))
+    own = dumps(own_json(seat, game.hand(seat), game.phase))
     return view[:-1] + "," + own[1:]  # two objects of different keys: one object

@@ -230,17 +230,42 @@ class RematchLink(_Sent):
     invite_code: str
 
 
-class MoveEvent(_Sent):
-    kind: Literal["move"]
+class MoveData(_Sent):
+    """A move in notation and as data: its parts, so that a client need not read the notation
+    (they are what ``move`` says; a client that knows only ``move`` may ignore them)."""
+
     move: str = Field(description="The move, in notation (a draw never shows its card).")
-    seat: Seat
+    seat: Seat = Field(description="Whose move it is.")
+    verb: Literal["draw", "take", "meld", "layoff", "discard", "rummy", "end", "pass"]
+    cards: list[Card] = Field(
+        description="meld: its cards as played (a joker with what it stands for, JK=8H or "
+        "JK=9), in run order for a run; layoff: the card laid off, as played; discard: the "
+        "card; empty for the other verbs."
+    )
+    number: int | None = Field(
+        ge=1,
+        description="take and rummy: how many cards from the top of the discard pile; layoff: "
+        "the number of the meld; null for the other verbs.",
+    )
+    end: Literal["low", "high"] | None = Field(
+        description="layoff: the end of a run the card goes to, when it could go to either; "
+        "else null."
+    )
+
+
+class MoveEvent(MoveData):
+    """A move played (``by``: its player, a computer seat, a computer finishing the turn of an
+    absent player or one whose time ran out, or the server passing a call for a seat that
+    cannot call)."""
+
+    kind: Literal["move"]
     by: Literal["player", "bot", "takeover", "timeout", "auto"]
 
 
-class UndoEvent(_Sent):
+class UndoEvent(MoveData):
+    """A move taken back (``move``: the move, as it was played)."""
+
     kind: Literal["undo"]
-    move: str = Field(description="The move taken back.")
-    seat: Seat
     by: Literal["player"]
 
 
@@ -253,12 +278,10 @@ class DealEvent(_Sent):
 Event = Annotated[MoveEvent | UndoEvent | DealEvent, Field(discriminator="kind")]
 
 
-class PastMove(_Sent):
+class PastMove(MoveData):
     """A move of this hand, in a ``state``'s log."""
 
     kind: Literal["move"]
-    move: str = Field(description="The move, in notation (a draw never shows its card).")
-    seat: Seat
     taken: list[Card] = Field(
         description="The cards the move took from the discard pile, bottom first (a take, a "
         "Rummy! call); empty for any other move."
@@ -293,6 +316,9 @@ class StateMessage(_Message):
     rematch: RematchLink | None
     view: SeatView | View | None = Field(description="null before the first deal.")
     legal: list[str] = Field(description="Your legal moves now, in notation.")
+    legal_moves: list[MoveData] = Field(
+        description="The same legal moves, in the same order, as data (notation and parts)."
+    )
     call: Call | None
     timer: Timer | None
     can_undo: bool
@@ -311,6 +337,7 @@ class UpdateMessage(_Message):
     event: Event
     view: SeatView | View
     legal: list[str]
+    legal_moves: list[MoveData]
     call: Call | None
     timer: Timer | None
     can_undo: bool
@@ -363,19 +390,19 @@ class ChatLineMessage(_Message):
     at: float
 
 
-class QueuedMessage(_Message):
-    """An answer to a call window (or a draw sent during one) waits for the window to close."""
+class QueuedMessage(_Message, MoveData):
+    """An answer to a call window (or a draw sent during one) waits for the window to close:
+    the move, in notation and as data."""
 
     type: Literal["queued"]
-    move: str
     ref: Ref
 
 
-class HintAnswer(_Message):
-    """What a strong computer player would play for you now (to the asking client only)."""
+class HintAnswer(_Message, MoveData):
+    """What a strong computer player would play for you now (to the asking client only): the
+    move, in notation and as data."""
 
     type: Literal["hint"]
-    move: str
     text: str = Field(
         description="The move and why, in words (the game review's sentence), in the language of"
         " the connection."

@@ -68,7 +68,7 @@ def rules_from_options(
             )
             raise typer.Exit(2)
     try:
-        return Rules.from_command_line(preset, [*(options or []), *extra])
+        return Rules.from_spec(preset, [*(options or []), *extra])
     except InvalidRules as e:
         err_console.print(f"[red]{e}[/red]")
         raise typer.Exit(2) from None

@@ -23,15 +23,6 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _rules(preset: str | None, options: list[str] | None) -> Rules:
-    """Rules from a preset and ``name=value`` options (each may hold several, space- or
-    comma-separated)."""
-    try:
-        return Rules.from_command_line(preset, options)
-    except InvalidRules as e:
-        raise _fail(str(e)) from None
-
-
 def _check_language(code: str | None) -> str | None:
     """``--lang`` after ``play``: a shipped language, else a clear error (status 2). (The
     language itself is chosen before the command line is read: ``rummy500.cli``.)"""
@@ -133,7 +124,10 @@ def play(
             )
     elif players is not None:
         levels = ["medium"] * (players - 1)
-    rules = _rules(preset, rule) if preset is not None or rule else None
+    try:
+        rules = Rules.from_spec(preset, rule) if preset is not None or rule else None
+    except InvalidRules as e:
+        raise _fail(str(e)) from None
     direct = any(x is not None for x in (players, opponents, preset, rule, seed))
     # what is not given is what was chosen last time (the start screen opens with it)
     setup = load_preferences(user_data_dir(data_dir)).setup(levels, rules, seed, name)

@@ -25,6 +25,7 @@ from textual.widgets import (
     Static,
 )
 
+from rummy500.bots import LEVEL_NAMES
 from rummy500.engine import PRESETS, InvalidRules, Rules
 from rummy500.engine.rules import OPTION_HELP, PRESET_HELP, option_choices
 from rummy500.guide import guide_markdown, rules_in_words
@@ -52,11 +53,7 @@ __all__ = [
 ]
 
 _LEVEL_LABELS = {
-    "easy": N_("easy"),
-    "medium": N_("medium"),
-    "hard": N_("hard"),
-    "expert": N_("expert"),
-    "random": N_("random"),
+    **LEVEL_NAMES,
     "beginner": N_("beginner"),
     "intermediate": N_("intermediate"),
 }
@@ -283,7 +280,7 @@ class StartScreen(Screen[None]):
             if option != "target"
         }
         options["target"] = self.query_one("#rule-target", Input).value.strip() or "500"
-        return Rules().with_options(options)
+        return Rules.from_spec(options=options)
 
     def chosen_setup(self) -> GameSetup | None:
         """The setup on the screen, or ``None`` (with the reason shown) if it is not valid."""

@@ -1,5 +1,5 @@
 // The lobby over HTTP + JSON (docs/protocol.md): create, list, find by invite, join, leave,
-// rematch. Errors are thrown as ApiError with the server's own words.
+// rematch, the rules catalog. Errors are thrown as ApiError with the server's own words.
 export class ApiError extends Error {
   constructor(status, message) {
     super(message);
@@ -20,10 +20,10 @@ function describe(detail) {
   return JSON.stringify(detail);
 }
 
-async function request(method, path, { body, token } = {}) {
+async function request(method, path, { body, token, language } = {}) {
   const headers = { Accept: 'application/json' };
   // the server's words (errors) in the page's language, which the player may have chosen
-  const lang = typeof document !== 'undefined' && document.documentElement.lang;
+  const lang = language || (typeof document !== 'undefined' && document.documentElement.lang);
   if (lang) headers['Accept-Language'] = lang;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -79,4 +79,6 @@ export const api = {
     return request('GET', qs ? `/api/guide?${qs}` : '/api/guide');
   },
   recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
+  // the rule options, presets and computer levels with their words, in `language`
+  rules: (language) => request('GET', '/api/rules', { language }),
 };

@@ -8,61 +8,70 @@ import { navigate, reducedMotion, Settings } from './app-shell.js';
 import { computerSeatText } from './names.js';
 import { LanguagePicker } from './language-picker.js';
 import { GuideDialog } from './dialogs.js';
+import {
+  choiceOptions,
+  defaultOf,
+  levelHelp,
+  levelName,
+  levelNames,
+  optionAbout,
+  optionName,
+  presetHelp,
+  presetName,
+  presetNames,
+  presetOptions,
+  ruleValues,
+  valueHelp,
+  valueName,
+} from './rules.js';
 
-export const LEVELS = ['easy', 'medium', 'hard', 'expert', 'random'];
-export const PRESETS = ['standard', 'hoyle', '5-10-15', 'quick', 'no-jokers'];
-export const OPTIONS = {
-  jokers: ['on', 'off'],
-  values: ['standard', '5-10-15'],
-  pickup: ['top-free', 'must-meld', 'new-meld'],
-  rummy: ['pile', 'last-discard', 'off'],
-  'going-out': ['any', 'discard', 'float', 'unplayable'],
-  win: ['highest', 'must-go-out'],
-};
-const PRESET_OPTIONS = {
-  standard: {},
-  hoyle: { pickup: 'must-meld' },
-  '5-10-15': { values: '5-10-15' },
-  quick: { target: '200' },
-  'no-jokers': { jokers: 'off' },
-};
 const TURN_TIMES = [0, 30, 60, 120, 300];
 
 /** The non-default parts of a table's rules line, in words. */
 export function rulesSummary(rules) {
   const parts = [];
-  for (const item of (rules || '').split(/\s+/)) {
-    const [name, value] = item.split('=');
-    if (!value) continue;
+  for (const [name, value] of Object.entries(ruleValues(rules))) {
     if (name === 'target') parts.push(t('rules.target.short', { n: value }));
-    else if (OPTIONS[name] && OPTIONS[name][0] !== value) parts.push(`${t(`rules.option.${name}`)}: ${t(`rules.value.${name}.${value}.short`)}`);
+    else if (defaultOf(name) !== null && defaultOf(name) !== value) parts.push(`${optionName(name)}: ${valueName(name, value)}`);
   }
   return parts.join(' · ');
+}
+
+/** The preset a table's options and target are (the one that says most), or null. */
+function presetOf(chosen, target) {
+  const fits = presetNames().filter((p) => {
+    const { target: presetTarget, ...wanted } = presetOptions(p);
+    if (presetTarget !== undefined && String(presetTarget) !== target) return false;
+    const names = Object.keys(wanted);
+    return names.length === Object.keys(chosen).length && names.every((k) => chosen[k] === wanted[k]);
+  });
+  const says = (p) => Object.keys(presetOptions(p)).length;
+  return fits.sort((a, b) => says(b) - says(a))[0] || null;
 }
 
 /** A table's rules, line by line in words: the target, the preset (or "your own mix") and
  * every option that differs from the standard, with what it means. */
 export function rulesDetails(rules) {
   const chosen = {};
-  let target = '500';
-  for (const item of (rules || '').split(/\s+/)) {
-    const [name, value] = item.split('=');
-    if (name === 'target' && value) target = value;
-    else if (OPTIONS[name] && value && OPTIONS[name][0] !== value) chosen[name] = value;
+  let target = String(defaultOf('target'));
+  for (const [name, value] of Object.entries(ruleValues(rules))) {
+    if (name === 'target') target = value;
+    else if (defaultOf(name) !== null && defaultOf(name) !== value) chosen[name] = value;
   }
   const names = Object.keys(chosen);
-  const same = (p) => {
-    const wanted = Object.entries(PRESET_OPTIONS[p]).filter(([k]) => k !== 'target');
-    return wanted.length === names.length && wanted.every(([k, v]) => chosen[k] === v);
-  };
-  const preset = names.length === 0 && target === '200' ? 'quick' : PRESETS.find((p) => p !== 'quick' && same(p));
+  const preset = presetOf(chosen, target);
   const lines = [
     t('table.rules.target', { n: target }),
-    t('table.rules.preset', { preset: preset ? t(`rules.preset.${preset}`) : t('table.rules.custom') }),
+    t('table.rules.preset', { preset: preset ? presetName(preset) : t('table.rules.custom') }),
   ];
-  for (const name of names) lines.push(`${t(`rules.option.${name}`)}: ${t(`rules.value.${name}.${chosen[name]}`)}`);
+  for (const name of names) lines.push(`${optionName(name)}: ${valueHelp(name, chosen[name])}`);
   if (!names.length) lines.push(t('table.rules.standard'));
   return lines;
+}
+
+/** A table's rules in a few words: what is not the standard, or the standard preset's name. */
+export function rulesShort(rules) {
+  return rulesSummary(rules) || presetName('standard');
 }
 
 function NameField({ name, setName, id = 'player-name' }) {
@@ -115,7 +124,7 @@ function CreateTable({ name, setName, onError, onRules }) {
   const setSeat = (i, change) => setSeats(seats.map((s, j) => (j === i ? { ...s, ...change } : s)));
   const add = (kind) => seats.length < 8 && setSeats([...seats, kind === 'bot' ? { kind, level: 'easy' } : { kind }]);
   const remove = (i) => seats.length > 2 && setSeats(seats.filter((_, j) => j !== i));
-  const presetValue = (option) => (PRESET_OPTIONS[preset][option] ? PRESET_OPTIONS[preset][option] : OPTIONS[option][0]);
+  const presetValue = (option) => presetOptions(preset)[option] ?? defaultOf(option);
   // how to play speaks of the rules chosen here
   useEffect(() => onRules({ preset, rules: chosenRules(options, target) }), [preset, options, target]);
 
@@ -175,10 +184,10 @@ function CreateTable({ name, setName, onError, onRules }) {
                     data-seat-level=${i + 1}
                     onChange=${(e) => setSeat(i, { level: e.target.value })}
                   >
-                    ${LEVELS.map((l) => html`<option key=${l} value=${l}>${t(`level.${l}`)}</option>`)}
+                    ${levelNames().map((l) => html`<option key=${l} value=${l}>${levelName(l)}</option>`)}
                   </select>`}
                   <button type="button" class="ghost" aria-label=${t('create.remove', { n: i + 1 })} disabled=${seats.length <= 2} onClick=${() => remove(i)}>×</button>`}
-            ${s.kind === 'bot' && html`<p class="help">${t(`level.${s.level}.help`)}</p>`}
+            ${s.kind === 'bot' && html`<p class="help">${levelHelp(s.level)}</p>`}
           </li>`,
         )}
       </ol>
@@ -191,19 +200,19 @@ function CreateTable({ name, setName, onError, onRules }) {
 
     <fieldset class="rules">
       <legend>${t('create.rules')}</legend>
-      <${Field} label=${t('create.preset')} help=${t(`rules.preset.${preset}.help`)} htmlFor="preset">
+      <${Field} label=${t('create.preset')} help=${presetHelp(preset)} htmlFor="preset">
         <select id="preset" value=${preset} onChange=${(e) => setPreset(e.target.value)} aria-describedby="preset-help">
-          ${PRESETS.map((p) => html`<option key=${p} value=${p}>${t(`rules.preset.${p}`)}</option>`)}
+          ${presetNames().map((p) => html`<option key=${p} value=${p}>${presetName(p)}</option>`)}
         </select>
       </${Field}>
-      <${Field} label=${t('create.target')} help=${t('create.target.help', { n: PRESET_OPTIONS[preset].target || 500 })} htmlFor="target">
+      <${Field} label=${t('create.target')} help=${t('create.target.help', { n: presetValue('target') })} htmlFor="target">
         <input
           id="target"
           type="number"
           min="1"
           max="100000"
           inputmode="numeric"
-          placeholder=${PRESET_OPTIONS[preset].target || '500'}
+          placeholder=${String(presetValue('target'))}
           value=${target}
           onInput=${(e) => setTarget(e.target.value)}
           aria-describedby="target-help"
@@ -211,13 +220,13 @@ function CreateTable({ name, setName, onError, onRules }) {
       </${Field}>
       <details class="options">
         <summary>${t('create.options')}</summary>
-        ${Object.entries(OPTIONS).map(([option, values]) => {
+        ${choiceOptions().map(([option, { values }]) => {
           const value = options[option] || '';
           const shown = value || presetValue(option);
           return html`<${Field}
             key=${option}
-            label=${t(`rules.option.${option}`)}
-            help=${`${t(`rules.option.${option}.help`)} ${t(`rules.value.${option}.${shown}`)}`}
+            label=${optionName(option)}
+            help=${`${optionAbout(option)} ${valueHelp(option, shown)}`}
             htmlFor=${`option-${option}`}
           >
             <select
@@ -226,8 +235,8 @@ function CreateTable({ name, setName, onError, onRules }) {
               onChange=${(e) => setOptions({ ...options, [option]: e.target.value })}
               aria-describedby=${`option-${option}-help`}
             >
-              <option value="">${t('create.option.preset', { value: t(`rules.value.${option}.${presetValue(option)}.short`) })}</option>
-              ${values.map((v) => html`<option key=${v} value=${v}>${t(`rules.value.${option}.${v}.short`)}</option>`)}
+              <option value="">${t('create.option.preset', { value: valueName(option, presetValue(option)) })}</option>
+              ${values.map((v) => html`<option key=${v} value=${v}>${valueName(option, v)}</option>`)}
             </select>
           </${Field}>`;
         })}
@@ -309,7 +318,7 @@ function JoinTable({ table, name, setName, onError, onCancel }) {
   return html`<form class="panel join" ref=${form} onSubmit=${join} aria-labelledby="join-title">
     <h2 id="join-title">${t('join.title', { code: table.invite_code })}</h2>
     <p><${SeatsLine} table=${table} /></p>
-    <p class="muted">${rulesSummary(table.rules) || t('rules.preset.standard')}</p>
+    <p class="muted">${rulesShort(table.rules)}</p>
     ${held
       ? html`<p>${t('join.held', { seat: held.seat })}</p>
           <div class="row">
@@ -436,7 +445,7 @@ function OpenTables({ onJoin }) {
                   <strong>${t('open.table', { code: table.invite_code })}</strong>
                   <span class="tag">${t(`status.table.${table.status}`)}</span>
                   <div><${SeatsLine} table=${table} /></div>
-                  <div class="muted">${rulesSummary(table.rules) || t('rules.preset.standard')}</div>
+                  <div class="muted">${rulesShort(table.rules)}</div>
                 </div>
                 <div class="row">
                   <button onClick=${() => onJoin(table)}>${table.seats.some((s) => s.left) ? t('open.takeover') : t('open.join')}</button>

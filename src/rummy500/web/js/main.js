@@ -1,7 +1,8 @@
 // The browser game: the start page or a table, chosen by the address (?table=ID, ?watch=ID,
 // ?invite=CODE), with the settings every screen shares.
 import { html, render, useState, useEffect } from './lib.js';
-import { setLanguage, preferredLanguage, t } from './i18n.js';
+import { setLanguage, preferredLanguage, currentLanguage, t } from './i18n.js';
+import { loadRules } from './rules.js';
 import * as store from './store.js';
 import { Lobby } from './lobby.js';
 import { TableScreen } from './table.js';
@@ -33,7 +34,10 @@ function App({ initialSettings }) {
   }, [settings.speed]);
   const onSettings = async (next) => {
     store.saveSettings(next);
-    if (next.language !== settings.language) await setLanguage(preferredLanguage(next.language));
+    if (next.language !== settings.language) {
+      await setLanguage(preferredLanguage(next.language));
+      await loadRules(currentLanguage()); // the server's words for the rules, in the new language
+    }
     setSettings(next);
   };
   useEffect(() => {
@@ -71,6 +75,7 @@ function App({ initialSettings }) {
 async function start() {
   const settings = store.settings();
   await setLanguage(preferredLanguage(settings.language));
+  await loadRules(currentLanguage());
   const skip = document.querySelector('.skip-link');
   if (skip) skip.textContent = t('skip.link');
   const root = document.getElementById('app');

@@ -1,43 +1,18 @@
-// Moves (docs/notation.md): reading them, finding the legal moves that fit what the player
+// Moves (docs/notation.md), as the server sends them: beside its notation (`move`) each move
+// comes with its parts (`seat`, `verb`, `cards`, `number`, `end`: docs/protocol.md, "Moves as
+// data"), so nothing here reads notation. Finding the legal moves that fit what the player
 // picked (a selection of cards, a card and a meld), describing them in words, and a simple hint.
 // Nothing here decides what is legal: the server sends the legal moves and judges every move.
 import { t } from './i18n.js';
 import { baseCard, cardShort, cardValue, isJoker, parsePlayed, rankOf, suitOf, RANKS } from './cards.js';
 
-/** 'P2 layoff AS 1 low' -> { seat: 'P2', verb: 'layoff', cards: ['AS'], number: 1, end: 'low' } */
-export function parseMove(text) {
-  const words = text.trim().split(/\s+/);
-  const move = { text, seat: words[0].toUpperCase(), verb: (words[1] || '').toLowerCase(), cards: [], number: 0, end: '' };
-  const args = words.slice(2);
-  switch (move.verb) {
-    case 'take':
-    case 'rummy':
-      move.number = Number(args[0]);
-      break;
-    case 'meld':
-      move.cards = args.map((a) => a.toUpperCase());
-      break;
-    case 'layoff':
-      move.cards = [args[0].toUpperCase()];
-      move.number = Number(args[1]);
-      move.end = (args[2] || '').toLowerCase();
-      break;
-    case 'discard':
-      move.cards = [args[0].toUpperCase()];
-      break;
-    default:
-      break;
-  }
-  return move;
-}
-
 function multiset(cards) {
   return [...cards].map((c) => c.toUpperCase()).sort().join(' ');
 }
 
-/** The legal moves of a verb. */
+/** The legal moves of a verb (`legal`: the server's `legal_moves`). */
 export function movesOf(legal, verb) {
-  return legal.map(parseMove).filter((m) => m.verb === verb);
+  return legal.filter((m) => m.verb === verb);
 }
 
 /** Legal melds made of exactly the selected cards (hand codes such as 'JK', '8H'). */
@@ -73,7 +48,7 @@ export function canDiscard(legal, card) {
 
 /** Whether the legal moves hold the verb. */
 export function has(legal, verb) {
-  return legal.some((m) => parseMove(m).verb === verb);
+  return legal.some((m) => m.verb === verb);
 }
 
 /**
@@ -85,8 +60,7 @@ export function meldAttempt(seat, selected) {
 }
 
 /** Words for one option among several (a joker's declaration, the end of a run, a depth). */
-export function describeOption(move, pile = []) {
-  const m = typeof move === 'string' ? parseMove(move) : move;
+export function describeOption(m, pile = []) {
   if (m.verb === 'meld') {
     const jokers = m.cards.filter(isJoker).map((c) => parsePlayed(c).as);
     const cards = m.cards.map(cardShort).join(' ');
@@ -109,7 +83,7 @@ export function describeOption(move, pile = []) {
       card: deepest ? cardShort(deepest) : '?',
     });
   }
-  return m.text;
+  return m.move;
 }
 
 function declaration(as) {
@@ -117,9 +91,9 @@ function declaration(as) {
   return as.length > 1 ? cardShort(as) : t('option.joker.rank', { rank: t(`rank.plural.${as}`) });
 }
 
-/** A move that happened, in words: 'Bob melded 9♠ 10♠ J♠'. `name` gives a seat's name. */
-export function describeMove(text, name, pile = []) {
-  const m = parseMove(text);
+/** A move that happened (an update's `event`, a replay's move), in words: 'Bob melded 9♠ 10♠
+ * J♠'. `name` gives a seat's name. */
+export function describeMove(m, name, pile = []) {
   const who = name(m.seat);
   const cards = m.cards.map(cardShort).join(' ');
   switch (m.verb) {
@@ -142,15 +116,15 @@ export function describeMove(text, name, pile = []) {
     case 'pass':
       return t('event.pass', { who });
     default:
-      return text;
+      return m.move;
   }
 }
 
 // --- hints -------------------------------------------------------------------------------------
 
-/** A suggested move in words, with the hand cards it uses: { move, text, cards }. */
-export function hintFor(text, pile = []) {
-  const m = parseMove(text);
+/** A suggested move in words, with the hand cards it uses: { move (its notation), text, cards }. */
+export function hintFor(m, pile = []) {
+  const text = m.move;
   const deepest = pile.length >= m.number && m.number > 0 ? cardShort(pile[pile.length - m.number]) : '';
   switch (m.verb) {
     case 'rummy':
@@ -196,37 +170,37 @@ function fitsHand(card, hand) {
  */
 export function simpleHint(legal, view, values = 'standard') {
   if (!legal.length || !view) return null;
-  const moves = legal.map(parseMove);
+  const moves = legal;
   const pile = view.discard_pile || [];
   const hand = view.hand || [];
   const rummy = moves.filter((m) => m.verb === 'rummy');
   if (rummy.length) {
     const m = rummy.reduce((a, b) => (a.number <= b.number ? a : b));
-    return { move: m.text, text: t('hint.rummy', { n: m.number }) };
+    return { move: m.move, text: t('hint.rummy', { n: m.number }) };
   }
   const takes = moves.filter((m) => m.verb === 'take' && m.number > 1);
   if (takes.length) {
     const m = takes.reduce((a, b) => (a.number <= b.number ? a : b));
-    return { move: m.text, text: t('hint.take.deep', { n: m.number, card: cardShort(pile[pile.length - m.number]) }) };
+    return { move: m.move, text: t('hint.take.deep', { n: m.number, card: cardShort(pile[pile.length - m.number]) }) };
   }
   const top = pile.at(-1);
   if (moves.some((m) => m.verb === 'take' && m.number === 1) && top && fitsHand(top, hand)) {
-    return { move: moves.find((m) => m.verb === 'take').text, text: t('hint.take.top', { card: cardShort(top) }) };
+    return { move: moves.find((m) => m.verb === 'take').move, text: t('hint.take.top', { card: cardShort(top) }) };
   }
   if (moves.some((m) => m.verb === 'draw')) {
-    return { move: moves.find((m) => m.verb === 'draw').text, text: t('hint.draw') };
+    return { move: moves.find((m) => m.verb === 'draw').move, text: t('hint.draw') };
   }
   const melds = moves.filter((m) => m.verb === 'meld');
   if (melds.length) {
     const natural = melds.filter((m) => !m.cards.some(isJoker));
     const pool = natural.length ? natural : melds;
     const m = pool.reduce((a, b) => (b.cards.length > a.cards.length ? b : a));
-    return { move: m.text, text: t('hint.meld', { cards: m.cards.map(cardShort).join(' ') }), cards: m.cards.map(baseCard) };
+    return { move: m.move, text: t('hint.meld', { cards: m.cards.map(cardShort).join(' ') }), cards: m.cards.map(baseCard) };
   }
   const layoffs = moves.filter((m) => m.verb === 'layoff');
   if (layoffs.length) {
     const m = layoffs[0];
-    return { move: m.text, text: t('hint.layoff', { card: cardShort(m.cards[0]), meld: m.number }), cards: [baseCard(m.cards[0])] };
+    return { move: m.move, text: t('hint.layoff', { card: cardShort(m.cards[0]), meld: m.number }), cards: [baseCard(m.cards[0])] };
   }
   const discards = moves.filter((m) => m.verb === 'discard');
   if (discards.length) {
@@ -237,10 +211,10 @@ export function simpleHint(legal, view, values = 'standard') {
     });
     scored.sort((a, b) => a.keep - b.keep || b.value - a.value);
     const m = scored[0].m;
-    return { move: m.text, text: t('hint.discard', { card: cardShort(m.cards[0]) }), cards: [m.cards[0]] };
+    return { move: m.move, text: t('hint.discard', { card: cardShort(m.cards[0]) }), cards: [m.cards[0]] };
   }
-  if (moves.some((m) => m.verb === 'end')) return { move: moves.find((m) => m.verb === 'end').text, text: t('hint.end') };
-  if (moves.some((m) => m.verb === 'pass')) return { move: moves.find((m) => m.verb === 'pass').text, text: t('hint.pass') };
+  if (moves.some((m) => m.verb === 'end')) return { move: moves.find((m) => m.verb === 'end').move, text: t('hint.end') };
+  if (moves.some((m) => m.verb === 'pass')) return { move: moves.find((m) => m.verb === 'pass').move, text: t('hint.pass') };
   return null;
 }
 

@@ -10,7 +10,6 @@
 // anything the player sends (their own moves never wait behind the computer's). Chat lines do not
 // touch the game: they are shown at once.
 import { useEffect, useRef } from './lib.js';
-import { parseMove } from './moves.js';
 
 /** How long each computer move stays on its own before the next one is shown (ms): the
  * terminal game's paces (rummy500.tui.session.PACES). */
@@ -134,7 +133,7 @@ export function usePacer(deliver, speed) {
  */
 export function lastMoveMarks(event, view, me) {
   if (!event || event.kind !== 'move' || !view) return [];
-  const move = parseMove(event.move || '');
+  const move = event; // the move as data (docs/protocol.md, "Moves as data")
   const mine = move.seat === me;
   const seat = `.seat[data-seat="${move.seat}"]`;
   const arrived = '.hand .hand-card.arrived';

@@ -278,7 +278,7 @@ function Replay({ replay, review, pos, name, onStep, onNextCostly }) {
   const position = hand.positions[pos.step];
   const moves = hand.moves;
   const atEnd = pos.step >= moves.length;
-  const next = atEnd ? null : moves[pos.step];
+  const next = atEnd ? null : hand.played[pos.step]; // the move as data (docs/protocol.md)
   const end = handEnd(hand);
   const decision = decisionAt(review, replay, pos);
   const seat = review.seat;

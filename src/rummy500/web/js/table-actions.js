@@ -6,7 +6,8 @@ import { movesOf, meldsFor, layoffsFor, meldAttempt, describeOption, simpleHint 
 import { idsOfCards } from './hand-order.js';
 
 /**
- * The table's actions for this render. `table`: { me, view, legal, phase, myTurn, selection (the
+ * The table's actions for this render. `table`: { me, view, legal (the server's legal moves as
+ * data), phase, myTurn, selection (the
  * selected codes), call, canUndo, features, values, entries }; `ui`: { send(message) -> bool,
  * move(text) -> ref | null, toasts, choose(title, options), setHint(hint), select(ids) }.
  */
@@ -22,7 +23,7 @@ export function tableActions(table, ui) {
   const choose = (title, moves, pile) => {
     ui.choose(
       title,
-      moves.map((m) => ({ move: m.text, label: describeOption(m, pile) })),
+      moves.map((m) => ({ move: m.move, label: describeOption(m, pile) })),
     );
   };
 
@@ -62,7 +63,7 @@ export function tableActions(table, ui) {
       return;
     }
     const options = meldsFor(legal, codes);
-    if (options.length === 1) act(options[0].text);
+    if (options.length === 1) act(options[0].move);
     else if (options.length > 1) choose(t('dialog.meld'), options);
     else act(meldAttempt(me, codes));
   };
@@ -78,7 +79,7 @@ export function tableActions(table, ui) {
       return;
     }
     const options = layoffsFor(legal, code, number);
-    if (options.length === 1) act(options[0].text);
+    if (options.length === 1) act(options[0].move);
     else if (options.length > 1) choose(t('dialog.layoff'), options);
     else act(`${me} layoff ${code} ${number}`);
   };
@@ -90,7 +91,7 @@ export function tableActions(table, ui) {
       return;
     }
     const options = layoffsFor(legal, code);
-    if (options.length === 1) act(options[0].text);
+    if (options.length === 1) act(options[0].move);
     else if (options.length > 1) choose(t('dialog.layoff'), options);
     else if (view && view.melds.length) act(`${me} layoff ${code} ${view.melds[0].number}`);
     else toasts.show(t('error.no.melds'), 'error');
@@ -99,7 +100,7 @@ export function tableActions(table, ui) {
   const callRummy = () => {
     if (!me) return;
     const options = movesOf(legal, 'rummy');
-    if (options.length === 1) act(options[0].text);
+    if (options.length === 1) act(options[0].move);
     else if (options.length > 1) choose(t('dialog.rummy'), options, view ? view.discard_pile : []);
     else act(`${me} rummy 1`);
   };

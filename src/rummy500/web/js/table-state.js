@@ -9,7 +9,8 @@ export const EMPTY = {
   seats: [],
   chat: [],
   view: null, // the seat's observation (docs/protocol.md), null before the first deal
-  legal: [],
+  legal: [], // this seat's legal moves in notation
+  legalMoves: [], // the same moves as data ({ move, seat, verb, cards, number, end }: moves.js)
   call: null, // { deadline_ms, window } while this seat may call Rummy
   callUntil: null, // the call's deadline on this browser's clock
   timer: null,
@@ -21,13 +22,19 @@ export const EMPTY = {
   gameOver: null, // { totals, winner, hands }
   log: [], // what happened, newest last: { id, event, view }
   lastEvent: null,
-  queued: null,
+  queued: null, // this seat's move waiting for the call window to close, as data
   lostCall: null, // this seat's Rummy! call lost to another's: { seat, move, version }
   canUndo: false, // the server says an undo is possible now (when it offers undo at all)
   serverHint: null, // the server's hint: { move, version }
 };
 
 let logIds = 0;
+
+/** A move as data, from a message that carries one (docs/protocol.md, "Moves as data"). */
+function moveOf(message) {
+  const { move, seat, verb, cards, number, end } = message;
+  return { move, seat, verb, cards, number, end };
+}
 
 function withTimes(state, message, now) {
   const call = message.call ?? null;
@@ -70,7 +77,7 @@ export function logFromHistory(history, before = []) {
     if (past.kind !== 'move') return { id: ++logIds, event: { ...past }, pile: [] };
     const known = seen[moves++];
     const by = known && known.event.move === past.move ? known.event.by : undefined;
-    const event = { kind: 'move', move: past.move, seat: past.seat, ...(by ? { by } : {}) };
+    const event = { kind: 'move', ...moveOf(past), ...(by ? { by } : {}) };
     // describeMove names the deepest card taken from the pile it is given
     return { id: ++logIds, event, pile: past.taken || [] };
   });
@@ -108,6 +115,7 @@ export function reduce(state, message, now = Date.now()) {
           chat: message.chat || [],
           view,
           legal: message.legal || [],
+          legalMoves: message.legal_moves || [],
           rematch: message.rematch,
           handResults,
           summary,
@@ -127,12 +135,12 @@ export function reduce(state, message, now = Date.now()) {
       let queued = state.queued;
       // the next hand: a summary its player closed (ready) goes; one left open says it started
       if (event.kind === 'deal' && summary) summary = summary.ready ? null : { ...summary, nextHandStarted: true };
-      if (event.kind === 'move' && queued && event.move === queued) queued = null;
+      if (event.kind === 'move' && queued && event.move === queued.move) queued = null;
       // two called Rummy! at once: the engine applied the other seat's call (the nearest after
       // the discarder), so this seat's queued call is dropped and its player is told who got it
       let lostCall = state.lostCall;
-      const caller = event.kind === 'move' && / rummy /.test(event.move || '') ? event.seat || event.move.split(' ')[0] : null;
-      if (caller && queued && / rummy /.test(queued) && !queued.startsWith(`${caller} `)) {
+      const caller = event.kind === 'move' && event.verb === 'rummy' ? event.seat : null;
+      if (caller && queued && queued.verb === 'rummy' && queued.seat !== caller) {
         lostCall = { seat: caller, move: event.move, version: message.version };
         queued = null;
       }
@@ -151,6 +159,7 @@ export function reduce(state, message, now = Date.now()) {
           table,
           view: message.view,
           legal: message.legal || [],
+          legalMoves: message.legal_moves || [],
           summary,
           nextHand: event.kind === 'deal' ? null : state.nextHand,
           log,
@@ -191,7 +200,7 @@ export function reduce(state, message, now = Date.now()) {
     case 'hint':
       return { ...state, serverHint: { move: message.move, version: message.version } };
     case 'queued':
-      return { ...state, queued: message.move };
+      return { ...state, queued: moveOf(message) };
     case 'error':
       if (message.code === 'draw_cancelled') return { ...state, queued: null };
       return state;

@@ -4,7 +4,8 @@
 // together; each piece is a module of its own.
 import { html, cls, useState, useEffect, useCallback, useMemo } from './lib.js';
 import { t } from './i18n.js';
-import { parseMove, layoffTargets, takeDepths, rummyDepths, canDiscard, has, meldsFor, hintFor } from './moves.js';
+import { layoffTargets, takeDepths, rummyDepths, canDiscard, has, meldsFor, hintFor } from './moves.js';
+import { ruleValues } from './rules.js';
 import { seatName, readyFor } from './table-state.js';
 import * as store from './store.js';
 import { Summary } from './summary.js';
@@ -47,14 +48,14 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   const view = state.view;
   const me = state.you && state.you.seat;
   const spectator = !me;
-  const legal = state.legal;
+  const legal = state.legalMoves; // the server's legal moves as data (moves.js)
   const phase = view ? view.phase : null;
   const myTurn = !!(view && me && view.turn === me && (phase === 'draw' || phase === 'play'));
   useTurnAlert(myTurn, settings.sound);
   useSeatEffects(state, me, tableId, toasts);
   useLastMoveMarks(state.lastEvent, view, me, markMs(settings.computerSpeed));
   const unread = useUnreadChat(state.chat, panel === 'chat', me, state.version >= 0);
-  const values = useMemo(() => (/values=5-10-15/.test((state.table && state.table.rules) || '') ? '5-10-15' : 'standard'), [state.table]);
+  const values = useMemo(() => ruleValues(state.table && state.table.rules).values || 'standard', [state.table]);
   const features = new Set((state.table && state.table.features) || []);
 
   const [entries, setEntries, arrived] = useHand(tableId, (view && view.hand) || [], sortMode);
@@ -94,9 +95,9 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
     },
   );
   useEffect(() => {
-    if (state.serverHint && state.serverHint.version === state.version) {
-      actions.applyHint(hintFor(state.serverHint.move, view ? view.discard_pile : []));
-    }
+    // the hint is one of this position's legal moves: its parts are there
+    const move = state.serverHint && state.serverHint.version === state.version ? legal.find((m) => m.move === state.serverHint.move) : null;
+    if (move) actions.applyHint(hintFor(move, view ? view.discard_pile : []));
   }, [state.serverHint]);
 
   const toggle = (id) => {
@@ -174,7 +175,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
     discard: discardOk,
   };
   const mustUse = view && view.must_use && myTurn ? view.must_use : null;
-  const hintMove = hint ? parseMove(hint.move) : null;
+  const hintMove = hint ? legal.find((m) => m.move === hint.move) || null : null;
 
   // --- the page --------------------------------------------------------------------------------
 

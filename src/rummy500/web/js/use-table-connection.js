@@ -41,7 +41,7 @@ export function useTableConnection(tableId, token, toasts, computerSpeed) {
           if (message.code === 'seat_left') store.forgetSeat(tableId);
           const text = message.code === 'illegal_move' ? refusalText(message, (seat) => seatName(stateRef.current, seat)) : message.message;
           toasts.show(text, message.code === 'queued' ? 'info' : 'error', message.code);
-        } else if (message.type === 'queued' && /^P\d+ (draw|take|end)/.test(message.move || '')) {
+        } else if (message.type === 'queued' && ['draw', 'take', 'end'].includes(message.verb)) {
           toasts.show(t('info.queued'), 'info');
         }
       },
