@@ -353,6 +353,8 @@ async def test_connections_are_capped_per_table(arena: Arena, http: httpx.AsyncC
             await open_socket(arena.server, table_id, f"127.0.5.{i + 1}", first={"type": "watch"})
             for i in range(PER_TABLE)
         ]
+        for ws in held:  # each let in (attached) before the next one knocks: order is not kept
+            assert json.loads(await ws.recv())["type"] == "state"  # across connections
         extra = await open_socket(arena.server, table_id, "127.0.5.200", first={"type": "watch"})
         code, got = await closed_with(extra)
         assert code == CLOSE_TOO_MANY_AT_TABLE == 4430
