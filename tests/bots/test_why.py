@@ -41,7 +41,23 @@ def test_a_lone_card_goes_and_a_card_with_live_partners_stays() -> None:
 
 
 def test_partners_whose_outs_are_gone_are_said_to_be_gone() -> None:
-    # P1 holds 9♠ 9♦; the 9♣ lies in the discard pile and P2 melded the 9♥: no third nine
+    # P1 holds 9♠ 9♦; P2 melded the 9♥ and the 9♣: no third nine can come
+    game = position(
+        "9S 9D KC 3C TC 6C 2D 5D QD 4S QS AS 7H",
+        "8H 9H TH 7C 8C 9C 2H 3H 4H 4D 6D 8D KH",
+        "JC",
+        "P1 draw; P1 discard KC; P2 draw; P2 meld 8H 9H TH; P2 meld 7C 8C 9C; P2 discard KH; "
+        "P1 draw",
+        stock="2S 3D 4C",
+    )
+    text = why(game.observation(0), Move.parse("P1 discard 9D"))
+    assert text.startswith("Discard 9♦: ")
+    assert "the 9♣ 9♥ that would go with 9♦ are already on the table or in the others' hands" in text
+
+
+def test_a_card_in_the_discard_pile_is_not_said_to_be_gone() -> None:
+    # the 9♣ lies in the discard pile: P1 may still take it (with the cards above it) and meld
+    # it with its 9♠ 9♦
     game = position(
         "9S 9D KC 3C TC 6C 2D 5D QD 4S QS AS 7H",
         "8H 9H TH 2H 3H 4H 5H 7C 8C 4D 6D 8D KH",
@@ -51,7 +67,7 @@ def test_partners_whose_outs_are_gone_are_said_to_be_gone() -> None:
     )
     text = why(game.observation(0), Move.parse("P1 discard 9D"))
     assert text.startswith("Discard 9♦: ")
-    assert "the 9♣ 9♥ that would go with 9♦ are already gone" in text
+    assert "would go with" not in text and "gone" not in text
 
 
 def test_a_card_that_gives_an_opponent_a_meld_is_named_with_the_cards_they_took() -> None:
