@@ -52,7 +52,9 @@ def test_partners_whose_outs_are_gone_are_said_to_be_gone() -> None:
     )
     text = why(game.observation(0), Move.parse("P1 discard 9D"))
     assert text.startswith("Discard 9♦: ")
-    assert "the 9♣ 9♥ that would go with 9♦ are already on the table or in the others' hands" in text
+    assert (
+        "the 9♣ 9♥ that would go with 9♦ are already on the table or in the others' hands" in text
+    )
 
 
 def test_a_card_in_the_discard_pile_is_not_said_to_be_gone() -> None:

@@ -28,10 +28,10 @@ from rummy500.bots.evaluate import (
     deal_seed,
     evaluate,
 )
-from rummy500.bots.why import breaks_up, why
+from rummy500.bots.why import Explanation, breaks_up, explain, say
 from rummy500.engine import Move, Observation
 
-__all__ = ["GOOD_WITHIN", "Suggestion", "hint_text", "suggest"]
+__all__ = ["GOOD_WITHIN", "REASON_GAIN", "Suggestion", "explain_hint", "hint_text", "suggest"]
 
 #: The most points of net a hint may be behind the best move found on the sampled deals: the
 #: review's threshold of an inaccuracy (``rummy500.review.THRESHOLDS.inaccuracy``).
@@ -86,18 +86,19 @@ def suggest(
     return Suggestion(choice.move, evaluation, plain.move)
 
 
-def hint_text(obs: Observation, hint: Suggestion, names: Sequence[str] | None = None) -> str:
-    """The hint in words: the move and why (the game review's sentence), in the language in
-    use; compared with the move it was preferred to, when it breaks up the hand."""
+def explain_hint(obs: Observation, hint: Suggestion) -> Explanation:
+    """The reasons of the hint's sentence, as data (:func:`~rummy500.bots.why.explain`):
+    compared with the move it was preferred to, when it breaks up the hand."""
     if hint.instead is None or hint.evaluation is None:
-        return why(obs, hint.move, names=names)
+        return explain(obs, hint.move)
     mine, other = hint.evaluation.value(hint.move), hint.evaluation.value(hint.instead)
     assert mine is not None and other is not None
-    return why(
-        obs,
-        hint.move,
-        hint.instead,
-        names=names,
-        gain=mine.net - other.net,
-        evaluation=hint.evaluation,
+    return explain(
+        obs, hint.move, hint.instead, gain=mine.net - other.net, evaluation=hint.evaluation
     )
+
+
+def hint_text(obs: Observation, hint: Suggestion, names: Sequence[str] | None = None) -> str:
+    """The hint in words: the move and why (the game review's sentence), in the language in
+    use."""
+    return say(obs, explain_hint(obs, hint), names)

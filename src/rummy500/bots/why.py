@@ -499,8 +499,7 @@ def _say(reason: Reason, names: Sequence[str] | None) -> str:
         return _("{card} goes with none of your other cards").format(card=card)
     if code == "outs_gone":
         return ngettext(
-            "the {cards} that would go with {card} is already on the table or in the others' "
-            "hands",
+            "the {cards} that would go with {card} is already on the table or in the others' hands",
             "the {cards} that would go with {card} are already on the table or in the others' "
             "hands",
             len(reason.cards),

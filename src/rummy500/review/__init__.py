@@ -45,7 +45,7 @@ from rummy500.bots.evaluate import (
     evaluate,
 )
 from rummy500.bots.hint import GOOD_WITHIN
-from rummy500.bots.why import move_label, why
+from rummy500.bots.why import Explanation, explain, move_label, say
 from rummy500.engine import CALL, Game, Move, Observation, seat_str
 from rummy500.i18n import _, ngettext
 from rummy500.notation import GameRecord, Position
@@ -63,6 +63,7 @@ __all__ = [
     "Judgement",
     "Thresholds",
     "count_decisions",
+    "explain_decision",
     "judge_decision",
     "judge_game",
     "render_decision",
@@ -359,6 +360,21 @@ def judge_decision(
     return Judgement(hand, index, played, evaluation, loss, thresholds.z * se, used, tag)
 
 
+def explain_decision(obs: Observation, judgement: Judgement) -> Explanation | None:
+    """Why the best move found is better than the move played, as data
+    (:func:`~rummy500.bots.why.explain`; ``None`` for a move tagged good): what
+    :func:`render_decision` says."""
+    if judgement.tag == "good":
+        return None
+    return explain(
+        obs,
+        judgement.evaluation.best.move,
+        judgement.played,
+        gain=judgement.loss,
+        evaluation=judgement.evaluation,
+    )
+
+
 def render_decision(
     obs: Observation, judgement: Judgement, *, names: Sequence[str] | None = None
 ) -> DecisionReview:
@@ -370,9 +386,8 @@ def render_decision(
     assert mine is not None
     best = evaluation.best
     tag = judgement.tag
-    text = ""
-    if tag != "good":
-        text = why(obs, best.move, played, names=names, gain=judgement.loss, evaluation=evaluation)
+    reasons = explain_decision(obs, judgement)
+    text = "" if reasons is None else say(obs, reasons, names)
     return DecisionReview(
         hand=judgement.hand,
         index=judgement.index,
