@@ -14,8 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from rummy500.bots import make_bot
 from rummy500.bots.hint import Suggestion, explain_hint, suggest
@@ -105,8 +106,8 @@ def check_game(
     refine: int = 48,
     other_seat: int | None = 1,
 ) -> None:
-    """Review the hinted seat (and ``other_seat``, for more sentences to check) and add to
-    ``tally``: the hinted seat's tags, and the claims of every sentence."""
+    """Review the hinted seat and add to ``tally`` its tags and the claims of its hints' and
+    its review's sentences; with ``other_seat``, that seat's review's too (more sentences)."""
     options = {"samples": samples, "candidates": candidates, "refine": refine}
     judged = judge_game(played.game, HINTED, **options)
     tally.games += 1
@@ -118,36 +119,43 @@ def check_game(
             )
     for key, hint in played.hints.items():
         game = played.positions[key]
-        problems = check(
-            game,
-            HINTED,
-            explain_hint(game.observation(HINTED), hint),
-            evaluation=hint.evaluation,
-            gain=_hint_gain(hint),
-        )
+        said = explain_hint(game.observation(HINTED), hint)
+        problems = check(game, HINTED, said, evaluation=hint.evaluation, gain=_hint_gain(hint))
         tally.sentences += 1
         tally.false.extend(f"game {seed} hint {key}: {p}" for p in problems)
-    seats = [HINTED] if other_seat is None else [HINTED, other_seat]
-    record = GameRecord.from_game(played.game)
+    _check_judged(GameRecord.from_game(played.game), HINTED, judged.decisions, seed, tally)
+    if other_seat is not None:
+        check_reviews(played.game, [other_seat], seed, tally, **options)
+
+
+def check_reviews(
+    game: Game | GameRecord, seats: Sequence[int], seed: int, tally: Tally, **options: Any
+) -> None:
+    """Review ``seats`` of ``game`` (``options``: :func:`judge_game`'s) and check the claims of
+    every sentence the reviews say, or would say of a move that is not the best found."""
+    record = game if isinstance(game, GameRecord) else GameRecord.from_game(game)
     for seat in seats:
-        judgements = judged if seat == HINTED else judge_game(played.game, seat, **options)
-        at = {(j.hand, j.index): j for j in judgements.decisions}
-        for hand, index, game in positions_of(record, seat):
-            judgement = at.get((hand, index))
-            if judgement is None:
-                continue
-            for explanation in _explanations(game, seat, judgement):
-                problems = check(
-                    game,
-                    seat,
-                    explanation,
-                    evaluation=judgement.evaluation,
-                    gain=judgement.loss if judgement.tag != "good" else _gain(judgement),
-                )
-                tally.review_sentences += 1
-                tally.false.extend(
-                    f"game {seed} review {seat} {hand}:{index}: {p}" for p in problems
-                )
+        _check_judged(record, seat, judge_game(record, seat, **options).decisions, seed, tally)
+
+
+def _check_judged(
+    record: GameRecord, seat: int, judged: Sequence[Judgement], seed: int, tally: Tally
+) -> None:
+    at = {(j.hand, j.index): j for j in judged}
+    for hand, index, game in positions_of(record, seat):
+        judgement = at.get((hand, index))
+        if judgement is None:
+            continue
+        for explanation in _explanations(game, seat, judgement):
+            problems = check(
+                game,
+                seat,
+                explanation,
+                evaluation=judgement.evaluation,
+                gain=judgement.loss if judgement.tag != "good" else _gain(judgement),
+            )
+            tally.review_sentences += 1
+            tally.false.extend(f"game {seed} review {seat} {hand}:{index}: {p}" for p in problems)
 
 
 def _hint_gain(hint: Suggestion) -> float | None:

@@ -216,13 +216,16 @@ def _check(
 
 
 def _check_take(at: _Position, explanation: Explanation, reason: Reason) -> str | None:
-    take = next((m for m in _moves(explanation) if m.verb in ("take", "rummy")), None)
-    if take is not None:
+    # what a take gains is said of the move, what it costs of the move it is compared with
+    # (or of the move itself when it stands alone: a hint's)
+    costs = reason.code in ("take_more", "take_no_meld")
+    take = explanation.instead if costs and explanation.instead else explanation.move
+    if take.verb in ("take", "rummy"):
         taken = list(at.obs.discard_pile[-take.number :])
-    elif reason.code == "take_no_meld" and explanation.move.verb == "draw":
+    elif reason.code == "take_no_meld" and take.verb == "draw":
         taken = list(at.obs.discard_pile[-1:])  # a draw: the top card left
     else:
-        return "no take is compared"
+        return "not said of a take"
     deepest = taken[0]
     code, card, cards = reason.code, reason.card, reason.cards
     if code == "take_more":

@@ -204,3 +204,35 @@ def test_what_the_sampled_deals_showed_is_said() -> None:
     )
     text = why(obs, meld, discard, evaluation=quiet)
     assert "sampled deals" not in text
+
+
+def test_a_discard_compared_with_a_lay_off_of_the_same_card_says_nothing_of_keeping_it() -> None:
+    # P1 may lay off its 3♣ on P2's 3♥ 3♦ 3♠, or discard it: either way the 3♣ leaves the hand,
+    # so what it goes with (the 5♣; the 4♣ between them is on the table) is no reason
+    game = position(
+        "3C 5C KD 9S 7H 2D QH JS 8D 6S TD AH KS",
+        "3H 3D 3S 4H 4D 4C 7C 8C JC 2S 9H 5D AS",
+        "QC",
+        "P1 draw; P1 discard 7H; P2 draw; P2 meld 3H 3D 3S; P2 meld 4H 4D 4C; P2 discard 9H; "
+        "P1 draw",
+        stock="7D 2H 6C",
+    )
+    text = why(
+        game.observation(0), Move.parse("P1 discard 3C"), Move.parse("P1 layoff 3C 1"), gain=6.2
+    )
+    assert text == (
+        "Discard 3♣ rather than lay off 3♣ on meld 1: over the sampled deals it scores about "
+        "6 points more."
+    )
+
+
+def test_a_low_ace_laid_off_scores_what_the_engine_counts() -> None:
+    game = position(
+        "AC 5D KD 9S 7H 2D QH JS 8D 6S TD AH KS",
+        "2C 3C 4C 4H 4D 9C 7C 8C JC 2S 9H 5H AS",
+        "QC",
+        "P1 draw; P1 discard 7H; P2 draw; P2 meld 2C 3C 4C; P2 discard 9H; P1 draw",
+        stock="7D 2H 6C",
+    )
+    text = why(game.observation(0), Move.parse("P1 layoff AC 1"))
+    assert text.startswith("Lay off A♣ on meld 1: A♣ scores 1 point on the table now")

@@ -477,8 +477,8 @@ def _say(reason: Reason, names: Sequence[str] | None) -> str:
     code = reason.code
     card = card_label(reason.card) if reason.card >= 0 else ""
     if code == "joker":
-        return _("a joker can stand for any card and is worth {points} points on the table").format(
-            points=reason.points
+        return _("a joker can stand for any card and is worth {points} on the table").format(
+            points=_points(reason.points)
         )
     if code == "in_meld":
         return _("{card} is part of {meld} in your hand").format(
@@ -520,28 +520,28 @@ def _say(reason: Reason, names: Sequence[str] | None) -> str:
         return _("the {card} can be laid off on the table").format(card=card)
     if code == "take_more":
         return ngettext(
-            "the card you take leaves {more} more points in your hand",
-            "the {n} cards you take leave {more} more points in your hand",
+            "the card you take adds {more} in cards that make no meld to your hand",
+            "the {n} cards you take add {more} in cards that make no meld to your hand",
             reason.k,
-        ).format(n=reason.k, more=reason.points)
+        ).format(n=reason.k, more=_points(reason.points))
     if code == "take_no_meld":
         return _("the {card} makes no meld with your cards").format(card=card)
     if code == "scores":
         return ngettext(
-            "{cards} scores {points} points on the table now; in your hand it counts "
-            "against you if the hand ends",
-            "{cards} score {points} points on the table now; in your hand they count "
-            "against you if the hand ends",
+            "{cards} scores {points} on the table now; in your hand it counts against you if "
+            "the hand ends",
+            "{cards} score {points} on the table now; in your hand they count against you if "
+            "the hand ends",
             len(reason.cards),
-        ).format(cards=cards_label(reason.cards), points=reason.points)
+        ).format(cards=cards_label(reason.cards), points=_points(reason.points))
     if code == "opens_spots":
         return _("melding {cards} now lets the others lay off {spots} on it").format(
             cards=cards_label(reason.cards), spots=cards_label(reason.spots)
         )
     if code == "leaves":
         return _(
-            "it leaves {points} points of cards that make no meld in your hand, instead of {other}"
-        ).format(points=reason.points, other=reason.than)
+            "it leaves {points} in cards that make no meld in your hand, instead of {other}"
+        ).format(points=_points(reason.points), other=reason.than)
     if code == "went_out":
         return _("you go out first in {a} of {n} sampled deals, against {b}").format(
             a=reason.k, n=reason.n, b=reason.than
@@ -551,8 +551,8 @@ def _say(reason: Reason, names: Sequence[str] | None) -> str:
             card=card, k=reason.k, n=reason.n
         )
     if code == "gain":
-        return _("over the sampled deals it scores about {points} points more").format(
-            points=reason.points
+        return _("over the sampled deals it scores about {points} more").format(
+            points=_points(reason.points)
         )
     if code == "stock_better":
         return _("the {card} is worth less to you than a card from the stock").format(card=card)
@@ -565,6 +565,11 @@ def _say(reason: Reason, names: Sequence[str] | None) -> str:
             card=card
         )
     return _("the rest of your hand is worth more together")
+
+
+def _points(n: int) -> str:
+    """A number of points in words: "1 point", "12 points"."""
+    return ngettext("{n} point", "{n} points", n).format(n=n)
 
 
 def _sampled(evaluation: Evaluation, better: Move, played: Move) -> list[Reason]:
