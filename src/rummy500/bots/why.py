@@ -477,8 +477,8 @@ def _say(reason: Reason, names: Sequence[str] | None) -> str:
     code = reason.code
     card = card_label(reason.card) if reason.card >= 0 else ""
     if code == "joker":
-        return _("a joker can stand for any card and is worth {points} on the table").format(
-            points=_points(reason.points)
+        return _("a joker can stand for any card and is worth {points} points on the table").format(
+            points=reason.points
         )
     if code == "in_meld":
         return _("{card} is part of {meld} in your hand").format(
@@ -519,29 +519,46 @@ def _say(reason: Reason, names: Sequence[str] | None) -> str:
     if code == "take_layoff":
         return _("the {card} can be laid off on the table").format(card=card)
     if code == "take_more":
-        return ngettext(
-            "the card you take adds {more} in cards that make no meld to your hand",
-            "the {n} cards you take add {more} in cards that make no meld to your hand",
-            reason.k,
-        ).format(n=reason.k, more=_points(reason.points))
+        if reason.k == 1:
+            text = ngettext(
+                "the card you take adds {more} point of cards that make no meld to your hand",
+                "the card you take adds {more} points of cards that make no meld to your hand",
+                reason.points,
+            )
+        else:
+            text = ngettext(
+                "the {n} cards you take add {more} point of cards that make no meld to your hand",
+                "the {n} cards you take add {more} points of cards that make no meld to your hand",
+                reason.points,
+            )
+        return text.format(n=reason.k, more=reason.points)
     if code == "take_no_meld":
         return _("the {card} makes no meld with your cards").format(card=card)
     if code == "scores":
-        return ngettext(
-            "{cards} scores {points} on the table now; in your hand it counts against you if "
-            "the hand ends",
-            "{cards} score {points} on the table now; in your hand they count against you if "
-            "the hand ends",
-            len(reason.cards),
-        ).format(cards=cards_label(reason.cards), points=_points(reason.points))
+        if len(reason.cards) == 1:
+            text = ngettext(
+                "{cards} scores {points} point on the table now; in your hand it counts against "
+                "you if the hand ends",
+                "{cards} scores {points} points on the table now; in your hand it counts against "
+                "you if the hand ends",
+                reason.points,
+            )
+        else:  # a meld: three cards or more, three points or more
+            text = _(
+                "{cards} score {points} points on the table now; in your hand they count against "
+                "you if the hand ends"
+            )
+        return text.format(cards=cards_label(reason.cards), points=reason.points)
     if code == "opens_spots":
         return _("melding {cards} now lets the others lay off {spots} on it").format(
             cards=cards_label(reason.cards), spots=cards_label(reason.spots)
         )
     if code == "leaves":
-        return _(
-            "it leaves {points} in cards that make no meld in your hand, instead of {other}"
-        ).format(points=_points(reason.points), other=reason.than)
+        return ngettext(
+            "it leaves {points} point of cards that make no meld in your hand, instead of {other}",
+            "it leaves {points} points of cards that make no meld in your hand, instead of {other}",
+            reason.points,
+        ).format(points=reason.points, other=reason.than)
     if code == "went_out":
         return _("you go out first in {a} of {n} sampled deals, against {b}").format(
             a=reason.k, n=reason.n, b=reason.than
@@ -551,9 +568,11 @@ def _say(reason: Reason, names: Sequence[str] | None) -> str:
             card=card, k=reason.k, n=reason.n
         )
     if code == "gain":
-        return _("over the sampled deals it scores about {points} more").format(
-            points=_points(reason.points)
-        )
+        return ngettext(
+            "over the sampled deals it scores about {points} point more",
+            "over the sampled deals it scores about {points} points more",
+            reason.points,
+        ).format(points=reason.points)
     if code == "stock_better":
         return _("the {card} is worth less to you than a card from the stock").format(card=card)
     if code == "claim_costs":
@@ -565,11 +584,6 @@ def _say(reason: Reason, names: Sequence[str] | None) -> str:
             card=card
         )
     return _("the rest of your hand is worth more together")
-
-
-def _points(n: int) -> str:
-    """A number of points in words: "1 point", "12 points"."""
-    return ngettext("{n} point", "{n} points", n).format(n=n)
 
 
 def _sampled(evaluation: Evaluation, better: Move, played: Move) -> list[Reason]:
