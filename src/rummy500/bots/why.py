@@ -100,9 +100,10 @@ class Reason:
     - ``take_more``: taking ``k`` cards leaves ``points`` more points of cards that make no
       meld in the hand (its best reading);
     - ``take_no_meld``: ``card`` makes no meld with the seat's cards (and those taken with it);
-    - ``scores``: the meld or lay-off of ``cards`` scores ``points`` on the table;
-    - ``opens_spots``: the meld ``cards`` would let the others lay off ``other``'s list
-      ``spots`` (in ``spots``), each of which can still come;
+    - ``scores``: the meld or lay-off of ``cards`` scores ``points`` on the table, as the
+      engine counts them;
+    - ``opens_spots``: putting down the meld ``cards`` would let the others lay off each card
+      of ``spots`` on it (none fits the table now), and each can still come;
     - ``leaves``: after the move, the cards that make no meld count ``points``, against
       ``than`` after the other move;
     - ``went_out``: the seat went out first in ``k`` of ``n`` sampled deals after the move, in
@@ -110,8 +111,9 @@ class Reason:
     - ``picked_up``: another seat took ``card`` at once in ``k`` of ``n`` sampled deals;
     - ``gain``: over the sampled deals the move scores about ``points`` points more;
     - ``stock_better``, ``claim_costs``, ``pile_worthless``, ``take_better``,
-      ``hand_together``: a hint's last resort, the judgement of the search in words (about
-      ``card``, the top of the pile, for the first and the fourth).
+      ``hand_together``: a hint's last resort when it is compared with no other move, the
+      search's judgement in words (``card``: the top of the pile, which makes a meld with the
+      hand, for the first; the deepest card taken for the fourth).
     """
 
     code: ReasonCode
@@ -174,9 +176,9 @@ class _Facts:
         self.copies = decks_for(obs.players)
         #: copies of each card on the table, and known in another hand
         self.placed = [0] * 53
-        seen = [0] * 53
+        in_pile = [0] * 53
         for c in obs.discard_pile:
-            seen[c] += 1
+            in_pile[c] += 1
         for m in obs.melds:
             for c in m.cards:
                 self.placed[physical(c)] += 1
@@ -186,7 +188,7 @@ class _Facts:
                     self.placed[c] += 1
         mine = card_counts(obs.hand)
         #: copies of each natural card the seat may still get (none of them in its sight)
-        self.live = [max(self.copies - seen[c] - self.placed[c] - mine[c], 0) for c in range(52)]
+        self.live = [max(self.copies - in_pile[c] - self.placed[c] - mine[c], 0) for c in range(52)]
         self._reading: Reading | None = None
 
     def gone(self, card: int) -> bool:
