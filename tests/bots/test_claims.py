@@ -6,23 +6,9 @@ from __future__ import annotations
 from rummy500.bots.why import Explanation, Reason
 from rummy500.engine import Game, Move
 from tests.bots.claims import check
-from tests.bots.test_why import position
+from tests.bots.test_why import lay_off_or_discard
 
 C3, C4, C5, H7, H8, S4, KS = 2, 3, 4, 32, 33, 42, 51
-
-
-def lay_off_or_discard() -> Game:
-    """P1 holds 3♣ 5♣ (the 4♣ is on the table) and may lay off the 3♣ on P2's threes."""
-    game = position(
-        "3C 5C KD 9S 7H 2D QH JS 8D 6S TD AH KS",
-        "3H 3D 3S 4H 4D 4C 7C 8C JC 2S 9H 5D AS",
-        "QC",
-        "P1 draw; P1 discard 7H; P2 draw; P2 meld 3H 3D 3S; P2 meld 4H 4D 4C; P2 discard 9H; "
-        "P1 draw",
-        stock="7D 2H 6C",
-    )
-    assert isinstance(game, Game)
-    return game
 
 
 def problems(game: Game, *reasons: Reason, move: str = "P1 discard 3C") -> list[str]:

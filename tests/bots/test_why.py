@@ -10,7 +10,7 @@ import pytest
 
 from rummy500.bots.evaluate import Evaluation, MoveValue, evaluate
 from rummy500.bots.why import move_label, why
-from rummy500.engine import Move
+from rummy500.engine import Game, Move
 from rummy500.notation import read_record
 from tests.tui.helpers import ScriptedBot, scripted_session
 
@@ -206,9 +206,8 @@ def test_what_the_sampled_deals_showed_is_said() -> None:
     assert "sampled deals" not in text
 
 
-def test_a_discard_compared_with_a_lay_off_of_the_same_card_says_nothing_of_keeping_it() -> None:
-    # P1 may lay off its 3♣ on P2's 3♥ 3♦ 3♠, or discard it: either way the 3♣ leaves the hand,
-    # so what it goes with (the 5♣; the 4♣ between them is on the table) is no reason
+def lay_off_or_discard() -> Game:
+    """P1 holds 3♣ 5♣ 6♣ (the 4♣ is on the table) and may lay off the 3♣ on P2's threes."""
     game = position(
         "3C 5C KD 9S 7H 2D QH JS 8D 6S TD AH KS",
         "3H 3D 3S 4H 4D 4C 7C 8C JC 2S 9H 5D AS",
@@ -217,6 +216,14 @@ def test_a_discard_compared_with_a_lay_off_of_the_same_card_says_nothing_of_keep
         "P1 draw",
         stock="7D 2H 6C",
     )
+    assert isinstance(game, Game)
+    return game
+
+
+def test_a_discard_compared_with_a_lay_off_of_the_same_card_says_nothing_of_keeping_it() -> None:
+    # P1 may lay off its 3♣ on P2's 3♥ 3♦ 3♠, or discard it: either way the 3♣ leaves the hand,
+    # so what it goes with (the 5♣; the 4♣ between them is on the table) is no reason
+    game = lay_off_or_discard()
     text = why(
         game.observation(0), Move.parse("P1 discard 3C"), Move.parse("P1 layoff 3C 1"), gain=6.2
     )
