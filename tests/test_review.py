@@ -27,6 +27,7 @@ from rummy500.review import (
     review_decision,
     review_game,
     tag_for,
+    verdict,
 )
 
 RECORD = Path(__file__).resolve().parent / "records" / "review_one_hand.r500"
@@ -62,6 +63,17 @@ def test_tags_follow_the_thresholds_and_the_margin() -> None:
     assert tag_for(30.0, 30.0 / THRESHOLDS.z + 0.1) == "good"
 
 
+def test_the_verdict_says_what_the_tag_means_as_a_person_would() -> None:
+    assert verdict("good", 0.0, 0.0, best=True) == "the best move found"
+    assert verdict("good", 11.0, 11.2) == "within 11 points of the best"  # not "11 ± 11 lost"
+    assert verdict("good", 0.4, 2.0) == "within 1 point of the best"
+    assert verdict("mistake", 12.4, 9.3) == "about 12 points behind the best (± 9)"
+    with use_language("hu"):
+        assert verdict("good", 11.0, 11.2) == "legfeljebb 11 ponttal marad el a legjobbtól"
+    with use_language("lo"):
+        assert "11" in verdict("good", 11.0, 11.2) != "within 11 points of the best"
+
+
 def test_review_of_a_fixed_record_has_a_stable_structure() -> None:
     record = read_record(RECORD.read_text())
     first = small_review()
@@ -82,6 +94,8 @@ def test_review_of_a_fixed_record_has_a_stable_structure() -> None:
             assert d.loss > d.margin and d.loss >= THRESHOLDS.inaccuracy
         assert d.samples in (4, 4 + first.refine)
         assert (d.why == "") == (d.tag == "good")
+        assert d.verdict == verdict(d.tag, d.loss, d.margin, best=d.played == d.candidates[0])
+        assert "±" not in d.verdict if d.tag == "good" else "±" in d.verdict
     good = sum(d.tag == "good" for d in hand.decisions)
     assert hand.accuracy == round(100 * good / len(hand.decisions), 1)
 
@@ -102,9 +116,9 @@ def test_a_game_judged_once_is_said_in_any_language() -> None:
     magyar = [d for h in hungarian.hands for d in h.decisions]
     numbers = {"words", "why"}
     for en, hu in zip(decisions, magyar, strict=True):
-        assert en.model_dump(exclude={"played", "best", "candidates", "why"}) == hu.model_dump(
-            exclude={"played", "best", "candidates", "why"}
-        )
+        said = {"played", "best", "candidates", "why", "verdict"}
+        assert en.model_dump(exclude=said) == hu.model_dump(exclude=said)
+        assert en.verdict != hu.verdict
         assert en.played.model_dump(exclude=numbers) == hu.played.model_dump(exclude=numbers)
     costly = [(en, hu) for en, hu in zip(decisions, magyar, strict=True) if en.why]
     assert costly and all(en.why != hu.why for en, hu in costly)

@@ -10,7 +10,7 @@ import pytest
 
 from rummy500.bots.evaluate import Evaluation, MoveValue, evaluate
 from rummy500.bots.why import move_label, why
-from rummy500.engine import Move
+from rummy500.engine import Game, Move
 from rummy500.notation import read_record
 from tests.tui.helpers import ScriptedBot, scripted_session
 
@@ -41,7 +41,25 @@ def test_a_lone_card_goes_and_a_card_with_live_partners_stays() -> None:
 
 
 def test_partners_whose_outs_are_gone_are_said_to_be_gone() -> None:
-    # P1 holds 9♠ 9♦; the 9♣ lies in the discard pile and P2 melded the 9♥: no third nine
+    # P1 holds 9♠ 9♦; P2 melded the 9♥ and the 9♣: no third nine can come
+    game = position(
+        "9S 9D KC 3C TC 6C 2D 5D QD 4S QS AS 7H",
+        "8H 9H TH 7C 8C 9C 2H 3H 4H 4D 6D 8D KH",
+        "JC",
+        "P1 draw; P1 discard KC; P2 draw; P2 meld 8H 9H TH; P2 meld 7C 8C 9C; P2 discard KH; "
+        "P1 draw",
+        stock="2S 3D 4C",
+    )
+    text = why(game.observation(0), Move.parse("P1 discard 9D"))
+    assert text.startswith("Discard 9♦: ")
+    assert (
+        "the 9♣ 9♥ that would go with 9♦ are already on the table or in the others' hands" in text
+    )
+
+
+def test_a_card_in_the_discard_pile_is_not_said_to_be_gone() -> None:
+    # the 9♣ lies in the discard pile: P1 may still take it (with the cards above it) and meld
+    # it with its 9♠ 9♦
     game = position(
         "9S 9D KC 3C TC 6C 2D 5D QD 4S QS AS 7H",
         "8H 9H TH 2H 3H 4H 5H 7C 8C 4D 6D 8D KH",
@@ -51,7 +69,7 @@ def test_partners_whose_outs_are_gone_are_said_to_be_gone() -> None:
     )
     text = why(game.observation(0), Move.parse("P1 discard 9D"))
     assert text.startswith("Discard 9♦: ")
-    assert "the 9♣ 9♥ that would go with 9♦ are already gone" in text
+    assert "would go with" not in text and "gone" not in text
 
 
 def test_a_card_that_gives_an_opponent_a_meld_is_named_with_the_cards_they_took() -> None:
@@ -186,3 +204,42 @@ def test_what_the_sampled_deals_showed_is_said() -> None:
     )
     text = why(obs, meld, discard, evaluation=quiet)
     assert "sampled deals" not in text
+
+
+def lay_off_or_discard() -> Game:
+    """P1 holds 3♣ 5♣ 6♣ (the 4♣ is on the table) and may lay off the 3♣ on P2's threes."""
+    game = position(
+        "3C 5C KD 9S 7H 2D QH JS 8D 6S TD AH KS",
+        "3H 3D 3S 4H 4D 4C 7C 8C JC 2S 9H 5D AS",
+        "QC",
+        "P1 draw; P1 discard 7H; P2 draw; P2 meld 3H 3D 3S; P2 meld 4H 4D 4C; P2 discard 9H; "
+        "P1 draw",
+        stock="7D 2H 6C",
+    )
+    assert isinstance(game, Game)
+    return game
+
+
+def test_a_discard_compared_with_a_lay_off_of_the_same_card_says_nothing_of_keeping_it() -> None:
+    # P1 may lay off its 3♣ on P2's 3♥ 3♦ 3♠, or discard it: either way the 3♣ leaves the hand,
+    # so what it goes with (the 5♣; the 4♣ between them is on the table) is no reason
+    game = lay_off_or_discard()
+    text = why(
+        game.observation(0), Move.parse("P1 discard 3C"), Move.parse("P1 layoff 3C 1"), gain=6.2
+    )
+    assert text == (
+        "Discard 3♣ rather than lay off 3♣ on meld 1: over the sampled deals it scores about "
+        "6 points more."
+    )
+
+
+def test_a_low_ace_laid_off_scores_what_the_engine_counts() -> None:
+    game = position(
+        "AC 5D KD 9S 7H 2D QH JS 8D 6S TD AH KS",
+        "2C 3C 4C 4H 4D 9C 7C 8C JC 2S 9H 5H AS",
+        "QC",
+        "P1 draw; P1 discard 7H; P2 draw; P2 meld 2C 3C 4C; P2 discard 9H; P1 draw",
+        stock="7D 2H 6C",
+    )
+    text = why(game.observation(0), Move.parse("P1 layoff AC 1"))
+    assert text.startswith("Lay off A♣ on meld 1: A♣ scores 1 point on the table now")

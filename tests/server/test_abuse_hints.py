@@ -3,10 +3,11 @@ honest game against a searching computer player goes on at another table: the co
 moves keep arriving within a second (p99). Hints have workers of their own at the lowest CPU
 priority and a time cap, so the tables' computer players never wait for one.
 
-To make each hint costly, the server plays ``hard`` (the hints' level) with 400 sampled deals a
-decision: seconds of search, where the honest game's computer player (``expert`` with 4 deals
-and 2 candidates) decides in milliseconds. Before, a hint took the only search worker for its
-whole search, and the honest computer player waited for it.
+To make each hint costly, the server's hints (and reviews) sample 400 deals a decision
+(``--review-samples``): seconds of search but for the hints' time cap, where the honest game's
+computer player (``expert`` with 4 deals and 2 candidates) decides in milliseconds. Before, a
+hint took the only search worker for its whole search, and the honest computer player waited
+for it.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="function")
 SERVE = [
     *NO_LOBBY_LIMITS,
     *("--bot-processes", "1"),
-    *("--level-options", "hard:samples=400"),  # each hint: seconds of search, uncapped
+    *("--review-samples", "400"),  # each hint: seconds of search, but for its time cap
     *("--level-options", "expert:samples=4,candidates=2"),  # the honest game's: milliseconds
 ]
 #: tables where an attacker asks for hints, and how long the attack lasts

@@ -167,14 +167,17 @@ def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldSearches]:
         searches.options.append(dict(options or {}))
         if level not in bot_pool.SLOW_LEVELS:
             return legal[-1]  # the quick level, never held
-        if options and "cap" in options:
-            searches.hints.wait(10)
-        else:
-            searches.order.append(seed)
-            searches.tables.wait(10)
+        searches.order.append(seed)
+        searches.tables.wait(10)
+        return legal[0]
+
+    def suggest(observation: Any, legal: Any, options: Any) -> Move:
+        searches.options.append(dict(options))
+        searches.hints.wait(10)
         return legal[0]
 
     monkeypatch.setattr(bot_pool, "choose_move", choose)
+    monkeypatch.setattr(bot_pool, "suggest_move", suggest)
     yield searches
     searches.tables.set()
     searches.hints.set()
@@ -198,7 +201,7 @@ async def test_a_table_s_computer_player_never_waits_for_a_hint(held: HeldSearch
     observation, legal = decision()
     held.tables.set()  # the tables' searches end at once, the hints' when told
     try:
-        hint = bots.start_hint("hard", 1, observation, legal)
+        hint = bots.start_hint(observation, legal)
         await until(lambda: len(held.options) == 1)  # the hint searches, and is held
         assert held.options[0]["cap"] == 0.25  # its search stops at the time cap
         # the table's decision takes the tables' worker at once, though the hint still runs
@@ -207,11 +210,11 @@ async def test_a_table_s_computer_player_never_waits_for_a_hint(held: HeldSearch
         # one hint at a time per hint worker: the next ask is refused, not queued
         assert bots.busy
         with pytest.raises(BotsBusy):
-            bots.start_hint("hard", 3, observation, legal)
+            bots.start_hint(observation, legal)
         held.hints.set()
         assert await asyncio.wait_for(hint, 5) == legal[0]
         await until(lambda: not bots.busy)
-        assert await asyncio.wait_for(bots.start_hint("hard", 4, observation, legal), 5)
+        assert await asyncio.wait_for(bots.start_hint(observation, legal), 5)
     finally:
         held.hints.set()
         bots.close()
@@ -227,7 +230,7 @@ async def test_a_hint_is_given_while_the_tables_keep_every_worker_busy(
         tables = [asyncio.ensure_future(bots.choose("hard", n, observation, legal)) for n in (1, 2)]
         await until(lambda: held.order == [1])  # one searches, the other waits in line
         assert not bots.busy
-        assert await asyncio.wait_for(bots.start_hint("hard", 3, observation, legal), 5)
+        assert await asyncio.wait_for(bots.start_hint(observation, legal), 5)
         assert held.order == [1]  # the hint took nothing from the tables
         held.tables.set()
         assert await asyncio.wait_for(asyncio.gather(*tables), 5) == [legal[0]] * 2

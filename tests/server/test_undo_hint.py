@@ -1,4 +1,4 @@
-"""Undo within a turn, and hints from a strong computer player, over the WebSocket."""
+"""Undo within a turn, and hints (the game review's judgement), over the WebSocket."""
 
 from __future__ import annotations
 
@@ -215,7 +215,7 @@ async def test_a_move_sent_while_its_hint_is_worked_out_is_played_at_once(
     """The hint is answered when found, outside the connection's reading of its messages: a
     move sent meanwhile is played (and answered) first, and the hint then says which position
     it was for. Its search stops at the hint time cap."""
-    server = await start_server(level_options={"hard": {"samples": 100_000}}, hint_seconds=1.0)
+    server = await start_server(review_samples=100_000, hint_seconds=1.0)  # a long search
     _table_id, first, meld, mover, _waiter = await table_of_two(server)
     await send_move(mover, f"{first} draw", "d")
     asked_at = mover.version  # a decision among melds and discards: a search
@@ -225,3 +225,30 @@ async def test_a_move_sent_while_its_hint_is_worked_out_is_played_at_once(
     assert not [m for m in mover.received if m["type"] == "hint"]
     hint = await mover.expect("hint", timeout=30)  # the search stopped at its cap
     assert hint["ref"] == "h" and hint["version"] == asked_at
+
+
+async def test_the_hint_is_the_move_the_review_calls_good_said_as_the_hint_says_it(
+    start_server: StartServer,
+) -> None:
+    """The server's hint is :func:`rummy500.bots.hint.suggest` on the review's deals
+    (``--review-samples``) from the seat's observation, said in its words; the review of that
+    position calls it good."""
+    from rummy500.bots.hint import hint_text, suggest
+    from rummy500.review import review_decision
+
+    server = await start_server(review_samples=6, hint_seconds=60.0)  # never cut short
+    _table_id, first, _meld, mover, _waiter = await table_of_two(server)
+    await send_move(mover, f"{first} draw", "d")
+    await mover.send({"type": "hint", "id": "h"})
+    hint = await mover.expect("hint", timeout=60)
+    seed, seat_name, _ = meld_after_draw()
+    seat = int(seat_name[1:]) - 1
+    game = Game(2, Rules.parse(RULES), seed=seed, max_moves_per_hand=1000)
+    game.deal()
+    game.play(Move(seat, "draw"))
+    obs, legal = game.observation(seat), game.legal_moves()
+    assert set(mover.legal) == {str(m) for m in legal}  # the same position
+    found = suggest(obs, legal, samples=6)
+    assert hint["move"] == str(found.move)
+    assert hint["text"] == hint_text(obs, found, names=["player1", "player2"])
+    assert review_decision(obs, legal, found.move, samples=6).tag == "good"

@@ -169,7 +169,7 @@ async def test_a_hint_worker_in_the_middle_of_a_search_ends_with_a_stopped_serve
     server = ServerProcess(
         tmp_path / "server",
         *("--bot-processes", "1", "--hint-seconds", "60"),
-        *("--level-options", "hard:samples=100000"),  # a hint searches for its whole minute
+        *("--review-samples", "100000"),  # a hint searches for its whole minute
         env={"TMPDIR": str(tmp)},
     ).start()
     children: list[psutil.Process] = []

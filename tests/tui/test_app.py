@@ -394,16 +394,22 @@ async def test_sorting_and_pace_keys(data_dir: Path) -> None:
         assert "pace: slow" in str(app.screen.query_one("#title", Line).content)
 
 
-def test_the_hint_is_the_expert_level_as_it_plays(data_dir: Path) -> None:
-    """Hints come from the expert level with its own fixed deals: the same hint for the same
-    position, whatever the machine's speed (not a time budget)."""
-    from rummy500.bots import LEVELS
-    from rummy500.bots.expert import ExpertBot
+def test_the_hint_is_the_reviews_judgement_with_the_reviews_settings(data_dir: Path) -> None:
+    """Hints are the game review's judgement (rummy500.bots.hint.suggest) on the Review's
+    settings and deals: the same hint for the same position, whatever the machine's speed, and
+    the Review calls the hinted move good."""
+    from rummy500.bots.hint import suggest
+    from rummy500.review import review_decision
+    from rummy500.tui.review import ReviewSettings
 
-    app = RummyApp(data_dir=data_dir)
-    assert app.hint_level == "expert" and app.hint_options == {}
+    app = RummyApp(data_dir=data_dir, review_settings=ReviewSettings(samples=6))
+    assert app.hint_level is None
     session = scripted_session(data_dir, HANDS, "KH", "AS 2H", [["P2 draw", "P2 discard KS"]])
-    bot = session.hint_bot(app.hint_level, **app.hint_options)
-    assert isinstance(bot, ExpertBot)
-    assert bot.samples == LEVELS["expert"].options["samples"]
-    assert bot.candidates == LEVELS["expert"].options["candidates"]
+    game = session.game
+    game.play("P2 draw")
+    game.play("P2 discard KS")
+    obs, legal = game.observation(session.you), game.legal_moves()
+    move, text = session.hint(app.hint_level, **app.hint_settings())
+    assert move == suggest(obs, legal, samples=6).move
+    assert session.hint(app.hint_level, **app.hint_settings()) == (move, text)
+    assert review_decision(obs, legal, move, samples=6).tag == "good"

@@ -106,8 +106,7 @@ async def test_the_list_shows_the_decisions_tags_and_better_moves_of_review_game
                 shown = plain(listing.get_option(decision_id(d)).prompt)
                 line = " ".join(shown.split())
                 assert f"{d.index + 1}. {d.played.words}" in line
-                assert tag_word(d.tag) in line
-                assert f"{round(d.loss)} ± {d.margin:.0f}" in line
+                assert f"{tag_word(d.tag)} — {d.verdict}" in line
                 if d.tag == "good":
                     assert "Better" not in line
                 else:

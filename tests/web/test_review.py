@@ -159,6 +159,7 @@ def test_review_from_the_game_over_dialog(
                 "blunder": "blunder",
             }[d["tag"]]
         )
+        assert item.locator("[data-verdict]").inner_text() == d["verdict"]  # in words
         if d["tag"] != "good":
             assert item.locator("[data-better]").inner_text() == f"Better: {d['best']['words']}"
     assert re.search(r"[♣♦♥♠]", page.locator(".review-list").inner_text())  # cards in words

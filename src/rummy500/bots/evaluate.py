@@ -10,13 +10,17 @@ others (the hand's *net*, as the expert bot scores it); the difference between t
 measured sample by sample, and its standard error over the samples is its margin of error.
 
 Everything the evaluator knows comes from the :class:`~rummy500.engine.Observation` it is given:
-it never sees the game the observation came from.
+it never sees the game the observation came from. The deals it samples for a decision are seeded
+by :func:`deal_seed`, from the observation itself: whoever evaluates the same position with the
+same seed (a hint, then the game's review) plays out the same deals and finds the same values.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -31,6 +35,7 @@ __all__ = [
     "Evaluation",
     "MoveValue",
     "compare",
+    "deal_seed",
     "evaluate",
     "net_score",
     "playout_scores",
@@ -62,6 +67,8 @@ class MoveValue:
     went_out: int = 0
     #: a discard: in how many sampled deals another seat took the card at once
     picked_up: int = 0
+    #: its place in the intermediate player's ranking of the candidates (0: its choice)
+    rank: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +90,18 @@ class Evaluation:
     def value(self, move: Move) -> MoveValue | None:
         """The value of ``move``, if it was a candidate."""
         return next((v for v in self.values if v.move == move), None)
+
+    def ranked(self) -> list[MoveValue]:
+        """The candidates in the intermediate player's order (its choice first)."""
+        return sorted(self.values, key=lambda v: v.rank)
+
+
+def deal_seed(obs: Observation, seed: int = 0) -> int:
+    """The seed of the deals sampled for the decision ``obs`` shows: from everything the
+    observation holds and ``seed``. The same position gets the same deals, whoever asks (a hint
+    while the game is played, the review afterwards), and two positions get different ones."""
+    digest = hashlib.blake2b(f"{seed}:{obs!r}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
 
 
 def playout_scores(
@@ -137,12 +156,16 @@ def evaluate(
     policy: IntermediatePolicy | None = None,
     playout_moves: int = 400,
     horizon: int | None = None,
+    cap: float | None = None,
 ) -> Evaluation:
     """Evaluate the best ``candidates`` moves of ``legal`` by the intermediate ranking, and every
     move of ``include`` (which must be legal), on ``samples`` deals consistent with ``obs``.
 
-    The same ``seed`` and observation give the same evaluation. Raises :class:`ValueError` for
-    an empty ``legal``, a move of ``include`` that is not in it, or fewer than two samples.
+    The same ``seed`` and observation give the same evaluation. With a ``cap``, dealing stops
+    once that many seconds of wall clock have passed (after two deals at least): the deals
+    played out are then the first of the ``samples``, the same ones in the same order, and the
+    evaluation's ``samples`` says how many. Raises :class:`ValueError` for an empty ``legal``, a
+    move of ``include`` that is not in it, or fewer than two samples.
     """
     if not legal:
         raise ValueError(_("there are no legal moves to evaluate"))
@@ -162,7 +185,12 @@ def evaluate(
     score_sums = [0.0] * len(moves)
     went_out = [0] * len(moves)
     picked_up = [0] * len(moves)
+    deadline = math.inf if cap is None else time.perf_counter() + cap
     for k in range(samples):
+        if k >= 2 and time.perf_counter() >= deadline:
+            samples = k
+            nets = [row[:k] for row in nets]
+            break
         state = Game.from_observation(obs, rng)
         for i, move in enumerate(moves):
             game = state.clone()
@@ -192,6 +220,7 @@ def evaluate(
                 math.sqrt(var / samples),
                 went_out[i],
                 picked_up[i],
+                i,
             )
         )
     values.sort(key=lambda v: v.loss)

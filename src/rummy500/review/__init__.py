@@ -4,9 +4,15 @@
 decision of the seat that had more than one legal move, asks the evaluator
 (:func:`rummy500.bots.evaluate.evaluate`) what the move played and the best move found are
 expected to score, on the same sampled deals. The difference, with its margin of error, is
-tagged by :data:`THRESHOLDS`, and the better move comes with a sentence of why
-(:func:`rummy500.bots.why.why`). The evaluator is given the seat's observation only: what the
-seat could know then, never the other hands.
+tagged by :data:`THRESHOLDS`, said in a verdict ("good — within 3 points of the best"), and the
+better move comes with a sentence of why (:func:`rummy500.bots.why.why`). The evaluator is given
+the seat's observation only: what the seat could know then, never the other hands.
+
+The deals a decision is judged on are seeded by its observation
+(:func:`rummy500.bots.evaluate.deal_seed`), as a hint's are (:func:`rummy500.bots.hint.suggest`):
+the review judges a hinted move on the deals the hint was chosen on, with the same evaluator, so
+a move played as the hint said is good (within :data:`~rummy500.bots.hint.GOOD_WITHIN`, the
+threshold of an inaccuracy, of the best found).
 
 The result is a :class:`GameReview` (a pydantic model: ``review.model_dump()`` is the
 ``rummy500 review --json`` output, documented in docs/review.md).
@@ -35,11 +41,13 @@ from rummy500.bots.evaluate import (
     Evaluation,
     MoveValue,
     compare,
+    deal_seed,
     evaluate,
 )
-from rummy500.bots.why import move_label, why
+from rummy500.bots.hint import GOOD_WITHIN
+from rummy500.bots.why import Explanation, explain, move_label, say
 from rummy500.engine import CALL, Game, Move, Observation, seat_str
-from rummy500.i18n import _
+from rummy500.i18n import _, ngettext
 from rummy500.notation import GameRecord, Position
 
 __all__ = [
@@ -55,6 +63,7 @@ __all__ = [
     "Judgement",
     "Thresholds",
     "count_decisions",
+    "explain_decision",
     "judge_decision",
     "judge_game",
     "render_decision",
@@ -65,6 +74,7 @@ __all__ = [
     "review_record",
     "tag_for",
     "tag_word",
+    "verdict",
 ]
 
 #: The tags, best first.
@@ -95,7 +105,7 @@ class Thresholds(BaseModel):
     tagged only when it also exceeds its margin of error (``z`` standard errors)."""
 
     inaccuracy: float = Field(
-        default=4.0, description="Points lost from which a move is an inaccuracy."
+        default=GOOD_WITHIN, description="Points lost from which a move is an inaccuracy."
     )
     mistake: float = Field(default=10.0, description="Points lost from which a move is a mistake.")
     blunder: float = Field(default=25.0, description="Points lost from which a move is a blunder.")
@@ -119,6 +129,25 @@ def tag_for(loss: float, se: float, thresholds: Thresholds = THRESHOLDS) -> Tag:
     if loss >= thresholds.inaccuracy:
         return "inaccuracy"
     return "good"
+
+
+def verdict(tag: str, loss: float, margin: float, best: bool = False) -> str:
+    """What a tag means for the move, in words, to be said after it: "the best move found",
+    "within 3 points of the best", "about 12 points behind the best (± 9)". ``best``: the move
+    played is the best found."""
+    if tag == "good":
+        if best:
+            return _("the best move found")
+        points = max(1, round(loss))
+        return ngettext(
+            "within {points} point of the best", "within {points} points of the best", points
+        ).format(points=points)
+    points = round(loss)
+    return ngettext(
+        "about {points} point behind the best (± {margin})",
+        "about {points} points behind the best (± {margin})",
+        points,
+    ).format(points=points, margin=round(margin))
 
 
 class CandidateValue(BaseModel):
@@ -152,6 +181,9 @@ class DecisionReview(BaseModel):
     margin: float = Field(description="The margin of error of loss (z standard errors).")
     samples: int = Field(description="Sampled deals behind loss and margin.")
     tag: Tag = Field(description="good, inaccuracy, mistake or blunder.")
+    verdict: str = Field(
+        description="What the tag means for the move, in words: 'within 3 points of the best'."
+    )
     why: str = Field(description="Why the best move is better, in words; empty when good.")
     candidates: list[CandidateValue] = Field(description="Every move compared, best first.")
 
@@ -300,12 +332,15 @@ def judge_decision(
     refine: int = DEFAULT_REFINE,
     thresholds: Thresholds = THRESHOLDS,
 ) -> Judgement:
-    """Judge one decision: ``played`` (one of ``legal``) in the position ``obs`` shows.
+    """Judge one decision: ``played`` (one of ``legal``) in the position ``obs`` shows, on the
+    deals :func:`~rummy500.bots.evaluate.deal_seed` gives the position and ``seed`` (a hint's,
+    with the same seed and samples).
 
     When the move played loses at least an inaccuracy's points, the difference between it and
     the best move is measured again on ``refine`` fresh deals and the two measurements are
     pooled: fresh deals settle a verdict in doubt and confirm one, and they do not share the
     luck that made the best move look best. A pooled loss below zero counts as zero."""
+    seed = deal_seed(obs, seed)
     evaluation: Evaluation = evaluate(
         obs, legal, include=[played], samples=samples, candidates=candidates, seed=seed
     )
@@ -325,6 +360,21 @@ def judge_decision(
     return Judgement(hand, index, played, evaluation, loss, thresholds.z * se, used, tag)
 
 
+def explain_decision(obs: Observation, judgement: Judgement) -> Explanation | None:
+    """Why the best move found is better than the move played, as data
+    (:func:`~rummy500.bots.why.explain`; ``None`` for a move tagged good): what
+    :func:`render_decision` says."""
+    if judgement.tag == "good":
+        return None
+    return explain(
+        obs,
+        judgement.evaluation.best.move,
+        judgement.played,
+        gain=judgement.loss,
+        evaluation=judgement.evaluation,
+    )
+
+
 def render_decision(
     obs: Observation, judgement: Judgement, *, names: Sequence[str] | None = None
 ) -> DecisionReview:
@@ -336,9 +386,8 @@ def render_decision(
     assert mine is not None
     best = evaluation.best
     tag = judgement.tag
-    text = ""
-    if tag != "good":
-        text = why(obs, best.move, played, names=names, gain=judgement.loss, evaluation=evaluation)
+    reasons = explain_decision(obs, judgement)
+    text = "" if reasons is None else say(obs, reasons, names)
     return DecisionReview(
         hand=judgement.hand,
         index=judgement.index,
@@ -349,6 +398,7 @@ def render_decision(
         margin=round(judgement.margin, 2),
         samples=judgement.samples,
         tag=tag,
+        verdict=verdict(tag, judgement.loss, judgement.margin, best=mine is best),
         why=text,
         candidates=[_candidate(v, obs) for v in evaluation.values],
     )
@@ -382,10 +432,6 @@ def review_decision(
         thresholds=thresholds,
     )
     return render_decision(obs, judgement, names=names)
-
-
-def _decision_seed(seed: int, hand: int, index: int) -> int:
-    return random.Random(f"rummy500-review:{seed}:{hand}:{index}").getrandbits(63)
 
 
 def _accuracy(decisions: Sequence[DecisionReview]) -> float:
@@ -463,7 +509,7 @@ def _judge_each(
             played,
             hand=hand,
             index=index,
-            seed=_decision_seed(seed, hand, index),
+            seed=seed,
             **options,
         )
         tally.judged += 1

@@ -173,15 +173,13 @@ def _print_review(review: GameReview, show_all: bool) -> None:
         table.add_column(_("move"), justify="right")
         table.add_column(_("played"))
         table.add_column(_("verdict"))
-        table.add_column(_("points lost"), justify="right")
         table.add_column(_("better, and why"))
         for d in shown:
             style = TAG_STYLES[d.tag]
             table.add_row(
                 str(d.index + 1),
                 d.played.words,
-                f"[{style}]{tag_word(d.tag)}[/]",
-                f"{d.loss:.0f} ± {d.margin:.0f}",
+                f"[{style}]{tag_word(d.tag)}[/] — {d.verdict}",
                 d.why or d.best.words,
             )
         console.print(table, highlight=False)

@@ -8,7 +8,8 @@ hundred) in worker processes so that they never hold the server's interpreter. A
 afresh for every decision with a seed drawn from the table's seed and version, so it holds
 nothing between moves and a restarted server plays on the same way.
 
-Hints are searches too, but they never take a worker of the tables' computer players: they run
+Hints are searches too (the game review's evaluator, on the deals the review of the same
+position samples), but they never take a worker of the tables' computer players: they run
 in worker processes of their own at the lowest CPU priority (the kernel gives them only the CPU
 the tables and the server leave), each search stops at a time cap, and one that finds its
 workers busy is refused.
@@ -27,6 +28,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from rummy500.bots import LEVELS
+from rummy500.bots.evaluate import DEFAULT_SAMPLES
+from rummy500.bots.hint import Suggestion, suggest
 from rummy500.engine import Move, Observation
 from rummy500.i18n import _
 from rummy500.workers import WorkerPool
@@ -39,6 +42,7 @@ __all__ = [
     "choose_move",
     "decision_seed",
     "level_options",
+    "suggest_move",
 ]
 
 log = logging.getLogger("rummy500.server")
@@ -91,6 +95,14 @@ def choose_move(
         return bot.choose(observation, list(legal))
     finally:
         bot.close()
+
+
+def suggest_move(
+    observation: Observation, legal: Sequence[Move], options: Mapping[str, Any]
+) -> Suggestion:
+    """A hint (runs in a hint worker): :func:`rummy500.bots.hint.suggest` with the server's
+    ``options`` (the review's samples, the time cap)."""
+    return suggest(observation, list(legal), **options)
 
 
 class BotsBusy(Exception):
@@ -146,9 +158,9 @@ class BotRunner:
     Hints (:meth:`start_hint`) never use these workers nor wait in their line: they have
     ``hint_processes`` workers of their own at the lowest CPU priority
     (:data:`HINT_NICE`), one hint per worker at a time (another is refused with
-    :class:`BotsBusy`), and each search stops after ``hint_seconds`` of wall clock (the
-    expert bot's ``cap``). When the searching levels run in threads (``processes`` 0), hints
-    run in a thread of their own.
+    :class:`BotsBusy`), and each search (:func:`suggest_move`: the game review's evaluator on
+    ``hint_samples`` deals, the review's) stops after ``hint_seconds`` of wall clock. When the
+    searching levels run in threads (``processes`` 0), hints run in a thread of their own.
     """
 
     def __init__(
@@ -161,6 +173,7 @@ class BotRunner:
         wait: float = 0.5,
         hint_processes: int = 1,
         hint_seconds: float = 0.5,
+        hint_samples: int = DEFAULT_SAMPLES,
     ) -> None:
         #: the bot options of the levels this server plays otherwise (level -> options)
         self.options = {level: dict(o) for level, o in (options or {}).items()}
@@ -195,6 +208,9 @@ class BotRunner:
         self._hinting = 0
         #: the most seconds of wall clock a hint's search takes (then it chooses on what it has)
         self.hint_seconds = hint_seconds
+        #: the deals a hint is chosen on: the game review's (``review_samples``), so that the
+        #: review judges a hinted move on the deals it was chosen on
+        self.hint_samples = hint_samples
 
     def _executor(self, level: str) -> concurrent.futures.Executor:
         if level in SLOW_LEVELS and self._search_threads is not None:
@@ -278,24 +294,24 @@ class BotRunner:
         )
 
     def start_hint(
-        self, level: str, seed: int, observation: Observation, legal: Sequence[Move]
-    ) -> asyncio.Future[Move]:
-        """Start working out a hint (a decision of ``level``, its search capped at
-        :attr:`hint_seconds`) on a free hint worker; :class:`BotsBusy` if there is none. The
-        tables' computer players are never kept waiting by it."""
+        self, observation: Observation, legal: Sequence[Move]
+    ) -> asyncio.Future[Suggestion]:
+        """Start working out a hint (:func:`suggest_move` on :attr:`hint_samples` deals, its
+        search capped at :attr:`hint_seconds`) on a free hint worker; :class:`BotsBusy` if there
+        is none. The tables' computer players are never kept waiting by it."""
         if self._hinting >= self._hint_slots:
             raise BotsBusy
-        options = {**self.options.get(level, {}), "cap": self.hint_seconds}
-        args = (level, seed, observation, tuple(legal), options)
+        options = {"samples": self.hint_samples, "cap": self.hint_seconds}
+        args = (observation, tuple(legal), options)
         try:
-            done = self._hint_executor().submit(choose_move, *args)
+            done = self._hint_executor().submit(suggest_move, *args)
         except concurrent.futures.BrokenExecutor:  # a worker died: start them afresh
             self._close_hints()
-            done = self._hint_executor().submit(choose_move, *args)
+            done = self._hint_executor().submit(suggest_move, *args)
         self._hinting += 1
         loop = asyncio.get_running_loop()
 
-        def free(_done: concurrent.futures.Future[Move]) -> None:
+        def free(_done: concurrent.futures.Future[Suggestion]) -> None:
             with contextlib.suppress(RuntimeError):  # the loop is closed: the server stopped
                 loop.call_soon_threadsafe(self._hinted)
 

@@ -31,7 +31,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
-from rummy500.bots.why import why
+from rummy500.bots.hint import hint_text
 from rummy500.engine import (
     CALL,
     GAME_OVER,
@@ -42,7 +42,7 @@ from rummy500.engine import (
     seat_str,
 )
 from rummy500.i18n import _
-from rummy500.server.bot_pool import BotsBusy, decision_seed
+from rummy500.server.bot_pool import BotsBusy
 from rummy500.server.clients import (
     ASKED_SECONDS,
     CLOSE_MADE_ROOM,
@@ -70,7 +70,7 @@ from rummy500.server.outgoing import (
 from rummy500.server.play import TableLost, TablePlay
 from rummy500.server.seating import Seating
 from rummy500.server.storage import ChatLine, SeatRecord, TableRecord, format_invite
-from rummy500.server.table_bots import HINT_LEVEL, Hint
+from rummy500.server.table_bots import Hint
 from rummy500.server.views import record_comment, seat_part, table_info, with_own_part
 
 if TYPE_CHECKING:
@@ -515,13 +515,15 @@ class LiveTable:
                 await self.play.advance()
 
     async def hint(self, client: Client, ref: Any = None) -> None:
-        """The move a strong computer player would make for the seat now, from the seat's own
-        observation; sent to that client only. One search per seat and position, shared by
-        the seat's connections: asking again (or again after an undo) gets the same answer,
-        its sentence made once per language. Hints have workers of their own, at the lowest
-        CPU priority, and a time cap (:meth:`~rummy500.server.bot_pool.BotRunner.start_hint`):
-        the computer players at the tables never wait for one. When the hint workers are busy
-        the hint is refused (``busy``)."""
+        """The move the game review would call good for the seat now
+        (:func:`rummy500.bots.hint.suggest`, on the deals the review of this position samples),
+        from the seat's own observation; sent to that client only. One search per seat and
+        position, shared by the seat's connections: asking again (or again after an undo) gets
+        the same answer, its sentence made once per language. Hints have workers of their own,
+        at the lowest CPU priority, and a time cap
+        (:meth:`~rummy500.server.bot_pool.BotRunner.start_hint`): the computer players at the
+        tables never wait for one. When the hint workers are busy the hint is refused
+        (``busy``)."""
         if client.seat is None:
             self.error(client, "spectator", _("spectators cannot ask for a hint"), ref)
             return
@@ -544,14 +546,12 @@ class LiveTable:
                 return
             key = (seat, self.play.takebacks.position)
             game, legal = decision
-            seed = decision_seed(self.record.seed, self.play.takebacks.position, seat)
 
             def start() -> Hint:
                 # the position the hint is for, to say it in words once found (the table
                 # moves on meanwhile)
                 observation = game.observation(seat)
-                move = self.services.bots.start_hint(HINT_LEVEL, seed, observation, legal)
-                return Hint(move, observation)
+                return Hint(self.services.bots.start_hint(observation, legal), observation)
 
             try:
                 hint = self.play.bots.hint(key, start)
@@ -565,10 +565,10 @@ class LiveTable:
                 return
         # answered when found, from the hint's own callback: the connection reads its next
         # messages meanwhile (a move, a close), and a server stopping does not wait for it
-        if hint.move.done():
+        if hint.found.done():
             self._answer_hint(client, key, hint, version, ref)
         else:
-            hint.move.add_done_callback(
+            hint.found.add_done_callback(
                 lambda _done: self._answer_hint(client, key, hint, version, ref)
             )
 
@@ -577,9 +577,9 @@ class LiveTable:
     ) -> None:
         """Send ``client`` the hint found (its sentence made once per language), or say that
         none could be."""
-        if client.closed or hint.move.cancelled():
+        if client.closed or hint.found.cancelled():
             return
-        error = hint.move.exception()
+        error = hint.found.exception()
         if error is not None:
             if self.play.bots.hints.get(key) is hint:  # said once, however many asked
                 log.error(
@@ -593,13 +593,14 @@ class LiveTable:
                 lambda: error_message(version, "server_error", _("no hint could be found"), ref)
             )
             return
-        move = hint.move.result()
+        found = hint.found.result()
+        move = found.move
 
         def answer() -> dict[str, Any]:
             text = hint.texts.get(client.language)
             if text is None:
                 # the move and why, in words (the same sentence as the game review's)
-                text = why(hint.observation, move, names=self.seating.names())
+                text = hint_text(hint.observation, found, names=self.seating.names())
                 hint.texts[client.language] = text
             return hint_message(version, move, text, ref)
 

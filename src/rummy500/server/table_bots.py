@@ -19,15 +19,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rummy500.bots.hint import Suggestion
 from rummy500.engine import Game, Move, Observation, seat_str
 from rummy500.server.bot_pool import BotRunner
 
-__all__ = ["HINT_LEVEL", "MAX_HINTS", "Hint", "TableBots"]
+__all__ = ["MAX_HINTS", "Hint", "TableBots"]
 
 log = logging.getLogger("rummy500.server")
 
-#: The computer player that gives hints (a searching one, with a short time limit).
-HINT_LEVEL = "hard"
 #: Hints a table keeps (the latest, by seat and position).
 MAX_HINTS = 16
 
@@ -37,11 +36,11 @@ Key = tuple[Any, ...]
 
 @dataclass
 class Hint:
-    """A hint worked out or under way for one seat and position: the move, the seat's
-    observation it was found from, and the sentence saying it (the move and why), made once per
-    language it was asked in."""
+    """A hint worked out or under way for one seat and position: what was found (the move, and
+    the evaluation it was chosen on), the seat's observation it was found from, and the sentence
+    saying it (the move and why), made once per language it was asked in."""
 
-    move: asyncio.Future[Move]
+    found: asyncio.Future[Suggestion]
     observation: Observation
     texts: dict[str, str] = field(default_factory=dict)
 

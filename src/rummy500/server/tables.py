@@ -96,6 +96,7 @@ class TableHub:
             wait=config.bot_wait,
             hint_processes=config.hint_processes,
             hint_seconds=config.hint_seconds,
+            hint_samples=config.review_samples,
         )
         self.connections = Connections(config)
         self.ownership = make_ownership(

@@ -37,8 +37,11 @@ class RummyApp(App[str | None]):
       default the pace last chosen, at the table too);
     - ``call_seconds``: how long the person's Rummy! call window stays open (0: until they
       answer);
-    - ``hint_level`` and ``hint_options``: the computer player that gives hints (a level of
-      :data:`~rummy500.bots.LEVELS` with its own options unless others are given);
+    - ``hint_level`` and ``hint_options``: ``None`` (the default): hints are the game
+      review's judgement, on the deals and with the options of ``review_settings``, so that
+      the Review calls a move played as hinted good; else the computer player that gives hints
+      (a level of :data:`~rummy500.bots.LEVELS` with its own options unless others are given:
+      tests use a quick one);
     - ``review_settings``: how hard the Review looks (tests lower its sample count).
 
     The app's return value is a line for the terminal (where the game was saved).
@@ -58,7 +61,7 @@ class RummyApp(App[str | None]):
         data_dir: str | Path | None = None,
         pace: str | None = None,
         call_seconds: float = 8,
-        hint_level: str = "expert",
+        hint_level: str | None = None,
         hint_options: dict[str, Any] | None = None,
         name: str | None = None,
         review_settings: ReviewSettings | None = None,
@@ -76,13 +79,24 @@ class RummyApp(App[str | None]):
         self.pace = pace if pace in PACES else self.preferences.pace
         self.call_seconds = call_seconds
         self.hint_level = hint_level
-        # (the level's own options by default: the expert's fixed 24 deals, a tenth of a second
-        # at the median and the same hint for the same position, where a time budget took 0.8 s)
         self.hint_options = hint_options or {}
         self.player_name = name or self.preferences.name
         self.review_settings = review_settings or ReviewSettings()
         #: Whether the table shows moves in notation too (the ``n`` key), for this run.
         self.show_notation = False
+
+    def hint_settings(self) -> dict[str, Any]:
+        """The options hints are worked out with (:meth:`Session.ask_hint
+        <rummy500.tui.session.Session.ask_hint>`): the Review's, or the hint level's."""
+        if self.hint_level is not None:
+            return dict(self.hint_options)
+        review = self.review_settings
+        return {
+            "samples": review.samples,
+            "candidates": review.candidates,
+            "seed": review.seed,
+            "within": review.thresholds.inaccuracy,
+        }
 
     @property
     def pace_seconds(self) -> float:

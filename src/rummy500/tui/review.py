@@ -217,21 +217,14 @@ def frame_text(frame: Frame, names: Sequence[str]) -> Text:
 
 
 def decision_text(decision: DecisionReview) -> Group:
-    """A decision in the list: the move played, its tag and points lost; when it was not good,
-    the better move and why (indented under it)."""
+    """A decision in the list: the move played and its verdict ("good — within 3 points of the
+    best"); when it was not good, the better move and why (indented under it)."""
     text = Text()
     text.append(f"{decision.index + 1:>3}. ", "dim")
     text.append(decision.played.words)
     text.append("  ")
     text.append(tag_word(decision.tag), TAG_STYLES[decision.tag])
-    loss = round(decision.loss)
-    text.append(
-        "  "
-        + ngettext("{loss} ± {margin} point lost", "{loss} ± {margin} points lost", loss).format(
-            loss=loss, margin=f"{decision.margin:.0f}"
-        ),
-        "dim" if decision.tag == "good" else "",
-    )
+    text.append(" — " + decision.verdict, "dim" if decision.tag == "good" else "")
     if decision.tag == "good":
         return Group(text)
     better = Text(_("Better: {move}").format(move=decision.best.words), "bold")

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rummy500.bots import LEVELS
-from rummy500.bots.why import why
+from rummy500.bots.hint import Suggestion, hint_text, suggest
 from rummy500.engine import (
     GAME_OVER,
     HAND_OVER,
@@ -371,8 +371,8 @@ class Session:
         self._log_deal()
         self.save()
 
-    def hint_bot(self, level: str = "expert", **options: object) -> Bot:
-        """The computer player that gives hints (made once)."""
+    def hint_bot(self, level: str, **options: object) -> Bot:
+        """The computer player that gives hints when one is asked for (made once)."""
         from rummy500.bots import make_bot
 
         if self._hint_bot is None:
@@ -380,19 +380,35 @@ class Session:
         return self._hint_bot
 
     async def ask_hint(
-        self, level: str = "expert", think: Think = asyncio.to_thread, **options: object
+        self, level: str | None = None, think: Think = asyncio.to_thread, **options: object
     ) -> tuple[Move, str]:
-        """The move a computer player of ``level`` would make for the person, and why (the
-        game review's sentence); it thinks through ``think`` (by default in a thread), on the
-        position as it was asked."""
-        bot = self.hint_bot(level, **options)
+        """The move for the person now, and why (the game review's sentence), on the position as
+        it was asked; worked out through ``think`` (by default in a thread).
+
+        Without a ``level`` it is the game review's own judgement
+        (:func:`rummy500.bots.hint.suggest`; ``options``: its ``samples``, ``candidates``,
+        ``seed`` and ``within``, the review's), so the review of the game calls a hinted move
+        good; with one, the move a computer player of that level would make (``options``: the
+        bot's)."""
         game = self.game
         obs = game.observation(self.you)
-        move = await think(bot.choose, obs, game.legal_moves())
-        return move, why(obs, move, names=self.names)
+        legal = game.legal_moves()
+        if level is None and self._hint_bot is None:
+            found: list[Suggestion] = []
 
-    def hint(self, level: str = "expert", **options: object) -> tuple[Move, str]:
-        """:meth:`ask_hint`, the bot thinking in this thread."""
+            def choose(observation: Observation, moves: Sequence[Move]) -> Move:
+                found.append(suggest(observation, moves, **options))  # type: ignore[arg-type]
+                return found[0].move
+
+            await think(choose, obs, legal)
+            hint = found[0]
+        else:
+            bot = self.hint_bot(level or "expert", **options)
+            hint = Suggestion(await think(bot.choose, obs, legal))
+        return hint.move, hint_text(obs, hint, names=self.names)
+
+    def hint(self, level: str | None = None, **options: object) -> tuple[Move, str]:
+        """:meth:`ask_hint`, worked out in this thread."""
         return _at_once(self.ask_hint(level, _think_here, **options))
 
     # --- bookkeeping ----------------------------------------------------------------------------

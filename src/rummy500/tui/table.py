@@ -641,7 +641,7 @@ class TableScreen(Screen[None]):
         game = session.game
         version = len(session.log)
         app = self.app
-        move, sentence = await session.ask_hint(app.hint_level, **app.hint_options)  # type: ignore[attr-defined]
+        move, sentence = await session.ask_hint(app.hint_level, **app.hint_settings())  # type: ignore[attr-defined]
         if len(session.log) != version or session.game is not game or not self.is_attached:
             return
         if self.notation:

@@ -1,7 +1,7 @@
 // The review of a finished game (?review=TABLE[&seat=P2]): while the server computes it, a
 // progress bar ("Reviewing move 12 of 54…"); then, per hand, the accuracy and every decision of
-// the seat — the move played, its verdict as a coloured badge with its word, the points it lost
-// with their margin, the better move and why — beside a replay of the hand that steps move by
+// the seat — the move played, its verdict as a coloured badge with its word and in words ("within
+// 3 points of the best", said by the server), the better move and why — beside a replay of the hand that steps move by
 // move (buttons, ← →, Home, End; a decision in the list jumps to it). The replay shows what the
 // seat saw: its own hand and the public cards (the server builds it from the seat's observation);
 // the others' hands only once the hand is over, as at a card table.
@@ -264,10 +264,10 @@ function DecisionItem({ decision, current, onPick }) {
       <span class="review-move-number">${t('review.move', { n: d.index + 1 })}</span>
       <span class="review-played" data-played>${d.played.words}</span>
       <${TagBadge} tag=${d.tag} />
+      <span class="review-verdict" data-verdict>${d.verdict}</span>
     </span>
     ${d.tag !== 'good' &&
-    html`<span class="review-loss">${t('review.loss', { loss: points(d.loss), margin: points(d.margin) })}</span>
-      <span class="review-better" data-better>${t('review.better', { move: d.best.words })}</span>
+    html`<span class="review-better" data-better>${t('review.better', { move: d.best.words })}</span>
       ${d.why && html`<span class="review-why">${d.why}</span>`}`}
   </button>`;
 }

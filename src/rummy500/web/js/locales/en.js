@@ -462,7 +462,6 @@ export default {
   'review.limited': { one: 'This review covers only the first decision of the game; the later ones ({rest}) were not reviewed.', other: 'This review covers only the first {n} decisions of the game; the later ones ({rest}) were not reviewed.' },
   'review.hand.unreviewed': { one: 'Past the review’s limit: {n} decision of this hand was not reviewed.', other: 'Past the review’s limit: {n} decisions of this hand were not reviewed.' },
   'review.move': 'Move {n}',
-  'review.loss': '{loss} ± {margin} points lost',
   'review.better': 'Better: {move}',
   'review.replay.at': 'Hand {n}, before move {k} of {total}',
   'review.replay.end': 'Hand {n}, the end',

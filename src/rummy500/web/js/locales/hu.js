@@ -468,7 +468,6 @@ export default {
   'review.limited': { one: 'Ez az elemzés csak a játszma első döntésére terjed ki; a későbbieket ({rest}) nem elemeztük.', other: 'Ez az elemzés csak a játszma első {n} döntésére terjed ki; a későbbieket ({rest}) nem elemeztük.' },
   'review.hand.unreviewed': { one: 'Az elemzés korlátján túl: ebben a leosztásban {n} döntést nem elemeztünk.', other: 'Az elemzés korlátján túl: ebben a leosztásban {n} döntést nem elemeztünk.' },
   'review.move': '{n}. lépés',
-  'review.loss': '{loss} ± {margin} pont veszteség',
   'review.better': 'Jobb: {move}',
   'review.replay.at': '{n}. leosztás, a {k}. lépés előtt ({total} közül)',
   'review.replay.end': '{n}. leosztás, a vége',

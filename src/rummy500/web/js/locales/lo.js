@@ -437,7 +437,6 @@ export default {
   'review.limited': { other: 'ການທົບທວນນີ້ກວມເອົາພຽງແຕ່ {n} ການຕັດສິນໃຈທຳອິດຂອງເກມ; ການຕັດສິນໃຈຕໍ່ຈາກນັ້ນ ({rest}) ບໍ່ໄດ້ທົບທວນ.' },
   'review.hand.unreviewed': { other: 'ເກີນຂີດຈຳກັດຂອງການທົບທວນ: {n} ການຕັດສິນໃຈໃນຮອບນີ້ບໍ່ໄດ້ທົບທວນ.' },
   'review.move': 'ການຫຼິ້ນທີ {n}',
-  'review.loss': 'ເສຍ {loss} ± {margin} ຄະແນນ',
   'review.better': 'ດີກວ່າ: {move}',
   'review.replay.at': 'ຮອບ {n}, ກ່ອນການຫຼິ້ນທີ {k} ຈາກ {total}',
   'review.replay.end': 'ຮອບ {n}, ຕອນຈົບ',
