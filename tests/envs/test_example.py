@@ -14,8 +14,8 @@ EXAMPLE = EXAMPLES / "train_masked_pg.py"
 
 
 def test_train_masked_pg_runs_a_few_steps(tmp_path: Path) -> None:
-    pytest.importorskip("torch")
-    pytest.importorskip("gymnasium")
+    pytest.importorskip("torch", reason="PyTorch: the train extra (make test installs it)")
+    pytest.importorskip("gymnasium", reason="Gymnasium: the research extra (make test installs it)")
     weights = tmp_path / "policy.pt"
     run = subprocess.run(
         [
@@ -45,7 +45,7 @@ def test_train_masked_pg_runs_a_few_steps(tmp_path: Path) -> None:
 
 
 def test_openspiel_ismcts_plays_the_levels_through_evaluate_bots() -> None:
-    pytest.importorskip("pyspiel")
+    pytest.importorskip("pyspiel", reason="OpenSpiel: the research extra (make test installs it)")
     run = subprocess.run(
         [
             sys.executable,

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel: the research extra")
 
 import numpy as np  # noqa: E402
 from open_spiel.python import policy  # noqa: E402

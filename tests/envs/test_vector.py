@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-pytest.importorskip("gymnasium")
+pytest.importorskip("gymnasium", reason="Gymnasium: the research extra (make test installs it)")
 
 import gymnasium
 import numpy as np

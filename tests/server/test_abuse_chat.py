@@ -18,8 +18,6 @@ import contextlib
 import json
 import random
 import sqlite3
-import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -31,8 +29,7 @@ import pytest_asyncio
 from websockets.asyncio.client import ClientConnection
 
 from .legit_player import choose
-from .procserver import ServerProcess
-from .test_abuse_tables import LEGIT_PLAYER, SERVE, Arena, open_socket, seats
+from .test_abuse_tables import SERVE, Arena, open_arena, open_socket, seats
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 
@@ -52,27 +49,8 @@ LONG = "漢" * 290
 
 @pytest.fixture(scope="module")
 def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
-    folder = tmp_path_factory.mktemp("abuse-chat")
-    server = ServerProcess(folder / "server", *SERVE_CHAT).start()
-    honest = subprocess.Popen(
-        [sys.executable, str(LEGIT_PLAYER), server.base, str(folder), "easy"],
-        stdout=(folder / "legit.out").open("wb"),
-        stderr=subprocess.STDOUT,
-    )
-    arena = Arena(server, folder, honest)
-    try:
-        deadline = time.monotonic() + 30
-        while len(arena.report()["bot_move_seconds"]) < 3:  # it plays before any attack
-            assert time.monotonic() < deadline, (folder / "legit.out").read_text()
-            time.sleep(0.2)
+    with open_arena(tmp_path_factory.mktemp("abuse-chat"), *SERVE_CHAT) as arena:
         yield arena
-    finally:
-        (folder / "stop").touch()
-        try:
-            honest.wait(10)
-        except subprocess.TimeoutExpired:
-            honest.kill()
-        server.__exit__(None, None, None)
 
 
 @pytest_asyncio.fixture

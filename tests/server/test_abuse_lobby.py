@@ -9,8 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -20,7 +18,7 @@ import httpx
 import pytest
 
 from .procserver import ServerProcess
-from .test_abuse_tables import LEGIT_PLAYER, Arena, closed_with, open_socket
+from .test_abuse_tables import Arena, closed_with, open_arena, open_socket
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 
@@ -29,29 +27,9 @@ PER_ATTACKER = 10  # the lobby's default burst of table creations an address
 LISTED = 3  # --listed-per-address (the default)
 
 
-@contextlib.contextmanager
-def arena_of(folder: Path, *options: str) -> Iterator[Arena]:
-    """``rummy500 serve OPTIONS`` with the honest game playing on it."""
-    server = ServerProcess(folder / "server", "--bot-processes", "1", *options).start()
-    honest = subprocess.Popen(
-        [sys.executable, str(LEGIT_PLAYER), server.base, str(folder), "easy"],
-        stdout=(folder / "legit.out").open("wb"),
-        stderr=subprocess.STDOUT,
-    )
-    arena = Arena(server, folder, honest)
-    try:
-        deadline = time.monotonic() + 30
-        while len(arena.report()["bot_move_seconds"]) < 3:  # it plays before any attack
-            assert time.monotonic() < deadline, (folder / "legit.out").read_text()
-            time.sleep(0.2)
-        yield arena
-    finally:
-        (folder / "stop").touch()
-        try:
-            honest.wait(10)
-        except subprocess.TimeoutExpired:
-            honest.kill()
-        server.__exit__(None, None, None)
+def arena_of(folder: Path, *options: str) -> contextlib.AbstractContextManager[Arena]:
+    """``rummy500 serve OPTIONS`` (one search worker) with the honest game playing on it."""
+    return open_arena(folder, "--bot-processes", "1", *options)
 
 
 @pytest.fixture(scope="module")

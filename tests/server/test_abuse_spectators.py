@@ -15,8 +15,6 @@ import contextlib
 import itertools
 import json
 import random
-import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -30,8 +28,14 @@ from websockets.exceptions import ConnectionClosed
 from rummy500.server.clients import CLOSE_MADE_ROOM, CLOSE_TOO_MANY_AT_TABLE
 
 from .legit_player import choose
-from .procserver import ServerProcess
-from .test_abuse_tables import LEGIT_PLAYER, Arena, closed_with, open_socket, seats, until
+from .test_abuse_tables import (
+    Arena,
+    closed_with,
+    open_arena,
+    open_socket,
+    seats,
+    until,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 
@@ -49,27 +53,8 @@ WATCH = {"type": "watch"}
 
 @pytest.fixture(scope="module")
 def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
-    folder = tmp_path_factory.mktemp("abuse-spectators")
-    server = ServerProcess(folder / "server", *SERVE).start()
-    honest = subprocess.Popen(
-        [sys.executable, str(LEGIT_PLAYER), server.base, str(folder), "easy"],
-        stdout=(folder / "legit.out").open("wb"),
-        stderr=subprocess.STDOUT,
-    )
-    arena = Arena(server, folder, honest)
-    try:
-        deadline = time.monotonic() + 30
-        while len(arena.report()["bot_move_seconds"]) < 3:  # it plays before any attack
-            assert time.monotonic() < deadline, (folder / "legit.out").read_text()
-            time.sleep(0.2)
+    with open_arena(tmp_path_factory.mktemp("abuse-spectators"), *SERVE) as arena:
         yield arena
-    finally:
-        (folder / "stop").touch()
-        try:
-            honest.wait(10)
-        except subprocess.TimeoutExpired:
-            honest.kill()
-        server.__exit__(None, None, None)
 
 
 @pytest_asyncio.fixture

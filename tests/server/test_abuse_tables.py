@@ -89,10 +89,11 @@ class Arena:
             return list(conn.execute(query, args))
 
 
-@pytest.fixture(scope="module")
-def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
-    folder = tmp_path_factory.mktemp("abuse-tables")
-    server = ServerProcess(folder / "server", *SERVE).start()
+@contextlib.contextmanager
+def open_arena(folder: Path, *serve: str) -> Iterator[Arena]:
+    """``rummy500 serve *serve`` in ``folder``, with the honest player already playing at it
+    (three computer moves seen before any attack); both stopped after."""
+    server = ServerProcess(folder / "server", *serve).start()
     honest = subprocess.Popen(
         [sys.executable, str(LEGIT_PLAYER), server.base, str(folder), "easy"],
         stdout=(folder / "legit.out").open("wb"),
@@ -112,6 +113,12 @@ def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
         except subprocess.TimeoutExpired:
             honest.kill()
         server.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="module")
+def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
+    with open_arena(tmp_path_factory.mktemp("abuse-tables"), *SERVE) as arena:
+        yield arena
 
 
 @pytest_asyncio.fixture
