@@ -237,16 +237,22 @@ async def play_to_the_end(
     stop: Any = None,
 ) -> None:
     """Answer every decision of the client's seat until the game is over (or ``stop(client)``).
-    At the end it also reads the answer to its last move (an update, "queued" or an error such
+    At either end it also reads the answer to its last move (an update, "queued" or an error such
     as "stale" for a move sent as the game ended), so what the caller reads next is not that."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     sent_for = -1
     unanswered = False
     for _i in range(max_messages):
-        if (client.game_over is not None and not unanswered) or (stop is not None and stop(client)):
+        stopping = stop is not None and stop(client)
+        if (client.game_over is not None or stopping) and not unanswered:
             return
-        if client.legal and sent_for != client.version and client.game_over is None:
+        if (
+            not stopping
+            and client.legal
+            and sent_for != client.version
+            and client.game_over is None
+        ):
             sent_for = client.version
             move = choose(client.legal, rng)
             await client.send({"type": "move", "move": move, "id": sent_for, "version": sent_for})
