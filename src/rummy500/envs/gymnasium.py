@@ -180,7 +180,7 @@ class Rummy500Env(gymnasium.Env[dict[str, Any], Any]):
         while game.to_act != self.seat:
             seat = game.to_act
             assert seat is not None
-            move = self.bots[seat].choose(game.observation(seat), tuple(game.legal_moves()))
+            move = self.bots[seat].choose(game.observation(seat), game.legal_moves())
             table.play(move)
             gained, terminated, truncated = self._after_move()
             reward += gained

@@ -198,6 +198,7 @@ class Rummy500State(pyspiel.State):
         return to_act
 
     def _legal_actions(self, player: int) -> list[int]:
+        # a copy: OpenSpiel's callers get a list of their own, and the table's is its cache
         return list(self.table.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

@@ -115,7 +115,7 @@ class LevelBot(pyspiel.Bot):
         if self._queued and where == self._queued_at:
             action = self._queued.pop(0)
         else:
-            move = self._bot.choose(game.observation(self.player), tuple(game.legal_moves()))
+            move = self._bot.choose(game.observation(self.player), game.legal_moves())
             action, *self._queued = decompose(game, move)
         self._queued_at = (where[0], where[1] + 1)
         return int(action)
@@ -162,7 +162,7 @@ class LevelRolloutEvaluator(mcts.Evaluator):
                     continue
                 seat = playout.current_player()
                 game = playout.table.game
-                move = self._bot(seat).choose(game.observation(seat), tuple(game.legal_moves()))
+                move = self._bot(seat).choose(game.observation(seat), game.legal_moves())
                 for action in decompose(game, move):
                     if playout.current_player() != seat:
                         break  # the cap on moves ended the hand amid a long run's steps

@@ -92,7 +92,7 @@ def choose_move(
 
     bot = make_bot(level, seed=seed, **(options or {}))
     try:
-        return bot.choose(observation, list(legal))
+        return bot.choose(observation, legal)
     finally:
         bot.close()
 
@@ -102,7 +102,7 @@ def suggest_move(
 ) -> Suggestion:
     """A hint (runs in a hint worker): :func:`rummy500.bots.hint.suggest` with the server's
     ``options`` (the review's samples, the time cap)."""
-    return suggest(observation, list(legal), **options)
+    return suggest(observation, legal, **options)
 
 
 class BotsBusy(Exception):
@@ -161,6 +161,9 @@ class BotRunner:
     :class:`BotsBusy`), and each search (:func:`suggest_move`: the game review's evaluator on
     ``hint_samples`` deals, the review's) stops after ``hint_seconds`` of wall clock. When the
     searching levels run in threads (``processes`` 0), hints run in a thread of their own.
+
+    The legal moves are handed to the worker as they come, uncopied: the table passes the
+    engine's own tuple (:meth:`Game.legal_moves`) or the call window's, which nothing changes.
     """
 
     def __init__(
@@ -240,7 +243,7 @@ class BotRunner:
                 level,
                 seed,
                 observation,
-                tuple(legal),
+                legal,
                 self.options.get(level),
             )
         if self._searching < self._search_slots and not self._waiting:
@@ -289,7 +292,7 @@ class BotRunner:
             FALLBACK_LEVEL,
             seed,
             observation,
-            tuple(legal),
+            legal,
             self.options.get(FALLBACK_LEVEL),
         )
 
@@ -302,7 +305,7 @@ class BotRunner:
         if self._hinting >= self._hint_slots:
             raise BotsBusy
         options = {"samples": self.hint_samples, "cap": self.hint_seconds}
-        args = (observation, tuple(legal), options)
+        args = (observation, legal, options)
         try:
             done = self._hint_executor().submit(suggest_move, *args)
         except concurrent.futures.BrokenExecutor:  # a worker died: start them afresh
@@ -369,7 +372,7 @@ class BotRunner:
         """Run a decision of a searching level on the worker already counted for it; the
         worker counts as busy until the decision is over (even if nobody waits for it)."""
         return self._on_worker(
-            level, choose_move, level, seed, observation, tuple(legal), self.options.get(level)
+            level, choose_move, level, seed, observation, legal, self.options.get(level)
         )
 
     def _on_worker(self, level: str, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:

@@ -27,8 +27,9 @@ class CallAnswers:
         #: the version that opened the window (``None``: no window is open)
         self.window_id: int | None = None
         self.deadline = 0.0
-        #: the seats that may call, each with the moves it may make (a pass first)
-        self.callers: dict[int, list[Move]] = {}
+        #: the seats that may call, each with the moves it may make (a pass first), a tuple
+        #: handed as is to the seat's computer player and to the views
+        self.callers: dict[int, tuple[Move, ...]] = {}
         #: the answers given and not applied yet, and who gave each (``player``, ``bot``…)
         #: with the ref of its message
         self.answers: dict[int, Move] = {}
@@ -50,8 +51,8 @@ class CallAnswers:
         for seat in game.window:
             depths = game.callable_depths(seat)
             if depths:
-                calls = [Move(seat, "rummy", number=d) for d in depths]
-                self.callers[seat] = [Move(seat, "pass"), *calls]
+                calls = (Move(seat, "rummy", number=d) for d in depths)
+                self.callers[seat] = (Move(seat, "pass"), *calls)
 
     def close(self) -> None:
         """The window is over (a queued draw stays: it is played or refused next)."""
@@ -68,7 +69,7 @@ class CallAnswers:
         """Whether ``seat`` is asked and has not answered yet."""
         return seat in self.callers and seat not in self.answers and seat in game.window
 
-    def asked(self, game: Game) -> dict[int, list[Move]]:
+    def asked(self, game: Game) -> dict[int, tuple[Move, ...]]:
         """The seats still to answer, with the moves each may make."""
         return {s: moves for s, moves in self.callers.items() if self.waiting(game, s)}
 
@@ -104,7 +105,7 @@ class CallAnswers:
                 raise RefusedMove(
                     "already_answered", _("you have already answered this Rummy call")
                 )
-            options = self.callers.get(seat, [])
+            options = self.callers.get(seat, ())
             if move.verb == "rummy" and move not in options:
                 move = game.legal_form(move)  # raises with the engine's reason
                 if move not in options:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, assert_never
 
 from rummy500.engine import (
@@ -252,17 +252,17 @@ class TablePlay:
         left = self.seating.left_seats(started=self.game is not None)
         return seat_rows(seats, connected, computers, left)
 
-    def decision(self, seat: int) -> tuple[Game, list[Move]] | None:
+    def decision(self, seat: int) -> tuple[Game, Sequence[Move]] | None:
         """The game as ``seat`` decides in it and its legal moves, if it must decide now."""
         g = self.game
         if g is None or self.computer_level(seat, self.loop.time()) is not None:
             return None
         if g.phase == CALL:
             if self.calls.waiting(g, seat):
-                return g.asked(seat), list(self.calls.callers[seat])
+                return g.asked(seat), self.calls.callers[seat]
             return None
         if g.phase in (DRAW, PLAY) and g.to_act == seat:
-            return g, list(g.legal_moves())
+            return g, g.legal_moves()
         return None
 
     # --- advancing the table -------------------------------------------------------------------
@@ -319,7 +319,7 @@ class TablePlay:
             level = self.computer_level(seat, now)
             if level is not None:
                 key = ("play", self.version, seat)
-                self._start_bot(key, seat, level, g, list(g.legal_moves()), self.turn_began)
+                self._start_bot(key, seat, level, g, g.legal_moves(), self.turn_began)
             break
         self.publish([SeatsChanged()])
         self._set_timer()
@@ -416,7 +416,7 @@ class TablePlay:
         seat: int,
         level: str,
         game: Game,
-        legal: list[Move],
+        legal: Sequence[Move],
         since: float,
     ) -> None:
         """Start the computer player's decision for ``seat``; ``since``: when the table began
@@ -431,7 +431,7 @@ class TablePlay:
         self.bots.start(key, level, seed, game, seat, legal, chosen, since)
 
     async def _apply_bot_choice(
-        self, key: tuple[Any, ...], seat: int, level: str, move: Move, legal: list[Move]
+        self, key: tuple[Any, ...], seat: int, level: str, move: Move, legal: Sequence[Move]
     ) -> None:
         if self.stopped:
             return

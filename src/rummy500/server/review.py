@@ -407,9 +407,7 @@ class ReviewDesk:
             if stop.is_set():
                 raise _Stopped
             one = functools.partial(judge_decision, **options)
-            call = asyncio.run_coroutine_threadsafe(
-                bots.search(one, obs, tuple(legal), played), loop
-            )
+            call = asyncio.run_coroutine_threadsafe(bots.search(one, obs, legal, played), loop)
             calls[:] = [call]
             if stop.is_set():  # stopped while it was being handed over
                 call.cancel()

@@ -15,7 +15,7 @@ import asyncio
 import collections
 import logging
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,7 +70,7 @@ class TableBots:
         seed: int,
         game: Game,
         seat: int,
-        legal: list[Move],
+        legal: Sequence[Move],
         chosen: Callable[[Move], Awaitable[None]],
         since: float | None = None,
     ) -> None:
@@ -85,7 +85,7 @@ class TableBots:
         observation = game.observation(seat)
         loop = asyncio.get_running_loop()
         self.tasks[key] = loop.create_task(
-            self._decide(level, seed, observation, list(legal), chosen, since)
+            self._decide(level, seed, observation, legal, chosen, since)
         )
 
     async def _decide(
@@ -93,7 +93,7 @@ class TableBots:
         level: str,
         seed: int,
         observation: Observation,
-        legal: list[Move],
+        legal: Sequence[Move],
         chosen: Callable[[Move], Awaitable[None]],
         since: float | None,
     ) -> None:
