@@ -60,8 +60,12 @@ CLOSE_SERVER_FULL = 1013
 ASKED_SECONDS = 1.0
 
 
+#: One encoder for every message: a message is made of fresh dicts and lists, never a circle.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
+
+
 def dumps(message: Any) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(message)
 
 
 class Client:

@@ -15,7 +15,7 @@ from them (their models are in :mod:`~rummy500.server.wire`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,7 @@ from rummy500.server.views import (
     game_part,
     hand_summary,
     move_event,
+    public_view,
 )
 
 __all__ = [
@@ -62,7 +63,7 @@ __all__ = [
     "seats_message",
     "state_message",
     "state_text",
-    "update_message",
+    "update_messages",
 ]
 
 
@@ -185,15 +186,13 @@ News = (
 # --- the messages -------------------------------------------------------------------------------
 
 
-def update_message(
-    change: Change,
-    game: Game,
-    seat: int | None,
-    moment: Moment,
-    public: dict[str, Any],
-) -> dict[str, Any]:
-    """``seat``'s ``update`` of a stored change (a spectator's: ``seat`` ``None``); ``public``
-    the public view of the game now, the same for every seat. The mover's carries its ref."""
+def update_messages(
+    change: Change, game: Game, moment: Moment
+) -> Callable[[int | None], dict[str, Any]]:
+    """The maker of each seat's ``update`` of a stored change (a spectator's: seat ``None``),
+    for :meth:`~rummy500.server.clients.Audience.broadcast`. What is the same for every seat
+    (the event, the public view of the game now) is made here, once; the mover's carries
+    its ref."""
     event: dict[str, Any]
     if isinstance(change, Dealt):
         dealer = seat_str(change.dealer)
@@ -205,11 +204,16 @@ def update_message(
     else:
         mover, ref = change.seat, change.ref
         event = move_event("undo", change.move, "player")
-    message: dict[str, Any] = {"type": "update", "version": change.version, "event": event}
-    message.update(game_part(game, seat, moment, public=public))
-    if ref is not None and seat is not None and seat == mover:
-        message["ref"] = ref
-    return message
+    public = public_view(game.observation(0))
+
+    def update(seat: int | None) -> dict[str, Any]:
+        message: dict[str, Any] = {"type": "update", "version": change.version, "event": event}
+        message.update(game_part(game, seat, moment, public=public))
+        if ref is not None and seat is not None and seat == mover:
+            message["ref"] = ref
+        return message
+
+    return update
 
 
 def hand_over_message(version: int, obs: Observation, left: dict[str, list[str]]) -> dict[str, Any]:

@@ -77,7 +77,7 @@ from rummy500.server.outgoing import (
     rematch_message,
     seat_left_message,
     seats_message,
-    update_message,
+    update_messages,
 )
 from rummy500.server.seating import Seating
 from rummy500.server.storage import Append, TableRecord
@@ -89,7 +89,6 @@ from rummy500.server.views import (
     left_cards,
     public_log,
     public_state_texts,
-    public_view,
     seat_rows,
 )
 
@@ -211,11 +210,7 @@ class TablePlay:
 
     def computer_level(self, seat: int, now: float) -> str | None:
         """The level of the computer player that plays ``seat`` now, or None (a person does)."""
-        g = self.game
-        out_of_time = (
-            self.clock.expired and g is not None and g.phase in (DRAW, PLAY) and g.turn == seat
-        )
-        return self.seating.computer_level(seat, now, out_of_time=out_of_time)
+        return self.seating.computer_level(seat, now, out_of_time=seat == self._out_of_time())
 
     def undo_refusal(self, seat: int | None, now: float) -> MoveError | None:
         """Why ``seat`` cannot take a move back now (:meth:`TakeBacks.refusal`), or ``None``."""
@@ -224,8 +219,14 @@ class TablePlay:
 
     def computer_seats(self, now: float) -> frozenset[int]:
         """The seats a computer player plays now."""
-        seats = range(len(self.seating.seats))
-        return frozenset(s for s in seats if self.computer_level(s, now) is not None)
+        return self.seating.computer_seats(now, out_of_time=self._out_of_time())
+
+    def _out_of_time(self) -> int | None:
+        """The seat whose turn timer ran out in this turn, if one did."""
+        g = self.game
+        if self.clock.expired and g is not None and g.phase in (DRAW, PLAY):
+            return g.turn
+        return None
 
     def moment(self) -> Moment:
         """The facts every seat's view of this moment is built from (:mod:`views`)."""
@@ -614,9 +615,7 @@ class TablePlay:
     def _send_update(self, change: Change) -> None:
         g = self.game
         assert g is not None
-        public = public_view(g.observation(0))
-        moment = self.moment()
-        self.clients.broadcast(lambda seat: update_message(change, g, seat, moment, public))
+        self.clients.broadcast(update_messages(change, g, self.moment()))
 
     def _send_hand_over(self) -> None:
         g = self.game

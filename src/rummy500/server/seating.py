@@ -150,6 +150,20 @@ class Seating:
         in this turn."""
         if not self.people_here():
             return None  # nobody is here: the table waits for its people
+        return self._computer_level(seat, now, out_of_time)
+
+    def computer_seats(self, now: float, *, out_of_time: int | None = None) -> frozenset[int]:
+        """The seats a computer player plays now (:meth:`computer_level`); ``out_of_time``: the
+        seat whose turn timer ran out in this turn."""
+        if not self.people_here():
+            return frozenset()
+        return frozenset(
+            s
+            for s in range(len(self.seats))
+            if self._computer_level(s, now, s == out_of_time) is not None
+        )
+
+    def _computer_level(self, seat: int, now: float, out_of_time: bool) -> str | None:
         s = self.seats[seat]
         if s.kind == "bot":
             return s.level or "easy"

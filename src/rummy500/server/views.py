@@ -52,7 +52,6 @@ __all__ = [
     "game_part",
     "hand_summary",
     "left_cards",
-    "legal_strings",
     "move_event",
     "public_log",
     "public_view",
@@ -136,11 +135,6 @@ def public_log(game: Game) -> list[dict[str, Any]]:
     return log
 
 
-def legal_strings(moves: Sequence[Move]) -> list[str]:
-    """Moves in notation."""
-    return [str(m) for m in moves]
-
-
 def move_event(kind: str, move: Move, by: str) -> dict[str, Any]:
     """An update's ``event`` for a move played or taken back (``kind`` ``move`` or ``undo``):
     the move in notation and its parts (:meth:`Move.to_json`), and who made it."""
@@ -208,10 +202,10 @@ def seat_part(game: Game | None, seat: int | None, moment: Moment) -> dict[str, 
     it may undo."""
     if game is None:
         return dict(_NO_PART)
-    legal = _legal(game, seat, moment)
+    legal_moves = [m.to_json() for m in _legal(game, seat, moment)]
     return {
-        "legal": legal_strings(legal),
-        "legal_moves": [m.to_json() for m in legal],
+        "legal": [m["move"] for m in legal_moves],
+        "legal_moves": legal_moves,
         "call": _call(game, seat, moment),
         "timer": _timer(game, moment),
         "can_undo": seat is not None and seat in moment.undoable,
