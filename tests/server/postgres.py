@@ -8,32 +8,17 @@ installs it). PostgreSQL refuses to run as root, so as root the cluster belongs 
 from __future__ import annotations
 
 import contextlib
-import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from rummy500.bench.cluster import free_port, pg_bin
 
-def pg_bin() -> Path | None:
-    """The folder of ``pg_ctl`` and ``initdb`` (the newest installed version)."""
-    found = sorted(
-        glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda p: int(p.split("/")[4])
-    )
-    if found:
-        return Path(found[-1]).parent
-    which = shutil.which("pg_ctl")
-    return Path(which).parent if which else None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+__all__ = ["new_database", "pg_bin", "postgres_cluster"]
 
 
 @contextlib.contextmanager
@@ -49,7 +34,7 @@ def postgres_cluster() -> Iterator[str]:
         user = pwd.getpwnam("postgres")
         os.chown(folder, user.pw_uid, user.pw_gid)
         as_user = ["runuser", "-u", "postgres", "--"]
-    port = _free_port()
+    port = free_port()
 
     def run(*args: str) -> None:
         subprocess.run([*as_user, *args], check=True, capture_output=True, timeout=120, cwd=folder)

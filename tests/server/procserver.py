@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,15 +16,10 @@ from types import TracebackType
 import httpx
 import psutil
 
+from rummy500.bench.cluster import free_port
+
 #: The ``rummy500`` command of the environment the tests run in.
 RUMMY500 = str(Path(sys.executable).with_name("rummy500"))
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class ServerProcess:

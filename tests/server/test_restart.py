@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import socket
 import subprocess
 import sys
 import time
@@ -14,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from rummy500.bench.cluster import free_port
 from rummy500.engine import card_str
 from rummy500.server.events import rebuild_game
 from rummy500.server.storage import Storage
@@ -21,12 +21,6 @@ from rummy500.server.storage import Storage
 from .helpers import TableClient, choose, play_to_the_end
 
 pytestmark = pytest.mark.asyncio
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start(tmp_path: Path, port: int, db: str) -> subprocess.Popen[bytes]:

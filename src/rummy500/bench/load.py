@@ -50,7 +50,6 @@ import json
 import os
 import random
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -60,7 +59,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from rummy500.bench.client_socket import BenchSocket, SocketClosed
-from rummy500.bench.cluster import descendants
+from rummy500.bench.cluster import descendants, free_port
 
 __all__ = [
     "FAILOVER_KEYS",
@@ -274,12 +273,6 @@ class _CpuShares:
             shares["machine"] - sum(shares[n] for n in shares if n != "machine"), 1
         )
         return shares
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _choose(legal: list[str], rng: random.Random) -> str:
@@ -515,7 +508,7 @@ async def run_benchmark(
     rng = random.Random(seed)
     stats = _Stats()
     with tempfile.TemporaryDirectory(prefix="rummy500-bench-") as tmp:
-        port = _free_port()
+        port = free_port()
         base = f"http://127.0.0.1:{port}"
         command = [
             sys.executable,
