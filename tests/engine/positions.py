@@ -67,6 +67,16 @@ def position(
     return game
 
 
+def rummy_call_window() -> Game:
+    """P3 has just discarded the 8H, which fits P2's run: a call window, P1 asked first."""
+    return position(
+        ["2C 3C 4C 5C 6C 7C KS", "5H 6H 7H 9S 9D KC 4D", "8H JS QD 3S 4S 5S 7D"],
+        "2D",
+        "AS AD",
+        moves="P2 draw\nP2 meld 5H 6H 7H\nP2 discard AS\nP3 draw\nP3 discard 8H",
+    )
+
+
 def play(game: Game, moves: str) -> None:
     for line in moves.strip().splitlines():
         if line.strip():

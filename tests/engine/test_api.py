@@ -27,7 +27,7 @@ from rummy500.engine import (
     unseen_cards,
 )
 from rummy500.engine.phases import ObligationKind
-from tests.engine.positions import OPTION_VALUES, play, position
+from tests.engine.positions import OPTION_VALUES, play, position, rummy_call_window
 
 P1_CLUBS = "2C 3C 4C 5C 6C 7C 8C"
 P3_MIXED = "TS JS QD 3S 4S 5S 7D"
@@ -153,12 +153,7 @@ def test_seats_are_numbers_from_0_and_labels_from_p1() -> None:
 
 def test_no_undo_of_a_rummy_call_nor_of_a_move_in_a_call_window() -> None:
     # P3 discards the 8H, which fits P2's run: a call window opens, P1 asked first.
-    game = position(
-        ["2C 3C 4C 5C 6C 7C KS", "5H 6H 7H 9S 9D KC 4D", "8H JS QD 3S 4S 5S 7D"],
-        "2D",
-        "AS AD",
-        moves="P2 draw\nP2 meld 5H 6H 7H\nP2 discard AS\nP3 draw\nP3 discard 8H",
-    )
+    game = rummy_call_window()
     assert game.phase == Phase.CALL
     window = game.call_window
     assert window is not None and window.discarder == 2 and window.seats == (0, 1)
@@ -196,12 +191,7 @@ def test_undo_refusal_says_why_as_a_reason_code() -> None:
 
 def test_undo_refusal_of_a_rummy_call_and_of_a_take_in_a_call_window() -> None:
     # P3 discards the 8H, which fits P2's run: a call window opens, P1 asked first.
-    game = position(
-        ["2C 3C 4C 5C 6C 7C KS", "5H 6H 7H 9S 9D KC 4D", "8H JS QD 3S 4S 5S 7D"],
-        "2D",
-        "AS AD",
-        moves="P2 draw\nP2 meld 5H 6H 7H\nP2 discard AS\nP3 draw\nP3 discard 8H",
-    )
+    game = rummy_call_window()
     for seat in range(3):  # a call window: nobody has a move of this turn to take back
         refusal = game.undo_refusal(seat)
         assert refusal is not None and refusal.code == "nothing_this_turn"
