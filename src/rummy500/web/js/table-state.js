@@ -1,6 +1,7 @@
 // The table as this client knows it, changed only by the server's messages (a reducer: the
 // same messages in the same order always give the same state).
 import { t } from './i18n.js';
+import { isLogged } from './table-log.js';
 
 export const EMPTY = {
   version: -1,
@@ -73,7 +74,7 @@ function withoutUndone(log, move) {
 export function logFromHistory(history, before = []) {
   const seen = before.filter((entry) => entry.event && entry.event.kind === 'move');
   let moves = 0;
-  return history.map((past) => {
+  return history.filter((past) => isLogged({ event: past })).map((past) => {
     if (past.kind !== 'move') return { id: ++logIds, event: { ...past }, pile: [] };
     const known = seen[moves++];
     const by = known && known.event.move === past.move ? known.event.by : undefined;
@@ -150,7 +151,9 @@ export function reduce(state, message, now = Date.now()) {
           ? [entry]
           : event.kind === 'undo'
             ? withoutUndone(state.log, event.move)
-            : [...state.log.slice(-199), entry];
+            : isLogged(entry)
+              ? [...state.log.slice(-199), entry]
+              : state.log;
       const table = state.table ? { ...state.table, status: message.view && message.view.phase === 'game_over' ? 'finished' : 'playing' } : state.table;
       return withTimes(
         {

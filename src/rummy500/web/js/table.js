@@ -18,7 +18,7 @@ import { tableActions } from './table-actions.js';
 import { keyAction, useTableKeys } from './table-keys.js';
 import { useTurnAlert } from './turn-alert.js';
 import { describeStatus } from './table-status.js';
-import { describeEvent } from './table-log.js';
+import { describeEvent, isLogged } from './table-log.js';
 import { Countdown } from './countdown.js';
 import { TopBar, ConnectionRibbon, WatchRibbon, Unavailable } from './top-bar.js';
 import { OtherSeats } from './seat-panel.js';
@@ -239,13 +239,14 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
             dragging=${dragging}
             name=${name}
             badge=${badge}
+            me=${me}
             onLayOff=${(number) => actions.layOff(number)}
           />
 
           <section class=${cls('me', myTurn && 'my-turn')} aria-label=${t('me.label')}>
             <div class="status-line" aria-live="polite" data-status>
               ${describeStatus(state, { me, myTurn, phase, name, mustUse })}
-              ${state.timer && html` <span class="timer">${t('timer.label', { who: name(state.timer.seat) })} <${Countdown} until=${state.timerUntil} /></span>`}
+              ${state.timer && html` <span class="timer">${state.timer.seat === me && me ? t('timer.label.you') : t('timer.label', { who: name(state.timer.seat) })} <${Countdown} until=${state.timerUntil} /></span>`}
             </div>
             ${state.call && me && html`<${CallBar} until=${state.callUntil} actions=${actions} />`}
             ${hint && html`<div class="hint" role="status">${t('hint.prefix')} ${hint.text}</div>`}
@@ -285,6 +286,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
         panel=${panel}
         onPanel=${setPanel}
         name=${name}
+        me=${me}
         canChat=${!!me}
         unread=${unread}
         onSay=${(text) => {
@@ -293,7 +295,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
           return false;
         }}
       />
-      <p class="visually-hidden" aria-live="polite">${lastEvent ? describeEvent(lastEvent, name) : ''}</p>
+      <p class="visually-hidden" aria-live="polite">${lastEvent && isLogged(lastEvent) ? describeEvent(lastEvent, name, me) : ''}</p>
     </main>
 
     ${state.summary &&
