@@ -88,6 +88,19 @@ test('points are said with at most one decimal', () => {
   assert.equal(points(0.04), '0');
 });
 
+test("points are written with the language's decimal mark", async () => {
+  const i18n = await load('i18n.js');
+  try {
+    await i18n.setLanguage('hu');
+    assert.equal(points(12.345), '12,3');
+    await i18n.setLanguage('lo');
+    assert.equal(points(2.5), '2,5');
+  } finally {
+    await i18n.setLanguage('en');
+  }
+  assert.equal(points(2.5), '2.5');
+});
+
 test('the next costly decision comes after the replay, then wraps to the first', () => {
   const { nextCostly } = REVIEW_MODEL;
   assert.equal(nextCostly(REVIEW, REPLAY, { hand: 0, step: 0 }).tag, 'mistake');

@@ -2,6 +2,8 @@
 // and moving through the replay (a hand's positions, one before each move and one after the
 // last) and the list of decisions that points into it.
 
+import { formatNumber } from './i18n.js';
+
 /** The complete lines of `rest + chunk`, parsed, and what is left of an unfinished line. */
 export function splitLines(rest, chunk) {
   const parts = (rest + chunk).split('\n');
@@ -101,7 +103,8 @@ export function nextCostly(review, replay, pos) {
   return after || all[0];
 }
 
-/** A number of points as the list shows it: at most one decimal, no trailing zero. */
+/** A number of points as the list shows it: at most one decimal, no trailing zero, with the
+ * language's decimal mark. */
 export function points(x) {
-  return String(Math.round(x * 10) / 10);
+  return formatNumber(Math.round(x * 10) / 10);
 }
