@@ -48,7 +48,10 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   const view = state.view;
   const me = state.you && state.you.seat;
   const spectator = !me;
-  const legal = state.legalMoves; // the server's legal moves as data (moves.js)
+  // while the connection is down nothing is offered: a move could not be sent (it waits for the
+  // resync's legal moves)
+  const online = status.status === 'open';
+  const legal = online ? state.legalMoves : []; // the server's legal moves as data (moves.js)
   const phase = view ? view.phase : null;
   const myTurn = !!(view && me && view.turn === me && (phase === 'draw' || phase === 'play'));
   useTurnAlert(myTurn, settings.sound);
@@ -77,7 +80,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   };
 
   const actions = tableActions(
-    { me, view, legal, phase, myTurn, selection: selectedCodes, call: state.call, canUndo: state.canUndo, features, values, entries },
+    { me, view, legal, phase, myTurn, selection: selectedCodes, call: state.call, canUndo: state.canUndo && online, features, values, entries, online },
     {
       // the player acts on what they see: anything still waiting to be shown is shown first
       send: (message) => {
@@ -245,16 +248,17 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
 
           <section class=${cls('me', myTurn && 'my-turn')} aria-label=${t('me.label')}>
             <div class="status-line" aria-live="polite" data-status>
-              ${describeStatus(state, { me, myTurn, phase, name, mustUse })}
+              ${online ? describeStatus(state, { me, myTurn, phase, name, mustUse }) : t('status.reconnecting')}
               ${state.timer && html` <span class="timer">${state.timer.seat === me && me ? t('timer.label.you') : t('timer.label', { who: name(state.timer.seat) })} <${Countdown} until=${state.timerUntil} /></span>`}
             </div>
-            ${state.call && me && html`<${CallBar} until=${state.callUntil} actions=${actions} />`}
+            ${state.call && me && online && html`<${CallBar} until=${state.callUntil} actions=${actions} />`}
             ${hint && html`<div class="hint" role="status">${t('hint.prefix')} ${hint.text}</div>`}
             ${!spectator &&
             html`<${Toolbar}
               legal=${legal}
               ready=${ready}
-              canUndo=${state.canUndo}
+              canUndo=${state.canUndo && online}
+              online=${online}
               undoOffered=${features.has('undo')}
               sortMode=${sortMode}
               actions=${{ ...actions, sortBy }}

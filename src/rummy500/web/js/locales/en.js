@@ -512,4 +512,6 @@ export default {
     one: 'Rummy! You can claim the {cards} from the pile: call it, or let it go.',
     other: 'Rummy! You can claim one of these from the pile: {cards}. Call it, or let it go.',
   },
+  'status.reconnecting': 'The connection is down: reconnecting… Nothing can be played until it is back.',
+  'hint.offline': 'The hint waits for the connection: reconnecting…',
 };

@@ -518,4 +518,6 @@ export default {
     one: 'Römi! Felveheted a dobópakliból ezt: {cards}. Mondd be, vagy mondj le róla.',
     other: 'Römi! Felveheted a dobópakliból ezek egyikét: {cards}. Mondd be, vagy mondj le róla.',
   },
+  'status.reconnecting': 'Megszakadt a kapcsolat: újrakapcsolódás… Amíg vissza nem áll, nem lehet lépni.',
+  'hint.offline': 'A tipp a kapcsolatra vár: újrakapcsolódás…',
 };
