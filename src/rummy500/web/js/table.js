@@ -323,7 +323,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
       }}
       onCancel=${() => setDialog(null)}
     />`}
-    ${help && html`<${HelpDialog} table=${state.table} onClose=${() => setHelp(false)} />`}
+    ${help && html`<${HelpDialog} table=${state.table} spectator=${spectator} onClose=${() => setHelp(false)} />`}
     <${Toasts} toasts=${toasts} />
   </div>`;
 }
