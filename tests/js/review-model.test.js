@@ -116,3 +116,19 @@ test("a hand's end says who went out, or that the stock ran out, from the record
   assert.deepEqual(handEnd({ hand: 3, ended_by: null, out: null }), { key: 'review.hand.over', seat: null });
   assert.deepEqual(handEnd({ hand: 3 }), { key: 'review.hand.over', seat: null });
 });
+
+test('the replay names seats as the table does: a computer player without a name is "Computer P2"', () => {
+  const { reviewSeatName } = REVIEW_MODEL;
+  const table = {
+    seats: [
+      { seat: 'P1', kind: 'human', name: 'Ann' },
+      { seat: 'P2', kind: 'bot', name: null },
+      { seat: 'P3', kind: 'human', name: null, left: true, left_name: 'Cleo' },
+    ],
+  };
+  const names = { P1: 'Ann', P2: 'P2', P3: 'P3' };
+  assert.equal(reviewSeatName(table, names, 'P1'), 'Ann');
+  assert.equal(reviewSeatName(table, names, 'P2'), 'Computer P2');
+  assert.equal(reviewSeatName(table, names, 'P3'), 'Cleo');
+  assert.equal(reviewSeatName(null, names, 'P2'), 'P2', "the review's names until the table is known");
+});

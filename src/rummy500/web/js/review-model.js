@@ -3,6 +3,7 @@
 // last) and the list of decisions that points into it.
 
 import { formatNumber } from './i18n.js';
+import { seatName } from './table-state.js';
 
 /** The complete lines of `rest + chunk`, parsed, and what is left of an unfinished line. */
 export function splitLines(rest, chunk) {
@@ -107,4 +108,11 @@ export function nextCostly(review, replay, pos) {
  * language's decimal mark. */
 export function points(x) {
   return formatNumber(Math.round(x * 10) / 10);
+}
+
+/** A seat of the reviewed game named as the table names it (`table`: GET /api/tables/{id}, with
+ * its seats; a computer player without a name is "Computer P2"), else by the review's `names`. */
+export function reviewSeatName(table, names, seat) {
+  if (table && table.seats && table.seats.some((s) => s.seat === seat)) return seatName(table, seat);
+  return (names && names[seat]) || seat;
 }
