@@ -22,7 +22,7 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 from rummy500 import i18n
-from rummy500.engine import Rules
+from rummy500.engine import Move, Rules
 from rummy500.tui.app import RummyApp
 from rummy500.tui.screens import GameOverScreen, HandSummaryScreen, HelpScreen, StartScreen
 from rummy500.tui.table import TableScreen
@@ -197,6 +197,31 @@ async def test_the_footer_keeps_help_and_quit_at_80x24_when_every_key_is_offered
             region = keys[key].region
             assert region.width > 0 and region.right <= SIZE[0], f"{words} cut: {region}"
             assert i18n._(words) in text.splitlines()[-1], f"{words} not on the last line"
+
+
+@pytest.mark.asyncio
+async def test_every_footer_key_stays_in_view_at_80x24_while_playing_with_undo_offered(
+    data_dir: Path, language: str
+) -> None:
+    """After a draw and a meld the footer offers the most keys of a turn (meld, lay off,
+    discard, undo, hint, sort, pace, help, quit): each is shown whole on the screen, in every
+    language (Hungarian's words once pushed Sort and Pace past the 80th column)."""
+    session = scripted_session(data_dir, HANDS, "KH", "AS 2H", [["P2 draw", "P2 discard KS"]])
+    app = table_app(session, data_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("d")
+        await wait_for(pilot, lambda: any(k.key == "m" for k in app.screen.query(FooterKey)))
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        assert screen._play(Move.parse("P1 meld 4H 5H 6H"))
+        await wait_for(pilot, lambda: any(k.key == "u" for k in app.screen.query(FooterKey)))
+        await footer_laid_out(pilot, app)
+        offered = {key.key for key in app.screen.query(FooterKey)}
+        wanted = {"question_mark", "q", "m", "l", "x", "u", "h", "s", "plus"}
+        assert wanted <= offered, wanted - offered
+        check_fits(app, language, "play with undo")
+        app.save_screenshot(str(data_dir / f"tui-play-{language}.svg"))
 
 
 def test_the_record_says_its_mean_with_the_languages_decimal_mark_and_plural() -> None:
