@@ -87,8 +87,12 @@ test("the status line says whose turn it is and what you may do now", () => {
   assert.equal(status({ view: { ...view, hand: [] } }, { phase: 'draw' }), 'Your turn: you are floating — draw or take from the discard pile.');
   assert.equal(status({ view: { ...view, turn: 'P2' } }, { phase: 'play', myTurn: false }), 'Ben is thinking…');
   assert.equal(status({ view: { ...view, turn: 'P3' } }, { phase: 'play', myTurn: false }), 'Cleo is away: the computer plays for them.');
-  assert.equal(status({}, { phase: 'call' }), 'Rummy call window: waiting for Ben, Cleo.');
-  assert.equal(status({ queued: 'P1 draw' }, { phase: 'call' }), 'Your draw waits for the Rummy call window (Ben, Cleo).');
+  // only the seats the window asks are named (the server's `deciding`), not every seat of the
+  // engine's window: Cleo let these cards go and passes by herself
+  assert.equal(status({ deciding: ['P2'] }, { phase: 'call' }), 'Rummy call window: waiting for Ben.');
+  assert.equal(status({ deciding: ['P2', 'P3'] }, { phase: 'call' }), 'Rummy call window: waiting for Ben, Cleo.');
+  assert.equal(status({ deciding: ['P2'], queued: 'P1 draw' }, { phase: 'call' }), 'Your draw waits for the Rummy call window (Ben).');
+  assert.equal(status({ deciding: [] }, { phase: 'call' }), 'The Rummy! call window is closing.');
   // the prompt names the cards that can be claimed (the deepest card of each depth called)
   const pile = { ...view, discard_pile: ['4C', '9D', 'KS', '2H'] };
   const calls = (...moves) => moves.map(moveData);

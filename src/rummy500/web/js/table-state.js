@@ -13,6 +13,7 @@ export const EMPTY = {
   legal: [], // this seat's legal moves in notation
   legalMoves: [], // the same moves as data ({ move, seat, verb, cards, number, end }: moves.js)
   call: null, // { deadline_ms, window } while this seat may call Rummy
+  deciding: [], // the seats the open call window asks and that have not answered (for everyone)
   callUntil: null, // the call's deadline on this browser's clock
   timer: null,
   timerUntil: null,
@@ -44,6 +45,7 @@ function withTimes(state, message, now) {
     ...state,
     call,
     callUntil: call ? now + call.deadline_ms : null,
+    deciding: message.deciding ?? [],
     timer,
     timerUntil: timer ? now + timer.ms_left : null,
   };

@@ -20,7 +20,11 @@ export function describeStatus(state, { me, myTurn, phase, name, mustUse }) {
       const cards = depths.filter((d) => d <= pile.length).map((d) => cardShort(pile[pile.length - d]));
       return t('status.call.cards', { n: cards.length, cards: cards.join(', ') });
     }
-    const waiting = view.window.map(name).join(', ');
+    // only the seats the window asks (the server's `deciding`): a seat that let these cards go,
+    // and passes by itself, is not waited for (the engine's window still lists it)
+    const deciding = state.deciding || [];
+    if (deciding.length === 0) return state.queued ? t('info.queued') : t('status.call.closing');
+    const waiting = deciding.map(name).join(', ');
     if (state.queued) return t('status.call.queued', { who: waiting });
     return t('status.call', { who: waiting });
   }

@@ -514,4 +514,5 @@ export default {
   },
   'status.reconnecting': 'The connection is down: reconnecting… Nothing can be played until it is back.',
   'hint.offline': 'The hint waits for the connection: reconnecting…',
+  'status.call.closing': 'The Rummy! call window is closing.',
 };

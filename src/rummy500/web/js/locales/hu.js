@@ -520,4 +520,5 @@ export default {
   },
   'status.reconnecting': 'Megszakadt a kapcsolat: újrakapcsolódás… Amíg vissza nem áll, nem lehet lépni.',
   'hint.offline': 'A tipp a kapcsolatra vár: újrakapcsolódás…',
+  'status.call.closing': 'A Römi!-bemondás lezárul.',
 };
