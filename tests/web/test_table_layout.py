@@ -6,8 +6,12 @@ line says it reconnects, Hint says why it waits)."""
 from __future__ import annotations
 
 import itertools
+import json
+import random
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -177,3 +181,115 @@ def test_meld_cards_overlap_only_when_space_needs_it_and_a_joker_says_what_it_is
     )
     assert on_top
     page.screenshot(path=str(artifacts / f"melds-many-{size}.png"))
+
+
+def later_in_a_hand(seeds: range = range(2000)) -> tuple[int, list[str]]:
+    """A seeded 2-player game (rules ``target=100``) played to P1's draw once the table holds
+    four melds, one with a joker: its seed and moves (each pass of a seat the server asks
+    written out, as tests/server/positions.py writes them)."""
+    from rummy500.engine import CALL, Game, Move, Rules
+    from tests.server.positions import _claim, _policy
+
+    for seed in seeds:
+        game = Game.new(2, Rules(target=100), seed=seed, max_moves_per_hand=1000)
+        rng = random.Random(seed)
+        script: list[str] = []
+        let_go: dict[int, frozenset[tuple[int, int]]] = {}
+        while game.phase in ("draw", "play", CALL) and len(script) < 300:
+            if game.phase == CALL:
+                for s in list(game.window):
+                    claim = _claim(game, s)
+                    if claim and not claim <= let_go.get(s, frozenset()):
+                        script.append(f"P{s + 1} pass")
+                        let_go[s] = let_go.get(s, frozenset()) | claim
+                    game.play(Move(s, "pass"))
+                continue
+            melds = [m.to_json()["cards"] for m in game.observation(0).melds]
+            jokers = any(c.startswith("JK") for cards in melds for c in cards)
+            if game.phase == "draw" and game.turn == 0 and len(melds) >= 4 and jokers:
+                return seed, script
+            game.play(_policy(game.legal_moves(), rng))
+            script.append(str(game.moves[-1]))
+    raise LookupError("no such game in the seeds searched")
+
+
+def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return json.loads(reply.read())
+
+
+def play_over_the_wire(
+    server: LiveServer, table_id: str, tokens: dict[str, str], script: list[str]
+) -> None:
+    """Play ``script`` at the table, each move by its seat's connection (a pass once the seat
+    is asked)."""
+    from websockets.sync.client import connect
+
+    base = server.url.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
+    sockets = {seat: connect(base) for seat in tokens}
+    try:
+        for seat, ws in sockets.items():
+            ws.send(json.dumps({"type": "auth", "token": tokens[seat]}))
+
+        def read_until(ws: Any, test: Any) -> dict[str, Any]:
+            while True:
+                m = json.loads(ws.recv(timeout=10))
+                assert m["type"] != "error", m
+                if test(m):
+                    return m
+
+        for ws in sockets.values():
+            read_until(ws, lambda m: m["type"] == "state")
+        for n, move in enumerate(script):
+            ws = sockets[move.split()[0]]
+            if move.split()[1] == "pass":
+                read_until(ws, lambda m: m.get("call") is not None)
+            ws.send(json.dumps({"type": "move", "move": move, "id": f"m{n}"}))
+            read_until(ws, lambda m, ref=f"m{n}": m["type"] == "update" and m.get("ref") == ref)
+    finally:
+        for ws in sockets.values():
+            ws.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_screenshots_of_a_fuller_table_with_the_hint(
+    chromium: Any, live_server: LiveServer, size: str, artifacts: Path
+) -> None:
+    """docs/screenshots/table-hint-{phone,desktop}.png: later in a hand (four melds, one with a
+    joker), the hint shown, never over the melds."""
+    from rummy500.server import lobby
+
+    seed, script = later_in_a_hand()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lobby, "secrets", SimpleNamespace(randbits=lambda bits: seed))
+        made = post(
+            live_server.url + "/api/tables",
+            {"seats": [{"kind": "human"}, {"kind": "human"}], "name": "Alice"},
+        )
+    table_id = made["table"]["table_id"]
+    joined = post(live_server.url + f"/api/tables/{table_id}/join", {"name": "Ben"})
+    tokens = {"P1": made["token"], "P2": joined["token"]}
+    play_over_the_wire(live_server, table_id, tokens, script)
+
+    ctx = chromium.new_context(**SIZES[size])
+    try:
+        seats = {table_id: {"token": tokens["P1"], "seat": "P1", "name": "Alice"}}
+        ctx.add_init_script(
+            f"localStorage.setItem('rummy500.seats', {json.dumps(json.dumps(seats))});"
+            "localStorage.setItem('rummy500.name', JSON.stringify('Alice'));"
+        )
+        page = ctx.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(live_server.url + f"/?table={table_id}")
+        my_turn(page)
+        assert page.locator(".meld").count() >= 4
+        assert page.locator(".joker-as").count() >= 1
+        page.locator('[data-action="hint"]').click()
+        page.locator(".me .hint").wait_for()
+        assert not overlaps(box_of(page, ".me .hint"), box_of(page, "section.melds"))
+        page.screenshot(path=str(artifacts / f"table-hint-full-{size}.png"))
+    finally:
+        ctx.close()
