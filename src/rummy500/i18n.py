@@ -27,6 +27,7 @@ __all__ = [
     "adopt_language",
     "available_languages",
     "current_language",
+    "format_number",
     "language_from_accept",
     "language_from_environment",
     "match_language",
@@ -183,6 +184,18 @@ def pgettext(context: str, message: str) -> str:
     """Translate ``message`` as used in ``context``: for a word that two places use with two
     meanings a translation may tell apart ("hand": a hand's number, or points this hand)."""
     return _translation().pgettext(context, message)
+
+
+def format_number(value: float, digits: int = 1, *, sign: bool = False) -> str:
+    """``value`` as the current language writes it (Babel's ``format_decimal``: the decimal mark
+    and the grouping of CLDR): ``digits`` decimals, a ``+`` before a positive one if ``sign``."""
+    from babel.numbers import format_decimal
+
+    places = "." + "0" * digits if digits else ""
+    pattern = f"#,##0{places}"
+    if sign:
+        pattern = f"+{pattern};-{pattern}"
+    return format_decimal(value, format=pattern, locale=current_language())
 
 
 def N_(message: str) -> str:

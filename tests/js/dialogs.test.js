@@ -37,6 +37,12 @@ test('the help opens on the guide for new players, which the server says (GET /a
   assert.doesNotMatch(page, /data-table-rules/, 'one tab at a time');
 });
 
+test('a spectator is not told how to drag or which keys play: no keys tab', async () => {
+  const page = await renderToString(html`<${HelpDialog} onClose=${noop} table=${{ rules: 'target=300' }} spectator />`);
+  const tabs = [...page.matchAll(/data-help="(\w+)"/g)].map((m) => m[1]);
+  assert.deepEqual(tabs, ['guide', 'rules']);
+});
+
 test("a table's rules in words: the target, the preset, every option that is not the standard's", () => {
   assert.deepEqual(rulesDetails('jokers=on values=standard target=500'), [
     'Target: the first to 500 points wins.',

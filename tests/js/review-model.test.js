@@ -88,6 +88,19 @@ test('points are said with at most one decimal', () => {
   assert.equal(points(0.04), '0');
 });
 
+test("points are written with the language's decimal mark", async () => {
+  const i18n = await load('i18n.js');
+  try {
+    await i18n.setLanguage('hu');
+    assert.equal(points(12.345), '12,3');
+    await i18n.setLanguage('lo');
+    assert.equal(points(2.5), '2,5');
+  } finally {
+    await i18n.setLanguage('en');
+  }
+  assert.equal(points(2.5), '2.5');
+});
+
 test('the next costly decision comes after the replay, then wraps to the first', () => {
   const { nextCostly } = REVIEW_MODEL;
   assert.equal(nextCostly(REVIEW, REPLAY, { hand: 0, step: 0 }).tag, 'mistake');
@@ -102,4 +115,20 @@ test("a hand's end says who went out, or that the stock ran out, from the record
   // a record that stops in the hand (automatic play's move cap), or a replay without ends
   assert.deepEqual(handEnd({ hand: 3, ended_by: null, out: null }), { key: 'review.hand.over', seat: null });
   assert.deepEqual(handEnd({ hand: 3 }), { key: 'review.hand.over', seat: null });
+});
+
+test('the replay names seats as the table does: a computer player without a name is "Computer P2"', () => {
+  const { reviewSeatName } = REVIEW_MODEL;
+  const table = {
+    seats: [
+      { seat: 'P1', kind: 'human', name: 'Ann' },
+      { seat: 'P2', kind: 'bot', name: null },
+      { seat: 'P3', kind: 'human', name: null, left: true, left_name: 'Cleo' },
+    ],
+  };
+  const names = { P1: 'Ann', P2: 'P2', P3: 'P3' };
+  assert.equal(reviewSeatName(table, names, 'P1'), 'Ann');
+  assert.equal(reviewSeatName(table, names, 'P2'), 'Computer P2');
+  assert.equal(reviewSeatName(table, names, 'P3'), 'Cleo');
+  assert.equal(reviewSeatName(null, names, 'P2'), 'P2', "the review's names until the table is known");
 });

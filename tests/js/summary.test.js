@@ -59,7 +59,8 @@ test("a hand's summary: who went out, each player's melded, left, score and tota
   const page = await summaryOf(table([HAND_1]));
   assert.match(page, /role="dialog"/);
   assert.match(page, /aria-modal="true"/);
-  assert.match(textOf(page), /^Hand 1 is over Ann went out\./);
+  assert.match(textOf(page), /^Hand 1 is over You went out\./, 'the player reads their own going out as theirs');
+  assert.match(textOf(await summaryOf(table([HAND_1]), 'P3')), /^Hand 1 is over Ann went out\./);
   assert.deepEqual(rowsOf(page), ['Ann 95 0 +95 95', 'Computer P2 8 -20 -12 -12', 'Cleo 55 -15 +40 40']);
   assert.match(textOf(page), /Play on$/);
   assert.doesNotMatch(page, /data-action="rematch"/, 'no rematch before the game is over');

@@ -87,9 +87,47 @@ test("the status line says whose turn it is and what you may do now", () => {
   assert.equal(status({ view: { ...view, hand: [] } }, { phase: 'draw' }), 'Your turn: you are floating — draw or take from the discard pile.');
   assert.equal(status({ view: { ...view, turn: 'P2' } }, { phase: 'play', myTurn: false }), 'Ben is thinking…');
   assert.equal(status({ view: { ...view, turn: 'P3' } }, { phase: 'play', myTurn: false }), 'Cleo is away: the computer plays for them.');
-  assert.equal(status({}, { phase: 'call' }), 'Rummy call window: waiting for Ben, Cleo.');
-  assert.equal(status({ queued: 'P1 draw' }, { phase: 'call' }), 'Your draw waits for the Rummy call window (Ben, Cleo).');
-  assert.equal(status({ call: { deadline_ms: 5000 } }, { phase: 'call' }), 'Rummy! A card in the pile can be melded: call it, or let it go.');
+  // only the seats the window asks are named (the server's `deciding`), not every seat of the
+  // engine's window: Cleo let these cards go and passes by herself
+  assert.equal(status({ deciding: ['P2'] }, { phase: 'call' }), 'Rummy call window: waiting for Ben.');
+  assert.equal(status({ deciding: ['P2', 'P3'] }, { phase: 'call' }), 'Rummy call window: waiting for Ben, Cleo.');
+  assert.equal(status({ deciding: ['P2'], queued: 'P1 draw' }, { phase: 'call' }), 'Your draw waits for the Rummy call window (Ben).');
+  assert.equal(status({ deciding: [] }, { phase: 'call' }), 'The Rummy! call window is closing.');
+  // the prompt names the cards that can be claimed (the deepest card of each depth called)
+  const pile = { ...view, discard_pile: ['4C', '9D', 'KS', '2H'] };
+  const calls = (...moves) => moves.map(moveData);
+  assert.equal(
+    status({ view: pile, call: { deadline_ms: 5000 }, legalMoves: calls('P1 pass', 'P1 rummy 3') }, { phase: 'call' }),
+    'Rummy! You can claim the 9♦ from the pile: call it, or let it go.',
+  );
+  assert.equal(
+    status({ view: pile, call: { deadline_ms: 5000 }, legalMoves: calls('P1 pass', 'P1 rummy 1', 'P1 rummy 3') }, { phase: 'call' }),
+    'Rummy! You can claim one of these from the pile: 2♥, 9♦. Call it, or let it go.',
+  );
+  assert.equal(status({ view: { ...view, winner: 'P1' } }, { phase: 'game_over' }), 'Game over: you won.');
   assert.equal(status({ view: { ...view, winner: 'P3' } }, { phase: 'game_over' }), 'Game over: Cleo won.');
   assert.equal(status({}, { phase: 'hand_over' }), 'The hand is over.');
+});
+
+test("the page's own moves are said to its player in the second person, in every language", async () => {
+  const i18n = await load('i18n.js');
+  const name = (seat) => ({ P1: i18n.t('you'), P2: 'Ben' })[seat];
+  const line = (event, pile = []) => describeEvent({ event, pile }, name, 'P1');
+  const mine = (text, by = 'player') => ({ kind: 'move', ...moveData(text), by });
+  assert.equal(line(mine('P1 draw')), 'You drew from the stock.');
+  assert.equal(line(mine('P1 discard 7S')), 'You discarded 7♠.');
+  assert.equal(line({ kind: 'deal', hand_number: 2, dealer: 'P1' }), 'Hand 2: you dealt.');
+  assert.equal(line(mine('P2 discard 7S')), 'Ben discarded 7♠.', "another seat's move stays in the third person");
+  try {
+    await i18n.setLanguage('hu');
+    assert.equal(line(mine('P1 draw')), 'Húztál a talonból.');
+    assert.equal(line(mine('P1 discard 7S')), 'Eldobtad: 7♠.');
+    assert.equal(line(mine('P1 meld 4H 5H 6H')), 'Kiraktad: 4♥ 5♥ 6♥.');
+    assert.equal(line(mine('P1 take 2'), ['4C', '9D', 'KS']), 'Felvettél 2 lapot a dobópakliból, egészen eddig: 9♦.');
+    assert.equal(line(mine('P2 draw')), 'Ben húzott a talonból.');
+    await i18n.setLanguage('lo');
+    assert.equal(line(mine('P1 draw')), 'ເຈົ້າຈົ່ວຈາກກອງຈົ່ວ.');
+  } finally {
+    await i18n.setLanguage('en');
+  }
 });

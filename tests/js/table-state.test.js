@@ -213,3 +213,26 @@ test("a seat is called by its player's name, a computer as one", () => {
   assert.equal(seatName(s, 'P2'), 'Computer P2');
   assert.equal(seatName(s, 'P7'), 'P7');
 });
+
+test('a Rummy! call let go is not a line of the Moves log, live or rebuilt from the history', async () => {
+  const { logFromHistory } = await load('table-state.js');
+  const history = [
+    { kind: 'deal', hand_number: 1, dealer: 'P1' },
+    { kind: 'move', ...moveData('P1 discard 7S'), taken: [] },
+    { kind: 'move', ...moveData('P2 pass'), taken: [] },
+    { kind: 'move', ...moveData('P2 draw'), taken: [] },
+  ];
+  const rebuilt = logFromHistory(history);
+  assert.deepEqual(
+    rebuilt.map((e) => e.event.move || e.event.kind),
+    ['deal', 'P1 discard 7S', 'P2 draw'],
+  );
+});
+
+test("an update with a pass leaves the Moves log as it was", () => {
+  const s = reduce(EMPTY, state());
+  const discarded = reduce(s, update(4, move('P2 discard 7S')));
+  const passed = reduce(discarded, update(5, move('P1 pass')));
+  assert.equal(passed.log, discarded.log);
+  assert.equal(passed.version, 5);
+});

@@ -84,3 +84,101 @@ def find_window(
                     game.play(Move(seat, "pass"))
                     script.append(f"P{seat + 1} pass")
     raise LookupError("no such window in the seeds searched")
+
+
+@dataclass
+class Repeat:
+    """A game in which ``seat`` lets a call go and, a few moves later, a window opens again in
+    which it could claim only cards it let go: ``script`` goes from the deal to that window's
+    discard, each pass of a seat that is asked (the server asks only for cards not let go
+    before) written out, the passes the server makes by itself left out."""
+
+    seed: int
+    script: list[str]
+    seat: int
+    cards: frozenset[tuple[int, int]]
+
+
+def _claim(game: Game, seat: int) -> frozenset[tuple[int, int]]:
+    pile = game.discard
+    return frozenset((len(pile) - d, pile[-d]) for d in game.callable_depths(seat))
+
+
+def find_repeat(players: int, seeds: range = range(3000)) -> Repeat:
+    """The first seeded game (rules ``target=100``) with a :class:`Repeat` in its first hand."""
+    rules = Rules(target=100)
+    for seed in seeds:
+        game = Game.new(players, rules, seed=seed, max_moves_per_hand=1000)
+        rng = random.Random(seed)
+        script: list[str] = []
+        let_go: dict[int, frozenset[tuple[int, int]]] = {}
+        while game.phase in ("draw", "play", CALL) and len(script) < 300:
+            if game.phase == CALL:
+                asked = {}
+                for s in game.window:
+                    claim = _claim(game, s)
+                    if claim and not claim <= let_go.get(s, frozenset()):
+                        asked[s] = claim
+                    elif claim and let_go.get(s):
+                        return Repeat(seed, script, s, claim)
+                for s in list(game.window):
+                    game.play(Move(s, "pass"))
+                    if s in asked:
+                        script.append(f"P{s + 1} pass")
+                        let_go[s] = let_go.get(s, frozenset()) | asked[s]
+                continue
+            move = _policy(game.legal_moves(), rng)
+            game.play(move)
+            script.append(str(game.moves[-1]))
+    raise LookupError("no such game in the seeds searched")
+
+
+@dataclass
+class Behind:
+    """A game in which a call window asks ``asked`` (the nearest seat still in it) while a
+    farther seat, ``quiet``, is not asked (it let those cards go before) and will pass by
+    itself once its turn in the window comes: ``script`` goes from the deal to that window's
+    discard, each pass of an asked seat written out (as :class:`Repeat`'s)."""
+
+    seed: int
+    script: list[str]
+    asked: int
+    quiet: int
+    discarder: int
+
+
+def find_behind(players: int, seeds: range = range(3000)) -> Behind:
+    """The first seeded game (rules ``target=100``) with a :class:`Behind` in its first hand."""
+    rules = Rules(target=100)
+    for seed in seeds:
+        game = Game.new(players, rules, seed=seed, max_moves_per_hand=1000)
+        rng = random.Random(seed)
+        script: list[str] = []
+        let_go: dict[int, frozenset[tuple[int, int]]] = {}
+        while game.phase in ("draw", "play", CALL) and len(script) < 300:
+            if game.phase == CALL:
+                asked = {}
+                quiet = []
+                for s in game.window:
+                    claim = _claim(game, s)
+                    if claim and not claim <= let_go.get(s, frozenset()):
+                        asked[s] = claim
+                    else:
+                        quiet.append(s)
+                order = list(game.window)
+                first = next((s for s in order if s in asked), None)
+                if first is not None:
+                    behind = [s for s in order[order.index(first) :] if s in quiet]
+                    if behind and let_go.get(behind[0]):
+                        discarder = Move.parse(script[-1]).seat
+                        return Behind(seed, script, first, behind[0], discarder)
+                for s in order:
+                    game.play(Move(s, "pass"))
+                    if s in asked:
+                        script.append(f"P{s + 1} pass")
+                        let_go[s] = let_go.get(s, frozenset()) | asked[s]
+                continue
+            move = _policy(game.legal_moves(), rng)
+            game.play(move)
+            script.append(str(game.moves[-1]))
+    raise LookupError("no such game in the seeds searched")

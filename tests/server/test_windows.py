@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from .helpers import RunningServer, TableClient, move_parts, play_script, seeded_table
-from .positions import Window, find_window
+from .positions import Window, find_behind, find_repeat, find_window
 
 pytestmark = pytest.mark.asyncio
 
@@ -241,3 +241,72 @@ async def test_a_computer_answer_is_dropped_once_its_player_is_back(
         "by": "player",
         **move_parts(f"{far} pass"),
     }
+
+
+async def test_a_player_who_let_a_call_go_is_not_asked_again_for_the_same_cards(
+    server: RunningServer,
+) -> None:
+    """P1 lets a call go; two discards later the pile still holds those cards and nothing new
+    P1 could claim: the window that opens is not shown to P1, and closes at once (the engine's
+    pass is the server's, not a timeout) instead of waiting out its 5 seconds."""
+    repeat = find_repeat(2)
+    table_id, tokens = await seeded_table(server, ["human", "human"], repeat.seed, call_seconds=5.0)
+    clients = {s: await server.connect(table_id, t) for s, t in tokens.items()}
+    for client in clients.values():
+        await client.expect("state")
+    for n, move in enumerate(repeat.script):
+        client = clients[move.split()[0]]
+        if move.split()[1] == "pass":
+            asked = await client.expect("update", where=lambda m: m["view"]["phase"] == "call")
+            assert asked["call"] is not None and move in asked["legal"]
+        await client.send({"type": "move", "move": move, "id": f"s{n}"})
+        reply = await client.expect("update", ref=f"s{n}")
+        assert reply["event"]["move"] == move
+    me = clients[seat(repeat.seat)]
+    opened = await me.expect("update", where=lambda m: m["view"]["phase"] == "call")
+    assert opened["event"]["move"] == repeat.script[-1]
+    assert opened["call"] is None and opened["legal"] == []
+    passed = await me.expect("update", timeout=2.0)
+    assert passed["event"]["move"] == f"{seat(repeat.seat)} pass"
+    assert passed["event"]["by"] == "auto"
+    assert passed["view"]["phase"] == "draw"
+
+
+async def test_a_seat_that_is_not_asked_hears_only_of_the_seats_that_are(
+    server: RunningServer,
+) -> None:
+    """A window asks the nearest seat while a farther one (it let these cards go before) will
+    pass by itself: the seats not asked get no call, and ``deciding`` names only the asked
+    seat, though the engine's window still lists the quiet one (the page once said "waiting
+    for" both)."""
+    behind = find_behind(3)
+    table_id, tokens = await seeded_table(
+        server, ["human", "human", "human"], behind.seed, call_seconds=5.0
+    )
+    clients = {s: await server.connect(table_id, t) for s, t in tokens.items()}
+    for client in clients.values():
+        await client.expect("state")
+    for n, move in enumerate(behind.script):
+        client = clients[move.split()[0]]
+        if move.split()[1] == "pass":
+            await client.expect("update", where=lambda m: m["call"] is not None)
+        await client.send({"type": "move", "move": move, "id": f"s{n}"})
+        reply = await client.expect("update", ref=f"s{n}")
+        assert reply["event"]["move"] == move
+    asked, quiet = seat(behind.asked), seat(behind.quiet)
+
+    def in_window(m: dict[str, Any]) -> bool:
+        return m["view"]["phase"] == "call" and m["view"]["window"][0] == asked
+
+    quiet_seen = await clients[quiet].expect("update", where=in_window)
+    for seen in (quiet_seen, reply):  # the discarder's: the answer to its discard
+        assert in_window(seen)
+        assert quiet in seen["view"]["window"]
+        assert seen["call"] is None and seen["legal"] == []
+        assert seen["deciding"] == [asked], seen["deciding"]
+    opened = await clients[asked].expect("update", where=in_window)
+    assert opened["call"] is not None and opened["deciding"] == [asked]
+    await clients[asked].send({"type": "move", "move": f"{asked} pass", "id": "p"})
+    closed = await clients[quiet].expect("update", where=lambda m: m["view"]["phase"] != "call")
+    assert closed["deciding"] == []
+    assert closed["event"]["move"] == f"{quiet} pass" and closed["event"]["by"] == "auto"

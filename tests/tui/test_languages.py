@@ -22,7 +22,7 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 from rummy500 import i18n
-from rummy500.engine import Rules
+from rummy500.engine import Move, Rules
 from rummy500.tui.app import RummyApp
 from rummy500.tui.screens import GameOverScreen, HandSummaryScreen, HelpScreen, StartScreen
 from rummy500.tui.table import TableScreen
@@ -174,3 +174,92 @@ async def test_the_hands_summary_and_the_game_over_fit_80x24(data_dir: Path, lan
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await footer_laid_out(pilot, app)
         check_fits(app, language, "game over")
+
+
+@pytest.mark.asyncio
+async def test_the_footer_keeps_help_and_quit_at_80x24_when_every_key_is_offered(
+    data_dir: Path, language: str
+) -> None:
+    """After a draw the footer offers meld, lay off, discard, hint, sort and pace too: in
+    Hungarian their words run past 80 columns, and the help and quit keys must not be the
+    ones that fall off the end."""
+    session = scripted_session(data_dir, HANDS, "KH", "AS 2H", [["P2 draw", "P2 discard KS"]])
+    app = table_app(session, data_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("d")
+        await wait_for(pilot, lambda: any(k.key == "m" for k in app.screen.query(FooterKey)))
+        await footer_laid_out(pilot, app)
+        text = "\n".join(screen_lines(app))
+        keys = {key.key: key for key in app.screen.query(FooterKey)}
+        for key, words in (("question_mark", "Help"), ("q", "Quit")):
+            assert key in keys, f"no {words} key in the footer"
+            region = keys[key].region
+            assert region.width > 0 and region.right <= SIZE[0], f"{words} cut: {region}"
+            assert i18n._(words) in text.splitlines()[-1], f"{words} not on the last line"
+
+
+@pytest.mark.asyncio
+async def test_every_footer_key_stays_in_view_at_80x24_while_playing_with_undo_offered(
+    data_dir: Path, language: str
+) -> None:
+    """After a draw and a meld the footer offers the most keys of a turn (meld, lay off,
+    discard, undo, hint, sort, pace, help, quit): each is shown whole on the screen, in every
+    language (Hungarian's words once pushed Sort and Pace past the 80th column)."""
+    session = scripted_session(data_dir, HANDS, "KH", "AS 2H", [["P2 draw", "P2 discard KS"]])
+    app = table_app(session, data_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("d")
+        await wait_for(pilot, lambda: any(k.key == "m" for k in app.screen.query(FooterKey)))
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        assert screen._play(Move.parse("P1 meld 4H 5H 6H"))
+        await wait_for(pilot, lambda: any(k.key == "u" for k in app.screen.query(FooterKey)))
+        await footer_laid_out(pilot, app)
+        offered = {key.key for key in app.screen.query(FooterKey)}
+        wanted = {"question_mark", "q", "m", "l", "x", "u", "h", "s", "plus"}
+        assert wanted <= offered, wanted - offered
+        check_fits(app, language, "play with undo")
+        app.save_screenshot(str(data_dir / f"tui-play-{language}.svg"))
+
+
+def test_the_record_says_its_mean_with_the_languages_decimal_mark_and_plural() -> None:
+    from rummy500.tui.screens import stats_text
+    from rummy500.tui.stats import StatsSummary
+
+    one = StatsSummary(1, 1, (), 1, 12.25, 120, "2025-01-01")
+    many = StatsSummary(1, 1, (), 7, -3.5, 120, "2025-01-01")
+    with i18n.use_language("en"):
+        assert "Mean hand score: +12.2 (1 hand)" in stats_text(one).plain
+        assert "Mean hand score: -3.5 (7 hands)" in stats_text(many).plain
+    with i18n.use_language("hu"):
+        assert "+12,2 (1 leosztás)" in stats_text(one).plain
+        assert "-3,5 (7 leosztás)" in stats_text(many).plain
+    with i18n.use_language("lo"):
+        assert "-3,5 (7 ຮອບ)" in stats_text(many).plain
+
+
+@pytest.mark.asyncio
+async def test_the_start_screen_names_the_rule_options_and_values_in_the_language(
+    data_dir: Path,
+) -> None:
+    from textual.widgets import Label, Select
+
+    i18n.set_language("hu")
+    try:
+        app = RummyApp(data_dir=data_dir, pace="instant", call_seconds=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            names = [str(label.render()) for label in screen.query(".option-name").results(Label)]
+            assert "Jokerek" in names and "Célpontszám" in names, names
+            assert "jokers" not in names and "going-out" not in names
+            jokers = screen.query_one("#rule-jokers", Select)
+            shown = [str(prompt) for prompt, _value in jokers._options]
+            assert "jokerrel" in shown and "on" not in shown, shown
+            assert jokers.value == "on"  # the value stays the engine's
+            presets = [str(p) for p, _v in screen.query_one("#preset", Select)._options]
+            assert "Hoyle" in presets and "Gyors (200 pontig)" in presets, presets
+    finally:
+        i18n.set_language(None)

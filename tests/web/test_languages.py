@@ -264,3 +264,41 @@ def test_a_language_picked_at_the_table_reaches_the_servers_refusals_at_once(
     assert languages == ["hu", "lo", "en"]
     assert [m["lang"] for m in sent if m.get("type") == "auth"] == ["en"]
     assert not page.errors, page.errors
+
+
+#: The ink of a Lao consonant and of Latin letters in the font of a Lao element of the page, at
+#: 100 px (the canvas draws with the page's fonts, its @font-face's size-adjust included).
+GLYPH_HEIGHTS = """async (selector) => {
+  const element = document.querySelector(selector);
+  const font = getComputedStyle(element).font.replace(/\\b[\\d.]+px\\b/, '100px');
+  await document.fonts.load(font, 'ກມ');
+  const context = document.createElement('canvas').getContext('2d');
+  context.font = font;
+  const height = (text) => context.measureText(text).actualBoundingBoxAscent;
+  return { lao: Math.min(height('ກ'), height('ມ'), height('ບ')), x: height('x'), cap: height('H') };
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_lao_is_drawn_at_a_size_matching_the_latin_text(open_page: Any, size: str) -> None:
+    """Lao has no capitals: a Lao word reads as large as a Latin one when its consonants stand
+    between the Latin x-height and cap height; drawn no taller than an x, Lao looks a size
+    smaller than the Latin words (card names, numbers) beside it."""
+    page = open_page(size, "lo")
+    page.wait_for_function("() => document.fonts.status === 'loaded'")
+    heights = page.evaluate(GLYPH_HEIGHTS, '[data-action="create"]')
+    assert heights["lao"] >= 1.1 * heights["x"], heights
+    assert heights["lao"] <= heights["cap"], heights
+
+
+def test_the_skip_link_follows_the_language_switch(open_page: Any) -> None:
+    page = open_page("desktop")
+    skip = page.locator(".skip-link")
+    assert skip.text_content() == "Skip to the game"
+    pick(page, "hu")
+    hungarian = re.search(r"'skip\.link': '([^']+)'", (LOCALES / "hu.js").read_text("utf-8"))
+    assert hungarian is not None
+    page.wait_for_function(
+        "(text) => document.querySelector('.skip-link').textContent === text",
+        arg=hungarian.group(1),
+    )

@@ -7,6 +7,13 @@ engine's order reaches them, so the nearest caller wins whoever answered first. 
 player's draw, sent while the window is open, waits here until the window closes: then it is
 played, or, when a call was made, returned as the news that it was cancelled
 (:class:`~rummy500.server.outgoing.DrawCancelled`, for the table to publish).
+
+A person who let a call go is not asked again for the same cards: the table remembers, for the
+hand, which cards of the pile (by their place from the bottom, and the card) each seat let go,
+and a later window asks that seat only when something it could claim is new to it (a discard
+that fits a meld, a meld laid down that a pile card now fits). Until then the seat passes by
+itself, as a seat that cannot call does, and sees no window. The rule does not change
+(docs/rules.md, section 5): the seat could still call, it is only not asked.
 """
 
 from __future__ import annotations
@@ -36,6 +43,12 @@ class CallAnswers:
         self.refs: dict[int, tuple[str, Any]] = {}
         #: the next player's draw sent during the window: (move, ref)
         self.queued_draw: tuple[Move, Any] | None = None
+        #: what each caller of the open window could claim: the pile's cards at the callable
+        #: depths, as (place from the bottom, card)
+        self.claims: dict[int, frozenset[tuple[int, int]]] = {}
+        #: the claims each seat let go this hand (``hand``: the hand they belong to)
+        self.let_go: dict[int, frozenset[tuple[int, int]]] = {}
+        self.hand = 0
 
     @property
     def is_open(self) -> bool:
@@ -48,16 +61,31 @@ class CallAnswers:
         self.answers.clear()
         self.refs.clear()
         self.callers = {}
+        self.claims = {}
+        if game.hand_number != self.hand:
+            self.hand = game.hand_number
+            self.let_go = {}
+        pile = game.discard
         for seat in game.window:
             depths = game.callable_depths(seat)
-            if depths:
+            claim = frozenset((len(pile) - d, pile[-d]) for d in depths)
+            if depths and not claim <= self.let_go.get(seat, frozenset()):
                 calls = (Move(seat, "rummy", number=d) for d in depths)
                 self.callers[seat] = (Move(seat, "pass"), *calls)
+                self.claims[seat] = claim
+
+    def remember_pass(self, seat: int) -> None:
+        """``seat``'s person let the call go: the cards it could claim are not offered to it
+        again this hand."""
+        claim = self.claims.get(seat)
+        if claim:
+            self.let_go[seat] = self.let_go.get(seat, frozenset()) | claim
 
     def close(self) -> None:
         """The window is over (a queued draw stays: it is played or refused next)."""
         self.window_id = None
         self.callers = {}
+        self.claims = {}
         self.answers.clear()
         self.refs.clear()
 
@@ -76,6 +104,8 @@ class CallAnswers:
     def answer(self, seat: int, move: Move, by: str, ref: Any = None) -> None:
         self.answers[seat] = move
         self.refs[seat] = (by, ref)
+        if move.verb == "pass" and by == "player":
+            self.remember_pass(seat)
 
     def take(self, seat: int) -> tuple[Move, str, Any] | None:
         """The answer of ``seat`` (to be applied now), or ``None`` if it has not answered."""
@@ -116,6 +146,7 @@ class CallAnswers:
             self.queued_draw = (move, ref)
             if seat in game.window and seat not in self.answers:
                 self.answers[seat] = Move(seat, "pass")  # drawing lets the call go by
+                self.remember_pass(seat)
         else:
             game.legal_form(move)  # raises with the engine's reason
             raise IllegalMove("not_allowed")

@@ -402,6 +402,7 @@ class TablePlay:
             await self.commit(Move(seat, "pass"), "auto")
             return True
         if now >= self.calls.deadline:
+            self.calls.remember_pass(seat)  # a person let it go by not answering
             await self.commit(Move(seat, "pass"), "timeout")
             return True
         for caller, options in self.calls.asked(g).items():

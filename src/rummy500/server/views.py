@@ -193,6 +193,7 @@ _NO_PART: dict[str, Any] = {
     "call": None,
     "timer": None,
     "can_undo": False,
+    "deciding": [],
 }
 
 
@@ -209,6 +210,7 @@ def seat_part(game: Game | None, seat: int | None, moment: Moment) -> dict[str, 
         "call": _call(game, seat, moment),
         "timer": _timer(game, moment),
         "can_undo": seat is not None and seat in moment.undoable,
+        "deciding": _deciding(game, moment),
     }
 
 
@@ -229,6 +231,14 @@ def _call(game: Game, seat: int | None, moment: Moment) -> dict[str, Any] | None
         return None  # not asked, or a computer player answers for this seat
     left = max(0.0, moment.window_deadline - moment.now)
     return {"deadline_ms": int(left * 1000), "window": [seat_str(s) for s in game.window]}
+
+
+def _deciding(game: Game, moment: Moment) -> list[str]:
+    """The seats the open call window asks and that have not answered, nearest first: the same
+    for everyone (a seat that let these cards go, or passes by itself, is not among them)."""
+    if game.phase != CALL:
+        return []
+    return [seat_str(s) for s in game.window if s in moment.asked]
 
 
 def _timer(game: Game, moment: Moment) -> dict[str, Any] | None:

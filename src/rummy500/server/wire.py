@@ -322,6 +322,12 @@ class StateMessage(_Message):
     call: Call | None
     timer: Timer | None
     can_undo: bool
+    deciding: list[Seat] = Field(
+        default_factory=list,
+        description="The seats the open Rummy! call window asks and that have not answered "
+        "yet, nearest first (the same for everyone; a seat that passes by itself is not "
+        "among them); empty outside a call window.",
+    )
     next_hand: NextHand | None = Field(None, description="Between hands only.")
     log: list[PastEvent] = Field(
         default_factory=list,
@@ -341,6 +347,12 @@ class UpdateMessage(_Message):
     call: Call | None
     timer: Timer | None
     can_undo: bool
+    deciding: list[Seat] = Field(
+        default_factory=list,
+        description="The seats the open Rummy! call window asks and that have not answered "
+        "yet, nearest first (the same for everyone; a seat that passes by itself is not "
+        "among them); empty outside a call window.",
+    )
     ref: Ref = Field(None, description="The id of your message that made the change.")
 
 

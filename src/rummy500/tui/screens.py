@@ -27,9 +27,16 @@ from textual.widgets import (
 
 from rummy500.bots import LEVEL_NAMES
 from rummy500.engine import PRESETS, InvalidRules, Rules
-from rummy500.engine.rules import OPTION_HELP, PRESET_HELP, option_choices
+from rummy500.engine.rules import (
+    OPTION_HELP,
+    OPTION_WORDS,
+    PRESET_HELP,
+    PRESET_NAMES,
+    VALUE_WORDS,
+    option_choices,
+)
 from rummy500.guide import guide_markdown, rules_in_words
-from rummy500.i18n import N_, _, ngettext
+from rummy500.i18n import N_, _, format_number, ngettext
 from rummy500.tui.session import (
     LEVEL_CHOICES,
     OPPONENT_NAMES,
@@ -79,6 +86,18 @@ def pace_label(pace: str) -> str:
 # --- start --------------------------------------------------------------------------------------
 
 
+def option_label(option: str) -> str:
+    """A rule option's name in the language (the words the server's rules catalog uses)."""
+    if option == "target":
+        return _("Target")
+    return _(OPTION_WORDS[option].name)
+
+
+def value_label(option: str, value: str) -> str:
+    """A rule option's value in the language."""
+    return _(VALUE_WORDS[option][value].name)
+
+
 def stats_text(summary: StatsSummary | None) -> Text:
     """The statistics panel of the start screen."""
     text = Text(_("Your record") + "\n", style="bold")
@@ -98,10 +117,13 @@ def stats_text(summary: StatsSummary | None) -> Text:
             + "\n"
         )
     if summary.mean_hand_score is not None:
+        mean = format_number(summary.mean_hand_score, 1, sign=True)
         text.append(
-            _("Mean hand score: {mean:+.1f} ({n} hands)").format(
-                mean=summary.mean_hand_score, n=summary.hands
-            )
+            ngettext(
+                "Mean hand score: {mean} ({n} hand)",
+                "Mean hand score: {mean} ({n} hands)",
+                summary.hands,
+            ).format(mean=mean, n=summary.hands)
             + "\n"
         )
     if summary.best_total is not None:
@@ -173,7 +195,7 @@ class StartScreen(Screen[None]):
                         )
                 yield Label(_("Rules: a preset, then any option"))
                 yield Select(
-                    [(name, name) for name in PRESETS],
+                    [(_(PRESET_NAMES[name]), name) for name in PRESETS],
                     value=_preset_of(setup.rules),
                     allow_blank=True,
                     prompt=_("(custom)"),
@@ -181,12 +203,12 @@ class StartScreen(Screen[None]):
                 )
                 yield Static("", id="preset-help", classes="help")
                 for option in Rules.OPTIONS:
-                    yield Label(option, classes="option-name")
+                    yield Label(option_label(option), classes="option-name")
                     if option == "target":
                         yield Input(value=str(rules["target"]), type="integer", id="rule-target")
                     else:
                         yield Select(
-                            [(value, value) for value in option_choices(option)],
+                            [(value_label(option, v), v) for v in option_choices(option)],
                             value=str(rules[option]),
                             allow_blank=False,
                             id=f"rule-{option}",

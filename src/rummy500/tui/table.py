@@ -92,7 +92,11 @@ class GameLog(RichLog):
 class TableScreen(Screen[None]):
     """The table of one game; the person sits at ``session.you``."""
 
+    #: Help and Quit come first: whatever the language, the footer never loses them (a long
+    #: list of keys in Hungarian runs past 80 columns at its end)
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", N_("Help")),
+        Binding("q", "quit_game", N_("Quit")),
         Binding("d", "draw", N_("Draw")),
         Binding("t", "take", N_("Take")),
         Binding("m", "meld", N_("Meld")),
@@ -107,8 +111,6 @@ class TableScreen(Screen[None]):
         Binding("n", "notation", N_("Notation"), show=False),
         Binding("plus", "pace(-1)", N_("Pace"), key_display="+/-"),
         Binding("minus", "pace(1)", N_("Slower"), show=False),
-        Binding("question_mark", "help", N_("Help")),
-        Binding("q", "quit_game", N_("Quit")),
         Binding("escape", "unpick", N_("Unpick"), show=False),
     ]
 

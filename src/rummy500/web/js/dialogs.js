@@ -79,12 +79,13 @@ const SHORTCUTS = [
 ];
 
 /** The help at the table: how to play (for someone who never has), this table's rules, the keys. */
-export function HelpDialog({ onClose, table }) {
+export function HelpDialog({ onClose, table, spectator = false }) {
   const [tab, setTab] = useState('guide');
+  // a spectator plays no card: the keys and drags of a player are not theirs to be told
   const tabs = [
     ['guide', 'help.tab.guide'],
     ['rules', 'help.tab.rules'],
-    ['keys', 'help.tab.keys'],
+    ...(spectator ? [] : [['keys', 'help.tab.keys']]),
   ];
   return html`<${Modal} title=${t(tabs.find(([id]) => id === tab)[1])} onClose=${onClose} className="help-dialog">
     <div class="tabs help-tabs" role="tablist">

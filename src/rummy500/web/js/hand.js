@@ -98,6 +98,7 @@ export function Hand({ entries, selected, arrived, mustUse, floating, onToggle, 
 
   return html`<div
     class=${cls('hand', entries.length > 10 && 'crowded')}
+    style=${{ '--hand-cards': Math.max(1, entries.length) }}
     ref=${handRef}
     role="group"
     data-hand

@@ -45,6 +45,12 @@ export async function setLanguage(code) {
   document.documentElement.lang = code;
 }
 
+/** A number as the current language writes it (its decimal mark: 2.5, 2,5): Intl.NumberFormat,
+ * with its `options` (at most one decimal by default). */
+export function formatNumber(x, options = { maximumFractionDigits: 1 }) {
+  return new Intl.NumberFormat(language, options).format(x);
+}
+
 /**
  * The message `key` in the current language with `{name}` placeholders filled from `vars`.
  * A message may be plural: an object of Intl.PluralRules categories chosen by `vars.n`.

@@ -41,6 +41,12 @@ function App({ initialSettings }) {
     setSettings(next);
   };
   useEffect(() => {
+    // the skip link is the page's own (index.html), outside what Preact draws: said again
+    // whenever the language changes
+    const skip = document.querySelector('.skip-link');
+    if (skip) skip.textContent = t('skip.link');
+  }, [settings.language]);
+  useEffect(() => {
     document.title =
       where.screen === 'lobby'
         ? t('title.lobby')
@@ -76,8 +82,6 @@ async function start() {
   const settings = store.settings();
   await setLanguage(preferredLanguage(settings.language));
   await loadRules(currentLanguage());
-  const skip = document.querySelector('.skip-link');
-  if (skip) skip.textContent = t('skip.link');
   const root = document.getElementById('app');
   root.textContent = '';
   render(html`<${App} initialSettings=${settings} />`, root);

@@ -92,29 +92,32 @@ function declaration(as) {
 }
 
 /** A move that happened (an update's `event`, a replay's move), in words: 'Bob melded 9♠ 10♠
- * J♠'. `name` gives a seat's name. */
-export function describeMove(m, name, pile = []) {
+ * J♠'. `name` gives a seat's name; the move of `me` (the page's player) is said in the second
+ * person ('You melded …'), a sentence of its own in every language. */
+export function describeMove(m, name, pile = [], me = null) {
+  const mine = !!me && m.seat === me;
   const who = name(m.seat);
   const cards = m.cards.map(cardShort).join(' ');
+  const say = (key, keyMine, vars = {}) => (mine ? t(keyMine, vars) : t(key, { who, ...vars }));
   switch (m.verb) {
     case 'draw':
-      return t('event.draw', { who });
+      return say('event.draw', 'event.draw.you');
     case 'take':
       return pile.length >= m.number
-        ? t('event.take', { who, n: m.number, card: cardShort(pile[pile.length - m.number]) })
-        : t('event.take.some', { who, n: m.number });
+        ? say('event.take', 'event.take.you', { n: m.number, card: cardShort(pile[pile.length - m.number]) })
+        : say('event.take.some', 'event.take.some.you', { n: m.number });
     case 'meld':
-      return t('event.meld', { who, cards });
+      return say('event.meld', 'event.meld.you', { cards });
     case 'layoff':
-      return t('event.layoff', { who, card: cards, meld: m.number });
+      return say('event.layoff', 'event.layoff.you', { card: cards, meld: m.number });
     case 'discard':
-      return t('event.discard', { who, card: cards });
+      return say('event.discard', 'event.discard.you', { card: cards });
     case 'rummy':
-      return t('event.rummy', { who, n: m.number });
+      return say('event.rummy', 'event.rummy.you', { n: m.number });
     case 'end':
-      return t('event.end', { who });
+      return say('event.end', 'event.end.you');
     case 'pass':
-      return t('event.pass', { who });
+      return say('event.pass', 'event.pass.you');
     default:
       return m.move;
   }

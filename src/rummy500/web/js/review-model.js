@@ -2,6 +2,9 @@
 // and moving through the replay (a hand's positions, one before each move and one after the
 // last) and the list of decisions that points into it.
 
+import { formatNumber } from './i18n.js';
+import { seatName } from './table-state.js';
+
 /** The complete lines of `rest + chunk`, parsed, and what is left of an unfinished line. */
 export function splitLines(rest, chunk) {
   const parts = (rest + chunk).split('\n');
@@ -101,7 +104,15 @@ export function nextCostly(review, replay, pos) {
   return after || all[0];
 }
 
-/** A number of points as the list shows it: at most one decimal, no trailing zero. */
+/** A number of points as the list shows it: at most one decimal, no trailing zero, with the
+ * language's decimal mark. */
 export function points(x) {
-  return String(Math.round(x * 10) / 10);
+  return formatNumber(Math.round(x * 10) / 10);
+}
+
+/** A seat of the reviewed game named as the table names it (`table`: GET /api/tables/{id}, with
+ * its seats; a computer player without a name is "Computer P2"), else by the review's `names`. */
+export function reviewSeatName(table, names, seat) {
+  if (table && table.seats && table.seats.some((s) => s.seat === seat)) return seatName(table, seat);
+  return (names && names[seat]) || seat;
 }

@@ -15,7 +15,7 @@ import { MeldsArea } from './melds-area.js';
 import { navigate } from './app-shell.js';
 import { LanguagePicker } from './language-picker.js';
 import { seatColorClass } from './seat-colors.js';
-import { splitLines, readLine, reviewingNumber, stepBy, edge, positionOf, decisionAt, nextCostly, handEnd, points } from './review-model.js';
+import { splitLines, readLine, reviewingNumber, stepBy, edge, positionOf, decisionAt, nextCostly, handEnd, points, reviewSeatName } from './review-model.js';
 
 const TAGS = ['good', 'inaccuracy', 'mistake', 'blunder'];
 
@@ -86,8 +86,10 @@ export function ReviewScreen({ tableId, seat, settings, onSettings }) {
   }, [tableId]);
   const seats = table ? table.seats.map((s) => s.seat) : [];
   const reviewed = state.data ? state.data.review.seat : asked || (held && held.seat);
-  const names = (state.data && state.data.names) || Object.fromEntries(((table && table.seats) || []).map((s) => [s.seat, s.name || s.seat]));
-  const name = (s) => names[s] || s;
+  // seats named as the table names them (a computer player without a name is "Computer P2",
+  // not "P2"); the review's own names until the table's seats are known
+  const names = (state.data && state.data.names) || {};
+  const name = (s) => reviewSeatName(table, names, s);
 
   return html`<div class="app review-app">
     <header class="topbar">

@@ -9,9 +9,9 @@ import { UnreadBadge } from './chat-unread.js';
 /**
  * `panel`: 'log' or 'chat' (the C key opens the chat too); `onSay(text)` sends a chat line and
  * is true when it went; `canChat`: a seated player (spectators read only); `unread`: the chat's
- * lines not seen yet (chat-unread.js).
+ * lines not seen yet (chat-unread.js); `me`: the page's player, whose moves are said to them.
  */
-export function SidePanel({ log, chat, panel, onPanel, name, canChat, onSay, unread = 0 }) {
+export function SidePanel({ log, chat, panel, onPanel, name, me = null, canChat, onSay, unread = 0 }) {
   const logList = useFollowNewest([log, panel]);
   const [draft, setDraft] = useState(''); // kept while the player looks at the log
   return html`<aside class="side" aria-label=${t('side.label')}>
@@ -23,7 +23,7 @@ export function SidePanel({ log, chat, panel, onPanel, name, canChat, onSay, unr
     </div>
     ${panel === 'log'
       ? html`<ol class="log" aria-live="polite" aria-label=${t('side.log')} ref=${logList.ref} onScroll=${logList.onScroll}>
-          ${log.slice(-60).map((entry) => html`<li key=${entry.id}>${describeEvent(entry, name)}</li>`)}
+          ${log.slice(-60).map((entry) => html`<li key=${entry.id}>${describeEvent(entry, name, me)}</li>`)}
         </ol>`
       : html`<div class="chat">
           <ol class="chat-lines" aria-live="polite" aria-label=${t('side.chat')}>

@@ -100,7 +100,9 @@ export function Summary({ state, me, token, tableId, name, onClose, onReady, toa
 
   const how =
     summary.ended_by === 'out' && summary.out
-      ? t('summary.out', { who: name(summary.out) })
+      ? summary.out === me && me
+        ? t('summary.out.you')
+        : t('summary.out', { who: name(summary.out) })
       : summary.capped
         ? t('summary.capped')
         : t('summary.stock');
@@ -122,7 +124,9 @@ export function Summary({ state, me, token, tableId, name, onClose, onReady, toa
 
   const title = over
     ? over.winner
-      ? t('summary.winner', { who: name(over.winner) })
+      ? over.winner === me && me
+        ? t('summary.winner.you')
+        : t('summary.winner', { who: name(over.winner) })
       : t('summary.game.over')
     : t('summary.title', { n: summary.hand_number });
 

@@ -117,6 +117,10 @@ export function tableActions(table, ui) {
   // a hint: the server's (its strongest computer player) when it offers them, else one from
   // the legal moves (docs/web-needs.md)
   const showHint = () => {
+    if (table.online === false) {
+      toasts.show(t('hint.offline'), 'info');
+      return;
+    }
     if (table.features.has('hint') && legal.length && ui.send({ type: 'hint' })) return;
     const hint = simpleHint(legal, view, table.values);
     if (!hint) {

@@ -1,6 +1,7 @@
 // The table as this client knows it, changed only by the server's messages (a reducer: the
 // same messages in the same order always give the same state).
 import { t } from './i18n.js';
+import { isLogged } from './table-log.js';
 
 export const EMPTY = {
   version: -1,
@@ -12,6 +13,7 @@ export const EMPTY = {
   legal: [], // this seat's legal moves in notation
   legalMoves: [], // the same moves as data ({ move, seat, verb, cards, number, end }: moves.js)
   call: null, // { deadline_ms, window } while this seat may call Rummy
+  deciding: [], // the seats the open call window asks and that have not answered (for everyone)
   callUntil: null, // the call's deadline on this browser's clock
   timer: null,
   timerUntil: null,
@@ -43,6 +45,7 @@ function withTimes(state, message, now) {
     ...state,
     call,
     callUntil: call ? now + call.deadline_ms : null,
+    deciding: message.deciding ?? [],
     timer,
     timerUntil: timer ? now + timer.ms_left : null,
   };
@@ -73,7 +76,7 @@ function withoutUndone(log, move) {
 export function logFromHistory(history, before = []) {
   const seen = before.filter((entry) => entry.event && entry.event.kind === 'move');
   let moves = 0;
-  return history.map((past) => {
+  return history.filter((past) => isLogged({ event: past })).map((past) => {
     if (past.kind !== 'move') return { id: ++logIds, event: { ...past }, pile: [] };
     const known = seen[moves++];
     const by = known && known.event.move === past.move ? known.event.by : undefined;
@@ -150,7 +153,9 @@ export function reduce(state, message, now = Date.now()) {
           ? [entry]
           : event.kind === 'undo'
             ? withoutUndone(state.log, event.move)
-            : [...state.log.slice(-199), entry];
+            : isLogged(entry)
+              ? [...state.log.slice(-199), entry]
+              : state.log;
       const table = state.table ? { ...state.table, status: message.view && message.view.phase === 'game_over' ? 'finished' : 'playing' } : state.table;
       return withTimes(
         {

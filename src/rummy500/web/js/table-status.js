@@ -7,11 +7,24 @@ import { cardShort } from './cards.js';
 export function describeStatus(state, { me, myTurn, phase, name, mustUse }) {
   const view = state.view;
   if (!view) return t('status.waiting');
-  if (phase === 'game_over') return view.winner ? t('status.game.over', { who: name(view.winner) }) : t('status.hand.over');
+  if (phase === 'game_over') {
+    if (!view.winner) return t('status.hand.over');
+    return me && view.winner === me ? t('status.game.over.you') : t('status.game.over', { who: name(view.winner) });
+  }
   if (phase === 'hand_over') return t('status.hand.over');
   if (phase === 'call') {
-    if (state.call) return t('status.call.you');
-    const waiting = view.window.map(name).join(', ');
+    if (state.call) {
+      // the prompt names what can be claimed: the deepest card of each depth that may be called
+      const pile = view.discard_pile || [];
+      const depths = (state.legalMoves || []).filter((m) => m.verb === 'rummy').map((m) => m.number);
+      const cards = depths.filter((d) => d <= pile.length).map((d) => cardShort(pile[pile.length - d]));
+      return t('status.call.cards', { n: cards.length, cards: cards.join(', ') });
+    }
+    // only the seats the window asks (the server's `deciding`): a seat that let these cards go,
+    // and passes by itself, is not waited for (the engine's window still lists it)
+    const deciding = state.deciding || [];
+    if (deciding.length === 0) return state.queued ? t('info.queued') : t('status.call.closing');
+    const waiting = deciding.map(name).join(', ');
     if (state.queued) return t('status.call.queued', { who: waiting });
     return t('status.call', { who: waiting });
   }

@@ -18,7 +18,7 @@ import { tableActions } from './table-actions.js';
 import { keyAction, useTableKeys } from './table-keys.js';
 import { useTurnAlert } from './turn-alert.js';
 import { describeStatus } from './table-status.js';
-import { describeEvent } from './table-log.js';
+import { describeEvent, isLogged } from './table-log.js';
 import { Countdown } from './countdown.js';
 import { TopBar, ConnectionRibbon, WatchRibbon, Unavailable } from './top-bar.js';
 import { OtherSeats } from './seat-panel.js';
@@ -48,7 +48,10 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   const view = state.view;
   const me = state.you && state.you.seat;
   const spectator = !me;
-  const legal = state.legalMoves; // the server's legal moves as data (moves.js)
+  // while the connection is down nothing is offered: a move could not be sent (it waits for the
+  // resync's legal moves)
+  const online = status.status === 'open';
+  const legal = online ? state.legalMoves : []; // the server's legal moves as data (moves.js)
   const phase = view ? view.phase : null;
   const myTurn = !!(view && me && view.turn === me && (phase === 'draw' || phase === 'play'));
   useTurnAlert(myTurn, settings.sound);
@@ -77,7 +80,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   };
 
   const actions = tableActions(
-    { me, view, legal, phase, myTurn, selection: selectedCodes, call: state.call, canUndo: state.canUndo, features, values, entries },
+    { me, view, legal, phase, myTurn, selection: selectedCodes, call: state.call, canUndo: state.canUndo && online, features, values, entries, online },
     {
       // the player acts on what they see: anything still waiting to be shown is shown first
       send: (message) => {
@@ -239,21 +242,23 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
             dragging=${dragging}
             name=${name}
             badge=${badge}
+            me=${me}
             onLayOff=${(number) => actions.layOff(number)}
           />
 
           <section class=${cls('me', myTurn && 'my-turn')} aria-label=${t('me.label')}>
             <div class="status-line" aria-live="polite" data-status>
-              ${describeStatus(state, { me, myTurn, phase, name, mustUse })}
-              ${state.timer && html` <span class="timer">${t('timer.label', { who: name(state.timer.seat) })} <${Countdown} until=${state.timerUntil} /></span>`}
+              ${online ? describeStatus(state, { me, myTurn, phase, name, mustUse }) : t('status.reconnecting')}
+              ${state.timer && html` <span class="timer">${state.timer.seat === me && me ? t('timer.label.you') : t('timer.label', { who: name(state.timer.seat) })} <${Countdown} until=${state.timerUntil} /></span>`}
             </div>
-            ${state.call && me && html`<${CallBar} until=${state.callUntil} actions=${actions} />`}
+            ${state.call && me && online && html`<${CallBar} until=${state.callUntil} actions=${actions} />`}
             ${hint && html`<div class="hint" role="status">${t('hint.prefix')} ${hint.text}</div>`}
             ${!spectator &&
             html`<${Toolbar}
               legal=${legal}
               ready=${ready}
-              canUndo=${state.canUndo}
+              canUndo=${state.canUndo && online}
+              online=${online}
               undoOffered=${features.has('undo')}
               sortMode=${sortMode}
               actions=${{ ...actions, sortBy }}
@@ -285,6 +290,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
         panel=${panel}
         onPanel=${setPanel}
         name=${name}
+        me=${me}
         canChat=${!!me}
         unread=${unread}
         onSay=${(text) => {
@@ -293,7 +299,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
           return false;
         }}
       />
-      <p class="visually-hidden" aria-live="polite">${lastEvent ? describeEvent(lastEvent, name) : ''}</p>
+      <p class="visually-hidden" aria-live="polite">${lastEvent && isLogged(lastEvent) ? describeEvent(lastEvent, name, me) : ''}</p>
     </main>
 
     ${state.summary &&
@@ -317,7 +323,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
       }}
       onCancel=${() => setDialog(null)}
     />`}
-    ${help && html`<${HelpDialog} table=${state.table} onClose=${() => setHelp(false)} />`}
+    ${help && html`<${HelpDialog} table=${state.table} spectator=${spectator} onClose=${() => setHelp(false)} />`}
     <${Toasts} toasts=${toasts} />
   </div>`;
 }

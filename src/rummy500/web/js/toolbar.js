@@ -7,9 +7,10 @@ import { Countdown } from './countdown.js';
 
 /**
  * `legal`: the legal moves now; `ready`: which actions the selection makes ready (highlighted):
- * { draw, meld, layoff, discard }; `actions`: the table's actions (useTableActions).
+ * { draw, meld, layoff, discard }; `actions`: the table's actions (useTableActions); `online`:
+ * false while the connection is down (the hint waits for it, and says so).
  */
-export function Toolbar({ legal, ready, canUndo, undoOffered, sortMode, actions }) {
+export function Toolbar({ legal, ready, canUndo, undoOffered, sortMode, actions, online = true }) {
   return html`<div class="actions" role="toolbar" aria-label=${t('actions.label')}>
     <button onClick=${actions.draw} class=${cls(ready.draw && 'legal')} disabled=${!ready.draw} data-action="draw" aria-keyshortcuts="D">${t('action.draw')}</button>
     <button onClick=${() => actions.meld()} class=${cls(ready.meld && 'legal')} disabled=${!has(legal, 'meld')} data-action="meld" aria-keyshortcuts="M">${t('action.meld')}</button>
@@ -23,7 +24,14 @@ export function Toolbar({ legal, ready, canUndo, undoOffered, sortMode, actions 
       title=${undoOffered ? t('action.undo') : t('undo.unavailable')}
       aria-keyshortcuts="U"
     >${t('action.undo')}</button>
-    <button onClick=${actions.showHint} data-action="hint" aria-keyshortcuts="H">${t('action.hint')}</button>
+    <button
+      onClick=${actions.showHint}
+      data-action="hint"
+      aria-keyshortcuts="H"
+      aria-disabled=${online ? 'false' : 'true'}
+      class=${cls(!online && 'unavailable')}
+      title=${online ? null : t('hint.offline')}
+    >${t('action.hint')}</button>
     <span class="sort" role="group" aria-label=${t('sort.label')}>
       <button aria-pressed=${sortMode === 'suit'} onClick=${() => actions.sortBy('suit')}>${t('sort.suit')}</button>
       <button aria-pressed=${sortMode === 'rank'} onClick=${() => actions.sortBy('rank')}>${t('sort.rank')}</button>

@@ -176,7 +176,6 @@ export default {
   'status.thinking': '{who} is thinking…',
   'status.call': 'Rummy call window: waiting for {who}.',
   'status.call.queued': 'Your draw waits for the Rummy call window ({who}).',
-  'status.call.you': 'Rummy! A card in the pile can be melded: call it, or let it go.',
   'status.hand.over': 'The hand is over.',
   'status.game.over': 'Game over: {who} won.',
   'status.table.waiting': 'waiting for players',
@@ -481,4 +480,39 @@ export default {
   'review.own.cards': 'Cards in hand: {cards}',
   'review.melds.none': 'No melds on the table yet.',
   'review.own.empty': 'No cards in hand.',
+
+  // own moves, in the second person (issue 35)
+  'event.deal.you': 'Hand {n}: you dealt.',
+  'event.draw.you': 'You drew from the stock.',
+  'event.take.you': {
+    one: 'You took the {card} from the discard pile.',
+    other: 'You took {n} cards from the discard pile, down to the {card}.',
+  },
+  'event.take.some.you': {
+    one: 'You took the top card of the discard pile.',
+    other: 'You took {n} cards from the discard pile.',
+  },
+  'event.meld.you': 'You melded {cards}.',
+  'event.layoff.you': 'You laid off {card} on meld {meld}.',
+  'event.discard.you': 'You discarded {card}.',
+  'event.rummy.you': {
+    one: 'You called Rummy! and took the top card.',
+    other: 'You called Rummy! and took {n} cards.',
+  },
+  'event.end.you': 'You ended the hand.',
+  'event.pass.you': 'You let the Rummy call go.',
+  'event.timeout.you': 'You did not call in time.',
+  'status.game.over.you': 'Game over: you won.',
+  'summary.out.you': 'You went out.',
+  'summary.winner.you': 'You won the game!',
+  'meld.card.you': '{card} by you',
+  'meld.by.you': 'played by you',
+  'timer.label.you': 'Your turn timer:',
+  'status.call.cards': {
+    one: 'Rummy! You can claim the {cards} from the pile: call it, or let it go.',
+    other: 'Rummy! You can claim one of these from the pile: {cards}. Call it, or let it go.',
+  },
+  'status.reconnecting': 'The connection is down: reconnecting… Nothing can be played until it is back.',
+  'hint.offline': 'The hint waits for the connection: reconnecting…',
+  'status.call.closing': 'The Rummy! call window is closing.',
 };

@@ -182,7 +182,6 @@ export default {
   'status.thinking': '{who} gondolkodik…',
   'status.call': 'Römi!-bemondás: {who} döntésére várunk.',
   'status.call.queued': 'A húzásod megvárja, amíg lezárul a Römi!-bemondás ({who}).',
-  'status.call.you': 'Römi! A dobópakli egyik lapja kirakható: mondd be, vagy mondj le róla.',
   'status.hand.over': 'Véget ért a leosztás.',
   'status.game.over': 'Vége a játszmának: {who} nyert.',
   'status.table.waiting': 'játékosokra vár',
@@ -487,4 +486,39 @@ export default {
   'review.own.cards': 'Lapok a kézben: {cards}',
   'review.melds.none': 'Még nincs kirakás az asztalon.',
   'review.own.empty': 'Nincs lap a kézben.',
+
+  // own moves, in the second person (issue 35)
+  'event.deal.you': '{n}. leosztás: te osztottál.',
+  'event.draw.you': 'Húztál a talonból.',
+  'event.take.you': {
+    one: 'Felvetted a dobópakliból ezt: {card}.',
+    other: 'Felvettél {n} lapot a dobópakliból, egészen eddig: {card}.',
+  },
+  'event.take.some.you': {
+    one: 'Felvetted a dobópakli legfelső lapját.',
+    other: 'Felvettél {n} lapot a dobópakliból.',
+  },
+  'event.meld.you': 'Kiraktad: {cards}.',
+  'event.layoff.you': 'Hozzáraktad a(z) {meld}. kirakáshoz: {card}.',
+  'event.discard.you': 'Eldobtad: {card}.',
+  'event.rummy.you': {
+    one: 'Römit mondtál, és felvetted a legfelső lapot.',
+    other: 'Römit mondtál, és felvettél {n} lapot.',
+  },
+  'event.end.you': 'Lezártad a leosztást.',
+  'event.pass.you': 'Nem mondtál römit.',
+  'event.timeout.you': 'Nem mondtál időben römit.',
+  'status.game.over.you': 'Vége a játszmának: te nyertél.',
+  'summary.out.you': 'Kimentél.',
+  'summary.winner.you': 'A játszmát te nyerted!',
+  'meld.card.you': '{card} (te raktad)',
+  'meld.by.you': 'te raktad',
+  'timer.label.you': 'A te időd:',
+  'status.call.cards': {
+    one: 'Römi! Felveheted a dobópakliból ezt: {cards}. Mondd be, vagy mondj le róla.',
+    other: 'Römi! Felveheted a dobópakliból ezek egyikét: {cards}. Mondd be, vagy mondj le róla.',
+  },
+  'status.reconnecting': 'Megszakadt a kapcsolat: újrakapcsolódás… Amíg vissza nem áll, nem lehet lépni.',
+  'hint.offline': 'A tipp a kapcsolatra vár: újrakapcsolódás…',
+  'status.call.closing': 'A Römi!-bemondás lezárul.',
 };
