@@ -33,6 +33,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -57,9 +58,14 @@ from rummy500.extras import require_extra
 from rummy500.i18n import _
 
 __all__ = [
+    "Account",
+    "AccountError",
     "Append",
+    "Challenge",
     "ChatLine",
     "ListKey",
+    "NewPasskey",
+    "Passkey",
     "SeatError",
     "SeatRecord",
     "Storage",
@@ -118,8 +124,15 @@ seats = Table(
     Column("joined_at", Float, nullable=True),
     # the name ignoring case: unique per table (migration 0002)
     Column("name_key", String(100), nullable=True),
+    # the account that took the seat; NULL for a guest or once it is deleted (migration 0004)
+    Column(
+        "account_id",
+        String(32),
+        ForeignKey("accounts.id", ondelete="SET NULL", name="fk_seats_account"),
+    ),
 )
 Index("ux_seats_name", seats.c.table_id, seats.c.name_key, unique=True)
+Index("ix_seats_account", seats.c.account_id)
 
 events = Table(
     "events",
@@ -140,6 +153,12 @@ chat = Table(
     Column("text", Text, nullable=False),
     Column("version", Integer, nullable=False),
     Column("at", Float, nullable=False),
+    # the account that wrote it (to mute across tables), migration 0004
+    Column(
+        "account_id",
+        String(32),
+        ForeignKey("accounts.id", ondelete="SET NULL", name="fk_chat_account"),
+    ),
 )
 Index("ix_chat_table", chat.c.table_id, chat.c.id)
 
@@ -151,6 +170,107 @@ records = Table(
     Column("text", Text, nullable=False),
     Column("built_at", Float, nullable=False),
 )
+
+#: People known across tables (migration 0004): a username (unique ignoring case) and one or
+#: more passkeys. ``user_handle`` is the WebAuthn user id (random, never the username);
+#: ``banned_at``: an operator banned it (it cannot sign in); ``local_stats``: the browser's own
+#: statistics, imported once at sign-up (JSON).
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("username", String(32), nullable=False),
+    Column("username_key", String(32), nullable=False, unique=True),
+    Column("user_handle", String(64), nullable=False, unique=True),
+    Column("created_at", Float, nullable=False),
+    Column("banned_at", Float, nullable=True),
+    Column("local_stats", Text, nullable=True),
+)
+
+
+def _account_ref(name: str, *, ondelete: str = "CASCADE", **kw: Any) -> Column[Any]:
+    return Column(name, String(32), ForeignKey("accounts.id", ondelete=ondelete), **kw)
+
+
+#: An account's WebAuthn credentials (migration 0004).
+passkeys = Table(
+    "passkeys",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    _account_ref("account_id", nullable=False),
+    Column("credential_id", String(1400), nullable=False, unique=True),  # base64url
+    Column("public_key", LargeBinary, nullable=False),  # COSE
+    Column("sign_count", BigInteger, nullable=False),
+    Column("transports", String(200), nullable=True),  # comma-separated
+    Column("label", String(64), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("used_at", Float, nullable=True),
+)
+Index("ix_passkeys_account", passkeys.c.account_id)
+
+#: Signed-in browsers (migration 0004): the SHA-256 of the cookie's token, revocable.
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    _account_ref("account_id", nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+Index("ix_sessions_account", sessions.c.account_id, sessions.c.created_at)
+Index("ix_sessions_expires", sessions.c.expires_at)
+
+#: WebAuthn challenges handed out and not used yet (migration 0004): single-use, expiring.
+#: ``purpose``: ``register`` (a new account: ``username`` and ``user_handle`` are kept for
+#: it), ``add`` (a passkey for ``account_id``) or ``signin``. ``creator``: the address's key.
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("challenge", String(128), primary_key=True),
+    Column("purpose", String(16), nullable=False),
+    _account_ref("account_id", nullable=True),
+    Column("username", String(32), nullable=True),
+    Column("user_handle", String(64), nullable=True),
+    Column("creator", String(32), nullable=True),
+    Column("expires_at", Float, nullable=False),
+)
+Index("ix_challenges_expires", challenges.c.expires_at)
+
+#: Whom an account blocked (cannot join its tables; never paired together) and muted (their
+#: chat hidden), migration 0004.
+blocks = Table(
+    "blocks",
+    metadata,
+    _account_ref("account_id", primary_key=True),
+    _account_ref("other_id", primary_key=True),
+    Column("created_at", Float, nullable=False),
+)
+Index("ix_blocks_other", blocks.c.other_id)
+mutes = Table(
+    "mutes",
+    metadata,
+    _account_ref("account_id", primary_key=True),
+    _account_ref("other_id", primary_key=True),
+    Column("created_at", Float, nullable=False),
+)
+Index("ix_mutes_other", mutes.c.other_id)
+
+#: A player reported by another, the table's record attached (migration 0004).
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    _account_ref("reporter_id", nullable=False),
+    _account_ref("reported_id", nullable=False),
+    Column("table_id", String(32), nullable=True),
+    Column("reason", String(500), nullable=False),
+    Column("record", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("resolved_at", Float, nullable=True),
+)
+Index("ix_reports_reporter", reports.c.reporter_id, reports.c.created_at)
+Index("ix_reports_open", reports.c.resolved_at, reports.c.id)
 
 #: Chat lines a new line may trim of its table's older ones (a table stored before lines were
 #: trimmed loses its excess this many at a time), and the page of the sweep of finished tables'
@@ -712,20 +832,27 @@ class Storage:
         seat: int | None,
         *,
         reserved: bool = False,
+        account_id: str | None = None,
     ) -> int:
         """Give a free person's seat to ``name``; return its number (raises :class:`SeatError`).
 
         ``reserved``: the seat of a player of the last game at its rematch, which strangers
         cannot take while the table is reserved. Names are unique per table ignoring case."""
         try:
-            return self._take_seat(table_id, name, token_hash, seat, reserved)
+            return self._take_seat(table_id, name, token_hash, seat, reserved, account_id)
         except IntegrityError:  # the same name, taken at the same moment
             raise SeatError(
                 _("someone at this table is already called {name}").format(name=name)
             ) from None
 
     def _take_seat(
-        self, table_id: str, name: str, token_hash: str, seat: int | None, reserved: bool
+        self,
+        table_id: str,
+        name: str,
+        token_hash: str,
+        seat: int | None,
+        reserved: bool,
+        account_id: str | None = None,
     ) -> int:
         key = seat_name_key(name)
         with self.engine.begin() as conn:
@@ -784,7 +911,13 @@ class Storage:
                         seats.c.kind == "human",
                         seats.c.token_hash.is_(None),
                     )
-                    .values(name=name, name_key=key, token_hash=token_hash, joined_at=time.time())
+                    .values(
+                        name=name,
+                        name_key=key,
+                        token_hash=token_hash,
+                        joined_at=time.time(),
+                        account_id=account_id,
+                    )
                 )
                 if done.rowcount == 1:
                     return number
@@ -812,7 +945,7 @@ class Storage:
             conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.number == number)
-                .values(name=None, name_key=None, token_hash=None, joined_at=None)
+                .values(name=None, name_key=None, token_hash=None, joined_at=None, account_id=None)
             )
             return int(number)
 
@@ -1126,6 +1259,7 @@ class Storage:
         text: str,
         version: int,
         keep: int | None = None,
+        account_id: str | None = None,
     ) -> float:
         """Store a chat line; with ``keep``, the table's older lines past its newest ``keep``
         go in the same transaction (at most :data:`CHAT_TRIM_BATCH` of them: a table that
@@ -1134,7 +1268,13 @@ class Storage:
         with self.engine.begin() as conn:
             conn.execute(
                 insert(chat).values(
-                    table_id=table_id, seat=seat, name=name, text=text, version=version, at=now
+                    table_id=table_id,
+                    seat=seat,
+                    name=name,
+                    text=text,
+                    version=version,
+                    at=now,
+                    account_id=account_id,
                 )
             )
             if keep is not None:
@@ -1198,6 +1338,265 @@ class Storage:
         lines.reverse()
         return lines
 
+    # --- accounts ------------------------------------------------------------------------------
+
+    def create_account(
+        self, username: str, user_handle: str, passkey: NewPasskey, *, account_id: str | None = None
+    ) -> Account:
+        """A new account with its first passkey, in one transaction. Raises
+        :class:`AccountError` if the name (ignoring case) or the passkey is taken."""
+        now = time.time()
+        account_id = account_id or secrets.token_urlsafe(12)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(accounts).values(
+                        id=account_id,
+                        username=username,
+                        username_key=username_key(username),
+                        user_handle=user_handle,
+                        created_at=now,
+                    )
+                )
+                conn.execute(insert(passkeys).values(**passkey.row(account_id, now)))
+        except IntegrityError:
+            if self.account_by_name(username) is not None:
+                raise AccountError(_("the name {name} is taken").format(name=username)) from None
+            raise AccountError(_("this passkey belongs to another account")) from None
+        found = self.account(account_id)
+        assert found is not None
+        return found
+
+    def account(self, account_id: str) -> Account | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(accounts).where(accounts.c.id == account_id)).first()
+        return _account(row._mapping) if row is not None else None
+
+    def account_by_name(self, username: str) -> Account | None:
+        """The account called ``username`` (ignoring case)."""
+        key = username_key(username)
+        with self.engine.connect() as conn:
+            row = conn.execute(select(accounts).where(accounts.c.username_key == key)).first()
+        return _account(row._mapping) if row is not None else None
+
+    def account_by_handle(self, user_handle: str) -> Account | None:
+        """The account of a WebAuthn user handle (base64url)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(accounts).where(accounts.c.user_handle == user_handle)
+            ).first()
+        return _account(row._mapping) if row is not None else None
+
+    def delete_account(self, account_id: str) -> bool:
+        """Delete an account: its passkeys, sessions, blocks, mutes and reports go with it
+        (``ON DELETE CASCADE``); its games stay, anonymised — the seats it took lose its name
+        and its link to it (``ON DELETE SET NULL``), and their built records are built again,
+        without the name. Returns whether there was such an account."""
+        with self.engine.begin() as conn:
+            taken = select(seats.c.table_id).where(seats.c.account_id == account_id)
+            conn.execute(delete(records).where(records.c.table_id.in_(taken)))
+            conn.execute(
+                update(seats)
+                .where(seats.c.account_id == account_id)
+                .values(name=None, name_key=None, account_id=None)
+            )
+            conn.execute(
+                update(chat).where(chat.c.account_id == account_id).values(account_id=None)
+            )
+            done = conn.execute(delete(accounts).where(accounts.c.id == account_id))
+            return done.rowcount == 1
+
+    def blocked_between(self, one: str, other: str) -> bool:
+        """Whether either of two accounts blocked the other (they never sit together)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(blocks.c.account_id).where(
+                    or_(
+                        and_(blocks.c.account_id == one, blocks.c.other_id == other),
+                        and_(blocks.c.account_id == other, blocks.c.other_id == one),
+                    )
+                )
+            ).first()
+        return found is not None
+
+    # --- passkeys ------------------------------------------------------------------------------
+
+    def passkeys(self, account_id: str) -> list[Passkey]:
+        """An account's passkeys, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(passkeys).where(passkeys.c.account_id == account_id).order_by(passkeys.c.id)
+            ).mappings()
+            return [_passkey(r) for r in rows]
+
+    def passkey_by_credential(self, credential_id: str) -> Passkey | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(passkeys).where(passkeys.c.credential_id == credential_id)
+            ).first()
+        return _passkey(row._mapping) if row is not None else None
+
+    def add_passkey(self, account_id: str, passkey: NewPasskey, *, most: int) -> Passkey:
+        """Add a passkey to an account that has fewer than ``most`` (raises
+        :class:`AccountError`: too many, or the passkey is another account's)."""
+        now = time.time()
+        try:
+            with self.engine.begin() as conn:
+                # the account's row first: two additions at once are counted one after the other
+                conn.execute(
+                    update(accounts).where(accounts.c.id == account_id).values(id=account_id)
+                )
+                count = conn.execute(
+                    select(func.count()).where(passkeys.c.account_id == account_id)
+                ).scalar_one()
+                if count >= most:
+                    raise AccountError(
+                        _("an account has at most {n} passkeys: remove one first").format(n=most)
+                    )
+                key_id = conn.execute(
+                    insert(passkeys).values(**passkey.row(account_id, now))
+                ).inserted_primary_key[0]
+        except IntegrityError:
+            raise AccountError(_("this passkey is already registered")) from None
+        found = [k for k in self.passkeys(account_id) if k.id == key_id]
+        assert found
+        return found[0]
+
+    def remove_passkey(self, account_id: str, passkey_id: int) -> None:
+        """Remove one of an account's passkeys, never its last one (raises
+        :class:`AccountError`)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(accounts).where(accounts.c.id == account_id).values(id=account_id))
+            ids = set(
+                conn.execute(
+                    select(passkeys.c.id).where(passkeys.c.account_id == account_id)
+                ).scalars()
+            )
+            if passkey_id not in ids:
+                raise AccountError(_("there is no such passkey"))
+            if len(ids) == 1:
+                raise AccountError(_("this is the account's only passkey: add another one first"))
+            conn.execute(delete(passkeys).where(passkeys.c.id == passkey_id))
+
+    def use_passkey(self, passkey_id: int, seen_count: int, new_count: int) -> bool:
+        """Record a sign-in with a passkey: its counter goes from ``seen_count`` (what the
+        check read) to ``new_count``, only if nobody used it meanwhile (a replayed or
+        concurrent assertion loses). Returns whether it was recorded."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(passkeys)
+                .where(passkeys.c.id == passkey_id, passkeys.c.sign_count == seen_count)
+                .values(sign_count=new_count, used_at=time.time())
+            )
+            return done.rowcount == 1
+
+    # --- sessions ------------------------------------------------------------------------------
+
+    def create_session(
+        self, account_id: str, token_hash: str, lifetime: float, *, keep: int
+    ) -> None:
+        """A signed-in browser for ``lifetime`` seconds; the account's oldest sessions past
+        its newest ``keep`` end (a bounded number per account)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(sessions).values(
+                    token_hash=token_hash,
+                    account_id=account_id,
+                    created_at=now,
+                    seen_at=now,
+                    expires_at=now + lifetime,
+                )
+            )
+            older = (
+                select(sessions.c.token_hash)
+                .where(sessions.c.account_id == account_id)
+                .order_by(sessions.c.created_at.desc(), sessions.c.token_hash.desc())
+                .limit(100)
+                .offset(max(1, keep))
+            )
+            conn.execute(delete(sessions).where(sessions.c.token_hash.in_(older)))
+
+    def session_account(self, token_hash: str) -> Account | None:
+        """The account signed in by a session, if the session is live and the account not
+        banned."""
+        now = time.time()
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(accounts)
+                .join(sessions, sessions.c.account_id == accounts.c.id)
+                .where(
+                    sessions.c.token_hash == token_hash,
+                    sessions.c.expires_at > now,
+                    accounts.c.banned_at.is_(None),
+                )
+            ).first()
+        return _account(row._mapping) if row is not None else None
+
+    def revoke_session(self, token_hash: str) -> None:
+        """Sign a browser out (its cookie stops working)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(sessions).where(sessions.c.token_hash == token_hash))
+
+    def revoke_sessions(self, account_id: str) -> int:
+        """Sign out everywhere: every session of the account ends. Returns how many."""
+        with self.engine.begin() as conn:
+            return conn.execute(
+                delete(sessions).where(sessions.c.account_id == account_id)
+            ).rowcount
+
+    def expire_sessions(self, batch: int = 1000) -> int:
+        """Delete at most ``batch`` expired sessions and challenges (each); returns how
+        many sessions went."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            old = select(sessions.c.token_hash).where(sessions.c.expires_at <= now).limit(batch)
+            gone = conn.execute(delete(sessions).where(sessions.c.token_hash.in_(old))).rowcount
+            stale = (
+                select(challenges.c.challenge).where(challenges.c.expires_at <= now).limit(batch)
+            )
+            conn.execute(delete(challenges).where(challenges.c.challenge.in_(stale)))
+        return int(gone)
+
+    # --- challenges ----------------------------------------------------------------------------
+
+    def put_challenge(self, challenge: Challenge, *, most: int, per_creator: int) -> bool:
+        """Keep a challenge handed out, unless ``most`` are live already, or ``per_creator``
+        of its creator's (expired ones are deleted first). Returns whether it was kept."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            stale = select(challenges.c.challenge).where(challenges.c.expires_at <= now).limit(100)
+            conn.execute(delete(challenges).where(challenges.c.challenge.in_(stale)))
+            live = conn.execute(select(func.count()).select_from(challenges)).scalar_one()
+            if live >= most:
+                return False
+            if challenge.creator is not None:
+                mine = conn.execute(
+                    select(func.count()).where(challenges.c.creator == challenge.creator)
+                ).scalar_one()
+                if mine >= per_creator:
+                    return False
+            conn.execute(insert(challenges).values(**challenge.__dict__))
+        return True
+
+    def take_challenge(self, challenge: str, purpose: str) -> Challenge | None:
+        """A challenge handed out for ``purpose`` and not expired, deleted: it is used once
+        (of two takers at once, one gets it)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                select(challenges).where(challenges.c.challenge == challenge)
+            ).first()
+            if row is None:
+                return None
+            done = conn.execute(
+                delete(challenges).where(challenges.c.challenge == challenge)
+            ).rowcount
+        found = Challenge(**row._mapping)
+        if done != 1 or found.purpose != purpose or found.expires_at <= now:
+            return None
+        return found
+
 
 class _RematchExists(Exception):
     pass
@@ -1258,3 +1657,107 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
     cursor.execute(f"PRAGMA journal_size_limit={JOURNAL_SIZE_LIMIT}")
     cursor.close()
+
+
+def username_key(username: str) -> str:
+    """What two usernames may not share: the name ignoring case (NFKC, case folded)."""
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKC", username).casefold()
+    return unicodedata.normalize("NFKC", folded)[:32]
+
+
+class AccountError(Exception):
+    """An account cannot be made or changed; the message says why, for the player."""
+
+
+@dataclass(frozen=True)
+class Account:
+    """A person known across tables (see ``docs/accounts.md``)."""
+
+    id: str
+    username: str
+    user_handle: str
+    created_at: float
+    banned_at: float | None
+    local_stats: str | None
+
+    @property
+    def banned(self) -> bool:
+        return self.banned_at is not None
+
+
+@dataclass(frozen=True)
+class Passkey:
+    """A stored WebAuthn credential of an account."""
+
+    id: int
+    account_id: str
+    credential_id: str
+    public_key: bytes
+    sign_count: int
+    transports: tuple[str, ...]
+    label: str | None
+    created_at: float
+    used_at: float | None
+
+
+@dataclass(frozen=True)
+class NewPasskey:
+    """A WebAuthn credential just registered, to store."""
+
+    credential_id: str
+    public_key: bytes
+    sign_count: int
+    transports: tuple[str, ...] = ()
+    label: str | None = None
+
+    def row(self, account_id: str, now: float) -> dict[str, Any]:
+        return {
+            "account_id": account_id,
+            "credential_id": self.credential_id,
+            "public_key": self.public_key,
+            "sign_count": self.sign_count,
+            "transports": ",".join(self.transports)[:200] or None,
+            "label": self.label,
+            "created_at": now,
+            "used_at": None,
+        }
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A WebAuthn challenge handed out (base64url), for one use before ``expires_at``."""
+
+    challenge: str
+    purpose: str  # register, add, signin
+    expires_at: float
+    account_id: str | None = None
+    username: str | None = None
+    user_handle: str | None = None
+    creator: str | None = None
+
+
+def _account(row: Any) -> Account:
+    return Account(
+        id=row["id"],
+        username=row["username"],
+        user_handle=row["user_handle"],
+        created_at=row["created_at"],
+        banned_at=row["banned_at"],
+        local_stats=row["local_stats"],
+    )
+
+
+def _passkey(row: Any) -> Passkey:
+    return Passkey(
+        id=row["id"],
+        account_id=row["account_id"],
+        credential_id=row["credential_id"],
+        public_key=bytes(row["public_key"]),
+        sign_count=int(row["sign_count"]),
+        transports=tuple(t for t in (row["transports"] or "").split(",") if t),
+        label=row["label"],
+        created_at=row["created_at"],
+        used_at=row["used_at"],
+    )
