@@ -229,3 +229,7 @@ class ServerConfig:
     #: Sign-ups and sign-ins a minute one client address may begin (0: no limit).
     signups_per_minute: int = 5
     signins_per_minute: int = 20
+    #: Accounts one account may mute, and as many it may block.
+    list_per_account: int = 500
+    #: Reports one account may have open at once (an operator closes them).
+    reports_per_account: int = 20

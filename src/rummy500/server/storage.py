@@ -66,6 +66,7 @@ __all__ = [
     "ListKey",
     "NewPasskey",
     "Passkey",
+    "Report",
     "SeatError",
     "SeatRecord",
     "Storage",
@@ -1419,6 +1420,266 @@ class Storage:
             ).first()
         return found is not None
 
+    def import_local_stats(self, account_id: str, text: str) -> bool:
+        """Keep the browser's own statistics, once (a second import changes nothing)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(accounts)
+                .where(accounts.c.id == account_id, accounts.c.local_stats.is_(None))
+                .values(local_stats=text)
+            )
+            return done.rowcount == 1
+
+    def claim_seats(self, account_id: str, seats_held: Sequence[tuple[str, str]]) -> int:
+        """Make the seats these ``(table_id, token_hash)`` hold (a guest's) the account's;
+        seats of another account stay theirs. Returns how many became the account's."""
+        if not seats_held:
+            return 0
+        with self.engine.begin() as conn:
+            return int(
+                conn.execute(
+                    update(seats)
+                    .where(
+                        tuple_(seats.c.table_id, seats.c.token_hash).in_(list(seats_held)),
+                        seats.c.account_id.is_(None),
+                    )
+                    .values(account_id=account_id)
+                ).rowcount
+            )
+
+    def _list_table(self, kind: str) -> Table:
+        if kind not in ("blocks", "mutes"):
+            raise ValueError(kind)
+        return blocks if kind == "blocks" else mutes
+
+    def listed(self, kind: str, account_id: str) -> list[str]:
+        """The usernames an account muted (``kind`` ``mutes``) or blocked (``blocks``), by name."""
+        table = self._list_table(kind)
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(accounts.c.username)
+                    .join(table, table.c.other_id == accounts.c.id)
+                    .where(table.c.account_id == account_id)
+                    .order_by(accounts.c.username_key)
+                ).scalars()
+            )
+
+    def add_listed(self, kind: str, account_id: str, other_id: str, *, most: int) -> None:
+        """Mute or block another account; an account lists at most ``most`` of each (raises
+        :class:`AccountError`). Listing one again changes nothing."""
+        table = self._list_table(kind)
+        with self.engine.begin() as conn:
+            conn.execute(update(accounts).where(accounts.c.id == account_id).values(id=account_id))
+            if conn.execute(
+                select(table.c.other_id).where(
+                    table.c.account_id == account_id, table.c.other_id == other_id
+                )
+            ).first():
+                return
+            count = conn.execute(
+                select(func.count()).where(table.c.account_id == account_id)
+            ).scalar_one()
+            if count >= most:
+                raise AccountError(
+                    _("you can mute or block at most {n} players: remove one first").format(n=most)
+                )
+            conn.execute(
+                insert(table).values(
+                    account_id=account_id, other_id=other_id, created_at=time.time()
+                )
+            )
+
+    def remove_listed(self, kind: str, account_id: str, other_id: str) -> None:
+        table = self._list_table(kind)
+        with self.engine.begin() as conn:
+            conn.execute(
+                delete(table).where(table.c.account_id == account_id, table.c.other_id == other_id)
+            )
+
+    def blocked_at_table(self, table_id: str, account_id: str) -> bool:
+        """Whether someone seated at a table blocked ``account_id``, or was blocked by it."""
+        seated = select(seats.c.account_id).where(
+            seats.c.table_id == table_id, seats.c.account_id.is_not(None)
+        )
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(blocks.c.account_id).where(
+                    or_(
+                        and_(blocks.c.account_id.in_(seated), blocks.c.other_id == account_id),
+                        and_(blocks.c.account_id == account_id, blocks.c.other_id.in_(seated)),
+                    )
+                )
+            ).first()
+        return found is not None
+
+    def shared_table(self, one: str, other: str, table_id: str | None = None) -> str | None:
+        """``table_id`` if both accounts sat there, else the last table both sat at (``None``
+        if there is none)."""
+        mine = select(seats.c.table_id).where(seats.c.account_id == one)
+        theirs = select(seats.c.table_id).where(seats.c.account_id == other)
+        query = (
+            select(tables.c.id)
+            .where(tables.c.id.in_(mine), tables.c.id.in_(theirs))
+            .order_by(tables.c.created_at.desc())
+            .limit(1)
+        )
+        if table_id is not None:
+            query = query.where(tables.c.id == table_id)
+        with self.engine.connect() as conn:
+            found: str | None = conn.execute(query).scalar()
+        return found
+
+    # --- reports and moderation ----------------------------------------------------------------
+
+    def add_report(
+        self,
+        reporter_id: str,
+        reported_id: str,
+        table_id: str | None,
+        reason: str,
+        record: str | None,
+        *,
+        most: int,
+    ) -> int:
+        """File a report; a reporter has at most ``most`` open at once (raises
+        :class:`AccountError`). Returns its number."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(accounts).where(accounts.c.id == reporter_id).values(id=reporter_id)
+            )
+            count = conn.execute(
+                select(func.count()).where(
+                    reports.c.reporter_id == reporter_id, reports.c.resolved_at.is_(None)
+                )
+            ).scalar_one()
+            if count >= most:
+                raise AccountError(
+                    _(
+                        "you have {n} reports waiting for the operators: wait until they are read"
+                    ).format(n=most)
+                )
+            number = conn.execute(
+                insert(reports).values(
+                    reporter_id=reporter_id,
+                    reported_id=reported_id,
+                    table_id=table_id,
+                    reason=reason,
+                    record=record,
+                    created_at=time.time(),
+                )
+            ).inserted_primary_key[0]
+        return int(number)
+
+    def reports(self, *, open_only: bool = True, limit: int = 100) -> list[Report]:
+        """Reports, oldest first (open ones only, unless ``open_only`` is false)."""
+        reporter = accounts.alias("reporter")
+        reported = accounts.alias("reported")
+        query = (
+            select(
+                reports,
+                reporter.c.username.label("reporter"),
+                reported.c.username.label("reported"),
+            )
+            .join(reporter, reporter.c.id == reports.c.reporter_id)
+            .join(reported, reported.c.id == reports.c.reported_id)
+            .order_by(reports.c.id)
+            .limit(limit)
+        )
+        if open_only:
+            query = query.where(reports.c.resolved_at.is_(None))
+        with self.engine.connect() as conn:
+            return [
+                Report(
+                    id=r["id"],
+                    reporter=r["reporter"],
+                    reported=r["reported"],
+                    table_id=r["table_id"],
+                    reason=r["reason"],
+                    record=r["record"],
+                    created_at=r["created_at"],
+                    resolved_at=r["resolved_at"],
+                )
+                for r in conn.execute(query).mappings()
+            ]
+
+    def resolve_report(self, number: int) -> bool:
+        with self.engine.begin() as conn:
+            return (
+                conn.execute(
+                    update(reports)
+                    .where(reports.c.id == number, reports.c.resolved_at.is_(None))
+                    .values(resolved_at=time.time())
+                ).rowcount
+                == 1
+            )
+
+    def ban(self, account_id: str, banned: bool = True) -> int:
+        """Ban an account (it cannot sign in; every session of it ends: returns how many), or
+        lift the ban."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(accounts)
+                .where(accounts.c.id == account_id)
+                .values(banned_at=time.time() if banned else None)
+            )
+            if not banned:
+                return 0
+            return int(
+                conn.execute(delete(sessions).where(sessions.c.account_id == account_id)).rowcount
+            )
+
+    def wipe_chat(self, *, table_id: str | None = None, account_id: str | None = None) -> int:
+        """Delete the chat of a table, or every line an account wrote (at the seats it took).
+        Returns how many lines went."""
+        if (table_id is None) == (account_id is None):
+            raise ValueError("a table or an account")
+        if table_id is not None:
+            where: ColumnElement[bool] = chat.c.table_id == table_id
+        else:
+            taken = select(seats.c.table_id, seats.c.number).where(seats.c.account_id == account_id)
+            where = or_(
+                chat.c.account_id == account_id, tuple_(chat.c.table_id, chat.c.seat).in_(taken)
+            )
+        with self.engine.begin() as conn:
+            return int(conn.execute(delete(chat).where(where)).rowcount)
+
+    def account_games(self, account_id: str, limit: int) -> list[tuple[TableRecord, int]]:
+        """The account's finished games, newest first (at most ``limit``): each table and the
+        account's seat."""
+        with self.engine.connect() as conn:
+            rows = (
+                conn.execute(
+                    select(tables, seats.c.number.label("my_seat"))
+                    .join(seats, seats.c.table_id == tables.c.id)
+                    .where(seats.c.account_id == account_id, tables.c.status == "finished")
+                    .order_by(tables.c.updated_at.desc())
+                    .limit(limit)
+                )
+                .mappings()
+                .all()
+            )
+            ids = [r["id"] for r in rows]
+            by_table: dict[str, list[Any]] = {i: [] for i in ids}
+            for start in range(0, len(ids), 500):
+                for seat in conn.execute(
+                    select(seats)
+                    .where(seats.c.table_id.in_(ids[start : start + 500]))
+                    .order_by(seats.c.number)
+                ).mappings():
+                    by_table[seat["table_id"]].append(seat)
+        return [(_record(r, by_table[r["id"]]), int(r["my_seat"])) for r in rows]
+
+    def seat_accounts(self, table_id: str) -> dict[int, str]:
+        """The usernames of a table's seats taken by accounts, by seat number."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(seats.c.number, accounts.c.username)
+                .join(accounts, accounts.c.id == seats.c.account_id)
+                .where(seats.c.table_id == table_id)
+            ).all()
+        return {int(n): str(name) for n, name in rows}
+
     # --- passkeys ------------------------------------------------------------------------------
 
     def passkeys(self, account_id: str) -> list[Passkey]:
@@ -1761,3 +2022,17 @@ def _passkey(row: Any) -> Passkey:
         created_at=row["created_at"],
         used_at=row["used_at"],
     )
+
+
+@dataclass(frozen=True)
+class Report:
+    """A player reported by another (``rummy500 admin reports``)."""
+
+    id: int
+    reporter: str
+    reported: str
+    table_id: str | None
+    reason: str
+    record: str | None
+    created_at: float
+    resolved_at: float | None
