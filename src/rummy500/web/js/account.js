@@ -138,6 +138,8 @@ export function AccountPanel() {
     return html`<section class="panel account" aria-labelledby="account-title" data-account="guest">
       <h2 id="account-title">${t('account.title')}</h2>
       <p class="help">${t('account.guest.help')}</p>
+      ${/^[\d.]+$|^\[/.test(location.hostname) &&
+      html`<p class="help" data-account-hint>${t('account.needs.name', { url: `${location.protocol}//localhost${location.port ? `:${location.port}` : ''}` })}</p>`}
       ${alert}
       <form onSubmit=${signUp}>
         <label class="field" for="account-name">
@@ -201,8 +203,9 @@ function DeleteAccount({ name, run, busy }) {
   </details>`;
 }
 
-function StatRows({ rows, label }) {
-  return html`<table class="profile-stats">
+function StatRows({ rows, label, title }) {
+  // a region of its own, reachable with the keyboard: a phone scrolls it sideways
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-label=${title || label}><table class="profile-stats">
     <thead>
       <tr>
         <th scope="col">${label}</th>
@@ -225,7 +228,7 @@ function StatRows({ rows, label }) {
         </tr>`,
       )}
     </tbody>
-  </table>`;
+  </table></div>`;
 }
 
 /** A player's profile: their games and (when rated) ratings, nothing else. */
@@ -279,9 +282,9 @@ export function ProfileScreen({ name, settings, onSettings }) {
           <h2 id="profile-games">${t('profile.games')}</h2>
           <${StatRows} label=${t('profile.all')} rows=${[[t('profile.all'), profile.games]]} />
           ${Object.keys(profile.by_pool).length > 0 &&
-          html`<h3>${t('profile.by.pool')}</h3><${StatRows} label=${t('profile.pool.col')} rows=${Object.entries(profile.by_pool).map(([p, s]) => [pool(p), s])} />`}
+          html`<h3>${t('profile.by.pool')}</h3><${StatRows} label=${t('profile.pool.col')} title=${t('profile.by.pool')} rows=${Object.entries(profile.by_pool).map(([p, s]) => [pool(p), s])} />`}
           ${Object.keys(profile.by_level).length > 0 &&
-          html`<h3>${t('profile.by.level')}</h3><${StatRows} label=${t('profile.level.col')} rows=${Object.entries(profile.by_level).map(([l, s]) => [level(l), s])} />`}
+          html`<h3>${t('profile.by.level')}</h3><${StatRows} label=${t('profile.level.col')} title=${t('profile.by.level')} rows=${Object.entries(profile.by_level).map(([l, s]) => [level(l), s])} />`}
         </section>
         ${Object.keys(profile.ratings || {}).length > 0 &&
         html`<section class="panel" data-section="ratings" aria-labelledby="profile-ratings">

@@ -529,4 +529,5 @@ export default {
   'profile.report': "Report to the operators",
   'profile.report.sent': "Thank you: the operators will read your report.",
   'profile.safety.help': "Muting hides their chat from you. Blocking keeps you from sitting at the same table. A report sends the record of your last game together to the operators.",
+  'account.needs.name': "Passkeys work only at an address with a name: on this computer, open {url}.",
 };
