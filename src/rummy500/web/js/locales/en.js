@@ -502,7 +502,7 @@ export default {
   'account.signout.all': "Sign out everywhere",
   'account.delete': "Delete the account",
   'account.delete.help': "Your passkeys, sign-ins and lists are deleted. Your games stay, without your name.",
-  'account.delete.confirm': "Type {name} to confirm",
+  'account.delete.confirm': "Your device asks for one of this account's passkeys to confirm.",
   'account.delete.button': "Delete my account",
   'profile.title': "Player {name}",
   'profile.games': "Games",

@@ -508,7 +508,7 @@ export default {
   'account.signout.all': "Kijelentkezés mindenhol",
   'account.delete': "A fiók törlése",
   'account.delete.help': "Az azonosítókulcsaid, bejelentkezéseid és listáid törlődnek. A játszmáid megmaradnak, a neved nélkül.",
-  'account.delete.confirm': "A megerősítéshez írd be: {name}",
+  'account.delete.confirm': "A megerősítéshez az eszközöd a fiók egyik azonosítókulcsát kéri.",
   'account.delete.button': "A fiókom törlése",
   'profile.title': "{name} játékos",
   'profile.games': "Játszmák",

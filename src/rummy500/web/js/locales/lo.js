@@ -477,7 +477,7 @@ export default {
   'account.signout.all': "ອອກຈາກລະບົບທຸກບ່ອນ",
   'account.delete': "ລຶບບັນຊີ",
   'account.delete.help': "ກະແຈຜ່ານ, ການເຂົ້າສູ່ລະບົບ ແລະ ລາຍຊື່ຂອງທ່ານຈະຖືກລຶບ. ເກມຂອງທ່ານຍັງຢູ່, ແຕ່ບໍ່ມີຊື່ຂອງທ່ານ.",
-  'account.delete.confirm': "ພິມ {name} ເພື່ອຢືນຢັນ",
+  'account.delete.confirm': "ອຸປະກອນຂອງທ່ານຈະຂໍກະແຈຜ່ານໃດໜຶ່ງຂອງບັນຊີນີ້ເພື່ອຢືນຢັນ.",
   'account.delete.button': "ລຶບບັນຊີຂອງຂ້ອຍ",
   'profile.title': "ຜູ້ຫຼິ້ນ {name}",
   'profile.games': "ເກມ",
