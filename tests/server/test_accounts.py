@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import random
+import re
 import subprocess
 import sys
 import time
@@ -19,6 +20,7 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import httpx
 import pytest
@@ -597,3 +599,22 @@ async def test_a_profile_counts_a_finished_game_as_its_record_scores_it(arena: A
         assert (await pia.call("GET", last["record"])).text == record
         assert last["review"] == f"/api/tables/{seat.table_id}/review"
         print(f"\n{len(hands)} hands: {hands}, totals {game.totals}")
+
+
+async def test_a_profile_page_is_served_at_its_own_address(arena: Arena) -> None:
+    async with browser(arena, "127.0.22.12") as guest:
+        assert (await guest.sign_up("Quin", SoftPasskey(arena.server.base))).status_code == 200
+        r = await guest.call("GET", "/players/Quin")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/html"), r
+        # the page's scripts, styles and modules load from there (they are not relative to it)
+        page = r.text
+        assets = re.findall(r'(?:src|href)="([^"#][^"]*)"', page)
+        assets += json.loads(re.search(r'importmap">(.*?)</script>', page, re.S)[1])[
+            "imports"
+        ].values()
+        assert len(assets) >= 7
+        for asset in assets:
+            url = urljoin(f"{arena.server.base}/players/Quin", asset)
+            assert (await guest.http.get(url)).status_code == 200, url
+        # the profile's data stays at the API's address
+        assert (await guest.call("GET", "/api/players/quin")).json()["username"] == "Quin"

@@ -530,4 +530,7 @@ export default {
   'profile.report.sent': "Thank you: the operators will read your report.",
   'profile.safety.help': "Muting hides their chat from you. Blocking keeps you from sitting at the same table. A report sends the record of your last game together to the operators.",
   'account.needs.name': "Passkeys work only at an address with a name: on this computer, open {url}.",
+  'chat.hide.label': "Hide a player's chat here (at this table, in this browser)",
+  'chat.hide': "Hide {name}",
+  'chat.show': "Show {name}",
 };

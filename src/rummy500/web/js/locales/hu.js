@@ -536,4 +536,7 @@ export default {
   'profile.report.sent': "Köszönjük: az üzemeltetők elolvassák a jelentésedet.",
   'profile.safety.help': "A némítás elrejti előled a csevegését. A letiltás után nem ültök egy asztalnál. A jelentés a legutóbbi közös játszmátok lapját is elküldi az üzemeltetőknek.",
   'account.needs.name': "Az azonosítókulcsok csak névvel megadott címen működnek: ezen a gépen nyisd meg ezt: {url}.",
+  'chat.hide.label': "Egy játékos csetjének elrejtése itt (ennél az asztalnál, ebben a böngészőben)",
+  'chat.hide': "{name} elrejtése",
+  'chat.show': "{name} mutatása",
 };
