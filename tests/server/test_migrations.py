@@ -42,6 +42,19 @@ def same(column: str) -> Any:
 #: the way up again as a function of the row before; ``None``: the whole table, empty after).
 #: Everything else comes back exactly.
 LOST: dict[str, dict[str, dict[str, Any] | None]] = {
+    # 0004: accounts and all that is theirs go; the seats and chat lines they took or wrote
+    # are a guest's.
+    "0003": {
+        "seats": {"account_id": lambda row: None},
+        "chat": {"account_id": lambda row: None},
+        "accounts": None,
+        "passkeys": None,
+        "sessions": None,
+        "challenges": None,
+        "blocks": None,
+        "mutes": None,
+        "reports": None,
+    },
     # 0003: the creators' addresses are forgotten; a person was last at each table when it
     # last changed.
     "0002": {

@@ -23,7 +23,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rummy500.i18n import _, adopt_language
-from rummy500.server import guide, lobby, review
+from rummy500.server import accounts, guide, lobby, profiles, review
 from rummy500.server.client_messages import (
     AuthMessage,
     ChatMessage,
@@ -212,6 +212,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(lobby.router)
     app.include_router(review.router)
     app.include_router(guide.router)
+    app.include_router(accounts.router)
+    app.include_router(profiles.router)
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
     if config.web_dir.is_dir():
         from fastapi.staticfiles import StaticFiles

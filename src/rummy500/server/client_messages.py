@@ -290,6 +290,8 @@ class TableInfo(BaseModel):
     #: A rematch whose seats are kept for the players of the last game until then (Unix time).
     reserved_until: float | None = None
     ws_path: str
+    #: The seats taken by accounts: each one's username (the table's own page only).
+    accounts: dict[str, str] | None = None
 
 
 class TableList(BaseModel):

@@ -19,6 +19,9 @@ __all__ = ["register"]
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     """Add the server's commands to the ``rummy500`` command line."""
     app.command("serve", help=SERVE_HELP)(serve)
+    from rummy500.server.admin import register_admin
+
+    register_admin(app)
 
 
 SERVE_HELP = N_(
@@ -301,6 +304,37 @@ def serve(
     socket_send_buffer: Annotated[
         int, typer.Option(help=N_("Kernel send buffer of each connection in bytes (0: automatic)."))
     ] = 64 * 1024,
+    session_days: Annotated[
+        float, typer.Option(help=N_("Days a signed-in browser stays signed in."))
+    ] = 30.0,
+    sessions_per_account: Annotated[
+        int,
+        typer.Option(help=N_("Signed-in browsers one account keeps (a new one ends the oldest).")),
+    ] = 10,
+    passkeys_per_account: Annotated[
+        int, typer.Option(help=N_("Passkeys one account may have."))
+    ] = 10,
+    max_challenges: Annotated[
+        int, typer.Option(help=N_("Passkey requests waiting for an answer, on the whole server."))
+    ] = 10_000,
+    challenges_per_address: Annotated[
+        int, typer.Option(help=N_("Passkey requests waiting for an answer from one address."))
+    ] = 20,
+    challenge_seconds: Annotated[
+        float, typer.Option(help=N_("Seconds a passkey request waits for its answer."))
+    ] = 300.0,
+    signups_per_minute: Annotated[
+        int, typer.Option(help=N_("Sign-ups a minute one client address may begin (0: no limit)."))
+    ] = 5,
+    signins_per_minute: Annotated[
+        int, typer.Option(help=N_("Sign-ins a minute one client address may begin (0: no limit)."))
+    ] = 20,
+    list_per_account: Annotated[
+        int, typer.Option(help=N_("Players one account may mute, and as many it may block."))
+    ] = 500,
+    reports_per_account: Annotated[
+        int, typer.Option(help=N_("Reports one account may have waiting for the operators."))
+    ] = 20,
 ) -> None:
     """The command; its help is SERVE_HELP."""
     import logging
@@ -314,6 +348,16 @@ def serve(
 
     config = ServerConfig(
         db_url=db or default_db_url(),
+        session_days=session_days,
+        sessions_per_account=sessions_per_account,
+        passkeys_per_account=passkeys_per_account,
+        max_challenges=max_challenges,
+        challenges_per_address=challenges_per_address,
+        challenge_seconds=challenge_seconds,
+        signups_per_minute=signups_per_minute,
+        signins_per_minute=signins_per_minute,
+        list_per_account=list_per_account,
+        reports_per_account=reports_per_account,
         call_seconds=call_seconds,
         turn_seconds=turn_seconds or None,
         away_seconds=away_seconds,
@@ -374,8 +418,7 @@ def serve(
     # Quick bots and lobby database calls run in threads: hand them the interpreter sooner than
     # the default 5 ms, or a busy event loop makes each of their short steps wait that long.
     sys.setswitchinterval(0.0005)
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    where = config.public_url or f"http://{shown}:{port}"
+    where = config.public_url or address_to_open(host, port)
     if uds and not config.public_url:
         print(
             _("rummy500 server: listening on the unix socket {path}").format(path=uds), flush=True
@@ -405,6 +448,15 @@ def serve(
         proxy_headers=bool(config.forwarded_allow_ips),
         forwarded_allow_ips=config.forwarded_allow_ips or None,
     )
+
+
+def address_to_open(host: str, port: int) -> str:
+    """The address to open in a browser for a server listening on ``host``: ``localhost`` on
+    this machine's own address (and on every address), since browsers refuse passkeys at an
+    IP address (docs/accounts.md); else the address it listens on."""
+    if host in ("0.0.0.0", "::", "127.0.0.1", "::1", "localhost"):
+        return f"http://localhost:{port}"
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def _level_options(texts: list[str]) -> dict[str, dict[str, Any]]:

@@ -213,3 +213,23 @@ class ServerConfig:
     socket_send_buffer: int = 64 * 1024
     #: Moves one player may take back in one turn.
     max_undos_per_turn: int = 5
+    # Accounts (docs/accounts.md)
+    #: A signed-in browser stays signed in this long (its session then ends).
+    session_days: float = 30.0
+    #: Sessions an account keeps at once (signed-in browsers): a new one ends the oldest.
+    sessions_per_account: int = 10
+    #: Passkeys one account may have.
+    passkeys_per_account: int = 10
+    #: WebAuthn challenges handed out and not yet answered: at most this many at once on the
+    #: whole server, and this many of one client address; each is good for
+    #: ``challenge_seconds``.
+    max_challenges: int = 10_000
+    challenges_per_address: int = 20
+    challenge_seconds: float = 300.0
+    #: Sign-ups and sign-ins a minute one client address may begin (0: no limit).
+    signups_per_minute: int = 5
+    signins_per_minute: int = 20
+    #: Accounts one account may mute, and as many it may block.
+    list_per_account: int = 500
+    #: Reports one account may have open at once (an operator closes them).
+    reports_per_account: int = 20

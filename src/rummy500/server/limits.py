@@ -89,6 +89,8 @@ LOBBY_LIMITS = (
     LobbyLimit("records", "GET", re.compile(rf"^/api/tables/{_ID}/record$"), N_("records")),
     LobbyLimit("reviews", "GET", re.compile(rf"^/api/tables/{_ID}/review$"), N_("reviews")),
     LobbyLimit("rematches", "POST", re.compile(rf"^/api/tables/{_ID}/rematch$"), N_("rematches")),
+    LobbyLimit("signups", "POST", re.compile(r"^/api/account/register/options$"), N_("sign-ups")),
+    LobbyLimit("signins", "POST", re.compile(r"^/api/account/signin/options$"), N_("sign-ins")),
 )
 _API_WHAT = N_("requests")
 #: How each kind of request is named to a client.
@@ -105,6 +107,10 @@ def per_minute(config: ServerConfig) -> dict[str, int]:
         "reviews": config.reviews_per_minute,
         "rematches": config.rematches_per_minute,
         "api": config.api_per_minute,
+        # a sign-up or sign-in begins with its options (the challenge, used once, for the
+        # passkey's answer): those are counted
+        "signups": config.signups_per_minute,
+        "signins": config.signins_per_minute,
     }
 
 

@@ -30,6 +30,7 @@ from rummy500.engine.rules import (
     option_choices,
 )
 from rummy500.i18n import _, current_language, use_language
+from rummy500.server.accounts import CurrentAccount
 from rummy500.server.client_messages import (
     CreateReply,
     CreateTable,
@@ -45,6 +46,7 @@ from rummy500.server.events import rebuild_game
 from rummy500.server.limits import client_address
 from rummy500.server.seating import computer_names
 from rummy500.server.storage import (
+    Account,
     ListKey,
     SeatError,
     TableRecord,
@@ -144,6 +146,10 @@ async def token_seat(
     return int(seat)
 
 
+def _id(account: Account | None) -> str | None:
+    return account.id if account is not None else None
+
+
 def _creator(request: Request) -> str:
     """What the table keeps of the address it was created from (:func:`creator_key`)."""
     return creator_key(client_address(request.scope))
@@ -154,7 +160,7 @@ Creator = Annotated[str, Depends(_creator)]
 
 @router.post("/tables", status_code=201, response_model=CreateReply)
 async def create_table(
-    spec: CreateTable, public_url: PublicUrl, hub: Hub, creator: Creator
+    spec: CreateTable, public_url: PublicUrl, hub: Hub, creator: Creator, account: CurrentAccount
 ) -> CreateReply:
     """Create a table of 2 to 8 seats (people and computer players). With ``name``, the
     creator takes the first person's seat and gets its token."""
@@ -201,7 +207,8 @@ async def create_table(
     seat = token = None
     if spec.name is not None:
         token = new_token()
-        number = await hub.db(hub.storage.take_seat, record.id, spec.name, hash_token(token), None)
+        take = functools.partial(hub.storage.take_seat, account_id=_id(account))
+        number = await hub.db(take, record.id, spec.name, hash_token(token), None)
         seat = seat_str(number)
     await hub.seats_changed(record.id)
     record = await find_table(hub, record.id)
@@ -335,8 +342,11 @@ def rules_catalog_data() -> dict[str, Any]:
 
 @router.get("/tables/{table_id}", response_model=TableInfo)
 async def get_table(table_id: str, public_url: PublicUrl, hub: Hub) -> TableInfo:
-    """One table: its seats, rules and status (no card)."""
-    return table_info(await find_table(hub, table_id), public_url)
+    """One table: its seats, rules and status (no card), and the accounts seated."""
+    info = table_info(await find_table(hub, table_id), public_url)
+    seated = await hub.db(hub.storage.seat_accounts, table_id)
+    info.accounts = {seat_str(n): name for n, name in sorted(seated.items())}
+    return info
 
 
 @router.get("/invites/{code}", response_model=TableInfo)
@@ -352,18 +362,24 @@ async def find_invite(code: str, public_url: PublicUrl, hub: Hub) -> TableInfo:
 
 
 @router.post("/tables/{table_id}/join", response_model=JoinReply)
-async def join(table_id: str, body: JoinRequest, public_url: PublicUrl, hub: Hub) -> JoinReply:
+async def join(
+    table_id: str, body: JoinRequest, public_url: PublicUrl, hub: Hub, account: CurrentAccount
+) -> JoinReply:
     """Take a free person's seat with a name (unique at the table, ignoring case). The reply's
     token is the key to the seat. A rematch's seats are kept for the players of the last game
-    for a while (``409`` meanwhile)."""
+    for a while (``409`` meanwhile). Signed in, the seat is the account's game; an account
+    blocked by someone seated there (or blocking them) cannot join (``403``)."""
     await find_table(hub, table_id)
+    if account is not None and await hub.db(hub.storage.blocked_at_table, table_id, account.id):
+        raise HTTPException(403, _("you cannot join this table"))
     try:
         wanted = parse_seat(body.seat) if body.seat else None
     except NotationError as e:
         raise HTTPException(422, str(e)) from None
     token = new_token()
     try:
-        number = await hub.db(hub.storage.take_seat, table_id, body.name, hash_token(token), wanted)
+        take = functools.partial(hub.storage.take_seat, account_id=_id(account))
+        number = await hub.db(take, table_id, body.name, hash_token(token), wanted)
     except SeatError as e:
         raise HTTPException(409, str(e)) from None
     await hub.seats_changed(table_id)
@@ -387,7 +403,12 @@ async def leave(table_id: str, token: Token, hub: Hub) -> dict[str, str]:
 
 @router.post("/tables/{table_id}/rematch", response_model=JoinReply)
 async def rematch(
-    table_id: str, token: Token, public_url: PublicUrl, hub: Hub, creator: Creator
+    table_id: str,
+    token: Token,
+    public_url: PublicUrl,
+    hub: Hub,
+    creator: Creator,
+    account: CurrentAccount,
 ) -> JoinReply:
     """After the game: the same seats and rules at a new table. The first player to ask creates
     it; everyone who asks with their token gets their own seat there, with a new token. For
@@ -417,7 +438,7 @@ async def rematch(
     new_seat_token = new_token()
     name = record.seats[seat].name or seat_str(seat)
     try:
-        take = functools.partial(hub.storage.take_seat, reserved=True)
+        take = functools.partial(hub.storage.take_seat, reserved=True, account_id=_id(account))
         await hub.db(take, new.id, name, hash_token(new_seat_token), seat)
     except SeatError as e:
         raise HTTPException(409, str(e)) from None

@@ -33,6 +33,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -57,9 +58,15 @@ from rummy500.extras import require_extra
 from rummy500.i18n import _
 
 __all__ = [
+    "Account",
+    "AccountError",
     "Append",
+    "Challenge",
     "ChatLine",
     "ListKey",
+    "NewPasskey",
+    "Passkey",
+    "Report",
     "SeatError",
     "SeatRecord",
     "Storage",
@@ -118,8 +125,15 @@ seats = Table(
     Column("joined_at", Float, nullable=True),
     # the name ignoring case: unique per table (migration 0002)
     Column("name_key", String(100), nullable=True),
+    # the account that took the seat; NULL for a guest or once it is deleted (migration 0004)
+    Column(
+        "account_id",
+        String(32),
+        ForeignKey("accounts.id", ondelete="SET NULL", name="fk_seats_account"),
+    ),
 )
 Index("ux_seats_name", seats.c.table_id, seats.c.name_key, unique=True)
+Index("ix_seats_account", seats.c.account_id)
 
 events = Table(
     "events",
@@ -140,6 +154,12 @@ chat = Table(
     Column("text", Text, nullable=False),
     Column("version", Integer, nullable=False),
     Column("at", Float, nullable=False),
+    # the account that wrote it (to mute across tables), migration 0004
+    Column(
+        "account_id",
+        String(32),
+        ForeignKey("accounts.id", ondelete="SET NULL", name="fk_chat_account"),
+    ),
 )
 Index("ix_chat_table", chat.c.table_id, chat.c.id)
 
@@ -151,6 +171,107 @@ records = Table(
     Column("text", Text, nullable=False),
     Column("built_at", Float, nullable=False),
 )
+
+#: People known across tables (migration 0004): a username (unique ignoring case) and one or
+#: more passkeys. ``user_handle`` is the WebAuthn user id (random, never the username);
+#: ``banned_at``: an operator banned it (it cannot sign in); ``local_stats``: the browser's own
+#: statistics, imported once at sign-up (JSON).
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("username", String(32), nullable=False),
+    Column("username_key", String(32), nullable=False, unique=True),
+    Column("user_handle", String(64), nullable=False, unique=True),
+    Column("created_at", Float, nullable=False),
+    Column("banned_at", Float, nullable=True),
+    Column("local_stats", Text, nullable=True),
+)
+
+
+def _account_ref(name: str, *, ondelete: str = "CASCADE", **kw: Any) -> Column[Any]:
+    return Column(name, String(32), ForeignKey("accounts.id", ondelete=ondelete), **kw)
+
+
+#: An account's WebAuthn credentials (migration 0004).
+passkeys = Table(
+    "passkeys",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    _account_ref("account_id", nullable=False),
+    Column("credential_id", String(1400), nullable=False, unique=True),  # base64url
+    Column("public_key", LargeBinary, nullable=False),  # COSE
+    Column("sign_count", BigInteger, nullable=False),
+    Column("transports", String(200), nullable=True),  # comma-separated
+    Column("label", String(64), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("used_at", Float, nullable=True),
+)
+Index("ix_passkeys_account", passkeys.c.account_id)
+
+#: Signed-in browsers (migration 0004): the SHA-256 of the cookie's token, revocable.
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    _account_ref("account_id", nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+Index("ix_sessions_account", sessions.c.account_id, sessions.c.created_at)
+Index("ix_sessions_expires", sessions.c.expires_at)
+
+#: WebAuthn challenges handed out and not used yet (migration 0004): single-use, expiring.
+#: ``purpose``: ``register`` (a new account: ``username`` and ``user_handle`` are kept for
+#: it), ``add`` (a passkey for ``account_id``) or ``signin``. ``creator``: the address's key.
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("challenge", String(128), primary_key=True),
+    Column("purpose", String(16), nullable=False),
+    _account_ref("account_id", nullable=True),
+    Column("username", String(32), nullable=True),
+    Column("user_handle", String(64), nullable=True),
+    Column("creator", String(32), nullable=True),
+    Column("expires_at", Float, nullable=False),
+)
+Index("ix_challenges_expires", challenges.c.expires_at)
+
+#: Whom an account blocked (cannot join its tables; never paired together) and muted (their
+#: chat hidden), migration 0004.
+blocks = Table(
+    "blocks",
+    metadata,
+    _account_ref("account_id", primary_key=True),
+    _account_ref("other_id", primary_key=True),
+    Column("created_at", Float, nullable=False),
+)
+Index("ix_blocks_other", blocks.c.other_id)
+mutes = Table(
+    "mutes",
+    metadata,
+    _account_ref("account_id", primary_key=True),
+    _account_ref("other_id", primary_key=True),
+    Column("created_at", Float, nullable=False),
+)
+Index("ix_mutes_other", mutes.c.other_id)
+
+#: A player reported by another, the table's record attached (migration 0004).
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    _account_ref("reporter_id", nullable=False),
+    _account_ref("reported_id", nullable=False),
+    Column("table_id", String(32), nullable=True),
+    Column("reason", String(500), nullable=False),
+    Column("record", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("resolved_at", Float, nullable=True),
+)
+Index("ix_reports_reporter", reports.c.reporter_id, reports.c.created_at)
+Index("ix_reports_open", reports.c.resolved_at, reports.c.id)
 
 #: Chat lines a new line may trim of its table's older ones (a table stored before lines were
 #: trimmed loses its excess this many at a time), and the page of the sweep of finished tables'
@@ -712,20 +833,27 @@ class Storage:
         seat: int | None,
         *,
         reserved: bool = False,
+        account_id: str | None = None,
     ) -> int:
         """Give a free person's seat to ``name``; return its number (raises :class:`SeatError`).
 
         ``reserved``: the seat of a player of the last game at its rematch, which strangers
         cannot take while the table is reserved. Names are unique per table ignoring case."""
         try:
-            return self._take_seat(table_id, name, token_hash, seat, reserved)
+            return self._take_seat(table_id, name, token_hash, seat, reserved, account_id)
         except IntegrityError:  # the same name, taken at the same moment
             raise SeatError(
                 _("someone at this table is already called {name}").format(name=name)
             ) from None
 
     def _take_seat(
-        self, table_id: str, name: str, token_hash: str, seat: int | None, reserved: bool
+        self,
+        table_id: str,
+        name: str,
+        token_hash: str,
+        seat: int | None,
+        reserved: bool,
+        account_id: str | None = None,
     ) -> int:
         key = seat_name_key(name)
         with self.engine.begin() as conn:
@@ -784,7 +912,13 @@ class Storage:
                         seats.c.kind == "human",
                         seats.c.token_hash.is_(None),
                     )
-                    .values(name=name, name_key=key, token_hash=token_hash, joined_at=time.time())
+                    .values(
+                        name=name,
+                        name_key=key,
+                        token_hash=token_hash,
+                        joined_at=time.time(),
+                        account_id=account_id,
+                    )
                 )
                 if done.rowcount == 1:
                     return number
@@ -812,7 +946,7 @@ class Storage:
             conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.number == number)
-                .values(name=None, name_key=None, token_hash=None, joined_at=None)
+                .values(name=None, name_key=None, token_hash=None, joined_at=None, account_id=None)
             )
             return int(number)
 
@@ -1126,15 +1260,31 @@ class Storage:
         text: str,
         version: int,
         keep: int | None = None,
+        account_id: str | None = None,
     ) -> float:
         """Store a chat line; with ``keep``, the table's older lines past its newest ``keep``
         go in the same transaction (at most :data:`CHAT_TRIM_BATCH` of them: a table that
-        holds more from before, trims them a batch a line)."""
+        holds more from before, trims them a batch a line). The line keeps the account that
+        holds the seat now (``account_id``, else the seat's own), so that an account's lines
+        stay its own after it leaves the seat (``wipe_chat``, mutes)."""
         now = time.time()
+        writer: Any = account_id
+        if writer is None and seat is not None:
+            writer = (
+                select(seats.c.account_id)
+                .where(seats.c.table_id == table_id, seats.c.number == seat)
+                .scalar_subquery()
+            )
         with self.engine.begin() as conn:
             conn.execute(
                 insert(chat).values(
-                    table_id=table_id, seat=seat, name=name, text=text, version=version, at=now
+                    table_id=table_id,
+                    seat=seat,
+                    name=name,
+                    text=text,
+                    version=version,
+                    at=now,
+                    account_id=writer,
                 )
             )
             if keep is not None:
@@ -1198,6 +1348,525 @@ class Storage:
         lines.reverse()
         return lines
 
+    # --- accounts ------------------------------------------------------------------------------
+
+    def create_account(
+        self, username: str, user_handle: str, passkey: NewPasskey, *, account_id: str | None = None
+    ) -> Account:
+        """A new account with its first passkey, in one transaction. Raises
+        :class:`AccountError` if the name (ignoring case) or the passkey is taken."""
+        now = time.time()
+        account_id = account_id or secrets.token_urlsafe(12)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    insert(accounts).values(
+                        id=account_id,
+                        username=username,
+                        username_key=username_key(username),
+                        user_handle=user_handle,
+                        created_at=now,
+                    )
+                )
+                conn.execute(insert(passkeys).values(**passkey.row(account_id, now)))
+        except IntegrityError:
+            if self.account_by_name(username) is not None:
+                raise AccountError(_("the name {name} is taken").format(name=username)) from None
+            raise AccountError(_("this passkey belongs to another account")) from None
+        found = self.account(account_id)
+        assert found is not None
+        return found
+
+    def account(self, account_id: str) -> Account | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(accounts).where(accounts.c.id == account_id)).first()
+        return _account(row._mapping) if row is not None else None
+
+    def account_by_name(self, username: str) -> Account | None:
+        """The account called ``username`` (ignoring case)."""
+        key = username_key(username)
+        with self.engine.connect() as conn:
+            row = conn.execute(select(accounts).where(accounts.c.username_key == key)).first()
+        return _account(row._mapping) if row is not None else None
+
+    def account_by_handle(self, user_handle: str) -> Account | None:
+        """The account of a WebAuthn user handle (base64url)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(accounts).where(accounts.c.user_handle == user_handle)
+            ).first()
+        return _account(row._mapping) if row is not None else None
+
+    def delete_account(self, account_id: str) -> bool:
+        """Delete an account: its passkeys, sessions, blocks, mutes and reports go with it
+        (``ON DELETE CASCADE``); its games stay, anonymised — the seats it took lose its name
+        and its link to it (``ON DELETE SET NULL``), and their built records are built again,
+        without the name. Returns whether there was such an account."""
+        with self.engine.begin() as conn:
+            taken = select(seats.c.table_id).where(seats.c.account_id == account_id)
+            conn.execute(delete(records).where(records.c.table_id.in_(taken)))
+            conn.execute(
+                update(seats)
+                .where(seats.c.account_id == account_id)
+                .values(name=None, name_key=None, account_id=None)
+            )
+            conn.execute(
+                update(chat).where(chat.c.account_id == account_id).values(account_id=None)
+            )
+            done = conn.execute(delete(accounts).where(accounts.c.id == account_id))
+            return done.rowcount == 1
+
+    def blocked_between(self, one: str, other: str) -> bool:
+        """Whether either of two accounts blocked the other (they never sit together)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(blocks.c.account_id).where(
+                    or_(
+                        and_(blocks.c.account_id == one, blocks.c.other_id == other),
+                        and_(blocks.c.account_id == other, blocks.c.other_id == one),
+                    )
+                )
+            ).first()
+        return found is not None
+
+    def import_local_stats(self, account_id: str, text: str) -> bool:
+        """Keep the browser's own statistics, once (a second import changes nothing)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(accounts)
+                .where(accounts.c.id == account_id, accounts.c.local_stats.is_(None))
+                .values(local_stats=text)
+            )
+            return done.rowcount == 1
+
+    def claim_seats(self, account_id: str, seats_held: Sequence[tuple[str, str]]) -> int:
+        """Make the seats these ``(table_id, token_hash)`` hold (a guest's) the account's;
+        seats of another account stay theirs. Returns how many became the account's."""
+        if not seats_held:
+            return 0
+        with self.engine.begin() as conn:
+            return int(
+                conn.execute(
+                    update(seats)
+                    .where(
+                        tuple_(seats.c.table_id, seats.c.token_hash).in_(list(seats_held)),
+                        seats.c.account_id.is_(None),
+                    )
+                    .values(account_id=account_id)
+                ).rowcount
+            )
+
+    def _list_table(self, kind: str) -> Table:
+        if kind not in ("blocks", "mutes"):
+            raise ValueError(kind)
+        return blocks if kind == "blocks" else mutes
+
+    def listed(self, kind: str, account_id: str) -> list[str]:
+        """The usernames an account muted (``kind`` ``mutes``) or blocked (``blocks``), by name."""
+        table = self._list_table(kind)
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(accounts.c.username)
+                    .join(table, table.c.other_id == accounts.c.id)
+                    .where(table.c.account_id == account_id)
+                    .order_by(accounts.c.username_key)
+                ).scalars()
+            )
+
+    def add_listed(self, kind: str, account_id: str, other_id: str, *, most: int) -> None:
+        """Mute or block another account; an account lists at most ``most`` of each (raises
+        :class:`AccountError`). Listing one again changes nothing."""
+        table = self._list_table(kind)
+        with self.engine.begin() as conn:
+            conn.execute(update(accounts).where(accounts.c.id == account_id).values(id=account_id))
+            if conn.execute(
+                select(table.c.other_id).where(
+                    table.c.account_id == account_id, table.c.other_id == other_id
+                )
+            ).first():
+                return
+            count = conn.execute(
+                select(func.count()).where(table.c.account_id == account_id)
+            ).scalar_one()
+            if count >= most:
+                raise AccountError(
+                    _("you can mute or block at most {n} players: remove one first").format(n=most)
+                )
+            conn.execute(
+                insert(table).values(
+                    account_id=account_id, other_id=other_id, created_at=time.time()
+                )
+            )
+
+    def remove_listed(self, kind: str, account_id: str, other_id: str) -> None:
+        table = self._list_table(kind)
+        with self.engine.begin() as conn:
+            conn.execute(
+                delete(table).where(table.c.account_id == account_id, table.c.other_id == other_id)
+            )
+
+    def blocked_at_table(self, table_id: str, account_id: str) -> bool:
+        """Whether someone seated at a table blocked ``account_id``, or was blocked by it."""
+        seated = select(seats.c.account_id).where(
+            seats.c.table_id == table_id, seats.c.account_id.is_not(None)
+        )
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(blocks.c.account_id).where(
+                    or_(
+                        and_(blocks.c.account_id.in_(seated), blocks.c.other_id == account_id),
+                        and_(blocks.c.account_id == account_id, blocks.c.other_id.in_(seated)),
+                    )
+                )
+            ).first()
+        return found is not None
+
+    def shared_table(self, one: str, other: str, table_id: str | None = None) -> str | None:
+        """``table_id`` if both accounts sat there, else the last table both sat at (``None``
+        if there is none)."""
+        mine = select(seats.c.table_id).where(seats.c.account_id == one)
+        theirs = select(seats.c.table_id).where(seats.c.account_id == other)
+        query = (
+            select(tables.c.id)
+            .where(tables.c.id.in_(mine), tables.c.id.in_(theirs))
+            .order_by(tables.c.created_at.desc())
+            .limit(1)
+        )
+        if table_id is not None:
+            query = query.where(tables.c.id == table_id)
+        with self.engine.connect() as conn:
+            found: str | None = conn.execute(query).scalar()
+        return found
+
+    # --- reports and moderation ----------------------------------------------------------------
+
+    def add_report(
+        self,
+        reporter_id: str,
+        reported_id: str,
+        table_id: str | None,
+        reason: str,
+        record: str | None,
+        *,
+        most: int,
+    ) -> int:
+        """File a report; a reporter has at most ``most`` open at once (raises
+        :class:`AccountError`). Returns its number."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(accounts).where(accounts.c.id == reporter_id).values(id=reporter_id)
+            )
+            count = conn.execute(
+                select(func.count()).where(
+                    reports.c.reporter_id == reporter_id, reports.c.resolved_at.is_(None)
+                )
+            ).scalar_one()
+            if count >= most:
+                raise AccountError(
+                    _(
+                        "you have {n} reports waiting for the operators: wait until they are read"
+                    ).format(n=most)
+                )
+            number = conn.execute(
+                insert(reports).values(
+                    reporter_id=reporter_id,
+                    reported_id=reported_id,
+                    table_id=table_id,
+                    reason=reason,
+                    record=record,
+                    created_at=time.time(),
+                )
+            ).inserted_primary_key[0]
+        return int(number)
+
+    def reports(self, *, open_only: bool = True, limit: int = 100) -> list[Report]:
+        """Reports, oldest first (open ones only, unless ``open_only`` is false)."""
+        reporter = accounts.alias("reporter")
+        reported = accounts.alias("reported")
+        query = (
+            select(
+                reports,
+                reporter.c.username.label("reporter"),
+                reported.c.username.label("reported"),
+            )
+            .join(reporter, reporter.c.id == reports.c.reporter_id)
+            .join(reported, reported.c.id == reports.c.reported_id)
+            .order_by(reports.c.id)
+            .limit(limit)
+        )
+        if open_only:
+            query = query.where(reports.c.resolved_at.is_(None))
+        with self.engine.connect() as conn:
+            return [
+                Report(
+                    id=r["id"],
+                    reporter=r["reporter"],
+                    reported=r["reported"],
+                    table_id=r["table_id"],
+                    reason=r["reason"],
+                    record=r["record"],
+                    created_at=r["created_at"],
+                    resolved_at=r["resolved_at"],
+                )
+                for r in conn.execute(query).mappings()
+            ]
+
+    def resolve_report(self, number: int) -> bool:
+        with self.engine.begin() as conn:
+            return (
+                conn.execute(
+                    update(reports)
+                    .where(reports.c.id == number, reports.c.resolved_at.is_(None))
+                    .values(resolved_at=time.time())
+                ).rowcount
+                == 1
+            )
+
+    def ban(self, account_id: str, banned: bool = True) -> int:
+        """Ban an account (it cannot sign in; every session of it ends: returns how many), or
+        lift the ban."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(accounts)
+                .where(accounts.c.id == account_id)
+                .values(banned_at=time.time() if banned else None)
+            )
+            if not banned:
+                return 0
+            return int(
+                conn.execute(delete(sessions).where(sessions.c.account_id == account_id)).rowcount
+            )
+
+    def wipe_chat(self, *, table_id: str | None = None, account_id: str | None = None) -> int:
+        """Delete the chat of a table, or every line an account wrote (at the seats it took).
+        Returns how many lines went."""
+        if (table_id is None) == (account_id is None):
+            raise ValueError("a table or an account")
+        if table_id is not None:
+            where: ColumnElement[bool] = chat.c.table_id == table_id
+        else:
+            taken = select(seats.c.table_id, seats.c.number).where(seats.c.account_id == account_id)
+            where = or_(
+                chat.c.account_id == account_id, tuple_(chat.c.table_id, chat.c.seat).in_(taken)
+            )
+        with self.engine.begin() as conn:
+            return int(conn.execute(delete(chat).where(where)).rowcount)
+
+    def account_games(self, account_id: str, limit: int) -> list[tuple[TableRecord, int]]:
+        """The account's finished games, newest first (at most ``limit``): each table and the
+        account's seat."""
+        with self.engine.connect() as conn:
+            rows = (
+                conn.execute(
+                    select(tables, seats.c.number.label("my_seat"))
+                    .join(seats, seats.c.table_id == tables.c.id)
+                    .where(seats.c.account_id == account_id, tables.c.status == "finished")
+                    .order_by(tables.c.updated_at.desc())
+                    .limit(limit)
+                )
+                .mappings()
+                .all()
+            )
+            ids = [r["id"] for r in rows]
+            by_table: dict[str, list[Any]] = {i: [] for i in ids}
+            for start in range(0, len(ids), 500):
+                for seat in conn.execute(
+                    select(seats)
+                    .where(seats.c.table_id.in_(ids[start : start + 500]))
+                    .order_by(seats.c.number)
+                ).mappings():
+                    by_table[seat["table_id"]].append(seat)
+        return [(_record(r, by_table[r["id"]]), int(r["my_seat"])) for r in rows]
+
+    def seat_accounts(self, table_id: str) -> dict[int, str]:
+        """The usernames of a table's seats taken by accounts, by seat number."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(seats.c.number, accounts.c.username)
+                .join(accounts, accounts.c.id == seats.c.account_id)
+                .where(seats.c.table_id == table_id)
+            ).all()
+        return {int(n): str(name) for n, name in rows}
+
+    # --- passkeys ------------------------------------------------------------------------------
+
+    def passkeys(self, account_id: str) -> list[Passkey]:
+        """An account's passkeys, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(passkeys).where(passkeys.c.account_id == account_id).order_by(passkeys.c.id)
+            ).mappings()
+            return [_passkey(r) for r in rows]
+
+    def passkey_by_credential(self, credential_id: str) -> Passkey | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(passkeys).where(passkeys.c.credential_id == credential_id)
+            ).first()
+        return _passkey(row._mapping) if row is not None else None
+
+    def add_passkey(self, account_id: str, passkey: NewPasskey, *, most: int) -> Passkey:
+        """Add a passkey to an account that has fewer than ``most`` (raises
+        :class:`AccountError`: too many, or the passkey is another account's)."""
+        now = time.time()
+        try:
+            with self.engine.begin() as conn:
+                # the account's row first: two additions at once are counted one after the other
+                conn.execute(
+                    update(accounts).where(accounts.c.id == account_id).values(id=account_id)
+                )
+                count = conn.execute(
+                    select(func.count()).where(passkeys.c.account_id == account_id)
+                ).scalar_one()
+                if count >= most:
+                    raise AccountError(
+                        _("an account has at most {n} passkeys: remove one first").format(n=most)
+                    )
+                key_id = conn.execute(
+                    insert(passkeys).values(**passkey.row(account_id, now))
+                ).inserted_primary_key[0]
+        except IntegrityError:
+            raise AccountError(_("this passkey is already registered")) from None
+        found = [k for k in self.passkeys(account_id) if k.id == key_id]
+        assert found
+        return found[0]
+
+    def remove_passkey(self, account_id: str, passkey_id: int) -> None:
+        """Remove one of an account's passkeys, never its last one (raises
+        :class:`AccountError`)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(accounts).where(accounts.c.id == account_id).values(id=account_id))
+            ids = set(
+                conn.execute(
+                    select(passkeys.c.id).where(passkeys.c.account_id == account_id)
+                ).scalars()
+            )
+            if passkey_id not in ids:
+                raise AccountError(_("there is no such passkey"))
+            if len(ids) == 1:
+                raise AccountError(_("this is the account's only passkey: add another one first"))
+            conn.execute(delete(passkeys).where(passkeys.c.id == passkey_id))
+
+    def use_passkey(self, passkey_id: int, seen_count: int, new_count: int) -> bool:
+        """Record a sign-in with a passkey: its counter goes from ``seen_count`` (what the
+        check read) to ``new_count``, only if nobody used it meanwhile (a replayed or
+        concurrent assertion loses). Returns whether it was recorded."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(passkeys)
+                .where(passkeys.c.id == passkey_id, passkeys.c.sign_count == seen_count)
+                .values(sign_count=new_count, used_at=time.time())
+            )
+            return done.rowcount == 1
+
+    # --- sessions ------------------------------------------------------------------------------
+
+    def create_session(
+        self, account_id: str, token_hash: str, lifetime: float, *, keep: int
+    ) -> None:
+        """A signed-in browser for ``lifetime`` seconds; the account's oldest sessions past
+        its newest ``keep`` end (a bounded number per account)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(sessions).values(
+                    token_hash=token_hash,
+                    account_id=account_id,
+                    created_at=now,
+                    seen_at=now,
+                    expires_at=now + lifetime,
+                )
+            )
+            older = (
+                select(sessions.c.token_hash)
+                .where(sessions.c.account_id == account_id)
+                .order_by(sessions.c.created_at.desc(), sessions.c.token_hash.desc())
+                .limit(100)
+                .offset(max(1, keep))
+            )
+            conn.execute(delete(sessions).where(sessions.c.token_hash.in_(older)))
+
+    def session_account(self, token_hash: str) -> Account | None:
+        """The account signed in by a session, if the session is live and the account not
+        banned."""
+        now = time.time()
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(accounts)
+                .join(sessions, sessions.c.account_id == accounts.c.id)
+                .where(
+                    sessions.c.token_hash == token_hash,
+                    sessions.c.expires_at > now,
+                    accounts.c.banned_at.is_(None),
+                )
+            ).first()
+        return _account(row._mapping) if row is not None else None
+
+    def revoke_session(self, token_hash: str) -> None:
+        """Sign a browser out (its cookie stops working)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(sessions).where(sessions.c.token_hash == token_hash))
+
+    def revoke_sessions(self, account_id: str) -> int:
+        """Sign out everywhere: every session of the account ends. Returns how many."""
+        with self.engine.begin() as conn:
+            return conn.execute(
+                delete(sessions).where(sessions.c.account_id == account_id)
+            ).rowcount
+
+    def expire_sessions(self, batch: int = 1000) -> int:
+        """Delete at most ``batch`` expired sessions and challenges (each); returns how
+        many sessions went."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            old = select(sessions.c.token_hash).where(sessions.c.expires_at <= now).limit(batch)
+            gone = conn.execute(delete(sessions).where(sessions.c.token_hash.in_(old))).rowcount
+            stale = (
+                select(challenges.c.challenge).where(challenges.c.expires_at <= now).limit(batch)
+            )
+            conn.execute(delete(challenges).where(challenges.c.challenge.in_(stale)))
+        return int(gone)
+
+    # --- challenges ----------------------------------------------------------------------------
+
+    def put_challenge(self, challenge: Challenge, *, most: int, per_creator: int) -> bool:
+        """Keep a challenge handed out, unless ``most`` are live already, or ``per_creator``
+        of its creator's (expired ones are deleted first). Returns whether it was kept."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            stale = select(challenges.c.challenge).where(challenges.c.expires_at <= now).limit(100)
+            conn.execute(delete(challenges).where(challenges.c.challenge.in_(stale)))
+            live = conn.execute(select(func.count()).select_from(challenges)).scalar_one()
+            if live >= most:
+                return False
+            if challenge.creator is not None:
+                mine = conn.execute(
+                    select(func.count()).where(challenges.c.creator == challenge.creator)
+                ).scalar_one()
+                if mine >= per_creator:
+                    return False
+            conn.execute(insert(challenges).values(**challenge.__dict__))
+        return True
+
+    def take_challenge(self, challenge: str, purpose: str) -> Challenge | None:
+        """A challenge handed out for ``purpose`` and not expired, deleted: it is used once
+        (of two takers at once, one gets it)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                select(challenges).where(challenges.c.challenge == challenge)
+            ).first()
+            if row is None:
+                return None
+            done = conn.execute(
+                delete(challenges).where(challenges.c.challenge == challenge)
+            ).rowcount
+        found = Challenge(**row._mapping)
+        if done != 1 or found.purpose != purpose or found.expires_at <= now:
+            return None
+        return found
+
 
 class _RematchExists(Exception):
     pass
@@ -1258,3 +1927,121 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
     cursor.execute(f"PRAGMA journal_size_limit={JOURNAL_SIZE_LIMIT}")
     cursor.close()
+
+
+def username_key(username: str) -> str:
+    """What two usernames may not share: the name ignoring case (NFKC, case folded)."""
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKC", username).casefold()
+    return unicodedata.normalize("NFKC", folded)[:32]
+
+
+class AccountError(Exception):
+    """An account cannot be made or changed; the message says why, for the player."""
+
+
+@dataclass(frozen=True)
+class Account:
+    """A person known across tables (see ``docs/accounts.md``)."""
+
+    id: str
+    username: str
+    user_handle: str
+    created_at: float
+    banned_at: float | None
+    local_stats: str | None
+
+    @property
+    def banned(self) -> bool:
+        return self.banned_at is not None
+
+
+@dataclass(frozen=True)
+class Passkey:
+    """A stored WebAuthn credential of an account."""
+
+    id: int
+    account_id: str
+    credential_id: str
+    public_key: bytes
+    sign_count: int
+    transports: tuple[str, ...]
+    label: str | None
+    created_at: float
+    used_at: float | None
+
+
+@dataclass(frozen=True)
+class NewPasskey:
+    """A WebAuthn credential just registered, to store."""
+
+    credential_id: str
+    public_key: bytes
+    sign_count: int
+    transports: tuple[str, ...] = ()
+    label: str | None = None
+
+    def row(self, account_id: str, now: float) -> dict[str, Any]:
+        return {
+            "account_id": account_id,
+            "credential_id": self.credential_id,
+            "public_key": self.public_key,
+            "sign_count": self.sign_count,
+            "transports": ",".join(self.transports)[:200] or None,
+            "label": self.label,
+            "created_at": now,
+            "used_at": None,
+        }
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A WebAuthn challenge handed out (base64url), for one use before ``expires_at``."""
+
+    challenge: str
+    purpose: str  # register, add, signin
+    expires_at: float
+    account_id: str | None = None
+    username: str | None = None
+    user_handle: str | None = None
+    creator: str | None = None
+
+
+def _account(row: Any) -> Account:
+    return Account(
+        id=row["id"],
+        username=row["username"],
+        user_handle=row["user_handle"],
+        created_at=row["created_at"],
+        banned_at=row["banned_at"],
+        local_stats=row["local_stats"],
+    )
+
+
+def _passkey(row: Any) -> Passkey:
+    return Passkey(
+        id=row["id"],
+        account_id=row["account_id"],
+        credential_id=row["credential_id"],
+        public_key=bytes(row["public_key"]),
+        sign_count=int(row["sign_count"]),
+        transports=tuple(t for t in (row["transports"] or "").split(",") if t),
+        label=row["label"],
+        created_at=row["created_at"],
+        used_at=row["used_at"],
+    )
+
+
+@dataclass(frozen=True)
+class Report:
+    """A player reported by another (``rummy500 admin reports``)."""
+
+    id: int
+    reporter: str
+    reported: str
+    table_id: str | None
+    reason: str
+    record: str | None
+    created_at: float
+    resolved_at: float | None

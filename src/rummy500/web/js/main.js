@@ -1,5 +1,5 @@
 // The browser game: the start page or a table, chosen by the address (?table=ID, ?watch=ID,
-// ?invite=CODE), with the settings every screen shares.
+// ?invite=CODE, /players/NAME), with the settings every screen shares.
 import { html, render, useState, useEffect } from './lib.js';
 import { setLanguage, preferredLanguage, currentLanguage, t } from './i18n.js';
 import { loadRules } from './rules.js';
@@ -7,12 +7,17 @@ import * as store from './store.js';
 import { Lobby } from './lobby.js';
 import { TableScreen } from './table.js';
 import { ReviewScreen } from './review.js';
+import { ProfileScreen } from './account.js';
 import { reducedMotion } from './app-shell.js';
 
 function route() {
+  // a profile has its own address (/players/NAME); the other screens are chosen by the query
+  const profile = /^\/players\/([^/]+)\/?$/.exec(location.pathname);
+  if (profile) return { screen: 'player', id: decodeURIComponent(profile[1]) };
   const params = new URLSearchParams(location.search);
   if (params.get('table')) return { screen: 'table', id: params.get('table') };
   if (params.get('watch')) return { screen: 'watch', id: params.get('watch') };
+  if (params.get('player')) return { screen: 'player', id: params.get('player') };
   if (params.get('review')) return { screen: 'review', id: params.get('review'), seat: params.get('seat') };
   return { screen: 'lobby', invite: params.get('invite') };
 }
@@ -54,11 +59,16 @@ function App({ initialSettings }) {
           ? t('title.watch')
           : where.screen === 'review'
             ? t('title.review')
+            : where.screen === 'player'
+              ? t('title.player', { name: where.id })
             : t('title.table');
     window.scrollTo(0, 0);
   }, [where.screen, where.id]);
   if (where.screen === 'lobby') {
     return html`<${Lobby} key=${`lobby-${where.invite || ''}`} invite=${where.invite} settings=${settings} onSettings=${onSettings} />`;
+  }
+  if (where.screen === 'player') {
+    return html`<${ProfileScreen} key=${`player-${where.id}`} name=${where.id} settings=${settings} onSettings=${onSettings} />`;
   }
   if (where.screen === 'review') {
     return html`<${ReviewScreen}

@@ -1,0 +1,152 @@
+"""Accounts in the database (SQLite and PostgreSQL): made with a first passkey, names unique
+ignoring case, sessions that end when revoked or expired, challenges used once, passkeys
+bounded, and a deleted account's games kept without its name."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from rummy500.server.storage import (
+    AccountError,
+    Challenge,
+    NewPasskey,
+    Storage,
+    hash_token,
+)
+
+
+@pytest.fixture
+def storage(db_url: str) -> Iterator[Storage]:
+    store = Storage(db_url)
+    store.migrate()
+    yield store
+    store.close()
+
+
+def key(n: int) -> NewPasskey:
+    return NewPasskey(f"cred-{n}", b"\x01cose" + bytes([n]), 0, ("internal",))
+
+
+def test_an_account_is_made_with_its_passkey_and_its_name_is_unique_ignoring_case(
+    storage: Storage,
+) -> None:
+    ann = storage.create_account("Ann", "handle-ann", key(1))
+    assert storage.account_by_name("ANN") == ann
+    assert storage.account_by_handle("handle-ann") == ann
+    assert [k.credential_id for k in storage.passkeys(ann.id)] == ["cred-1"]
+    with pytest.raises(AccountError, match="taken"):
+        storage.create_account("ann", "handle-2", key(2))
+    with pytest.raises(AccountError, match="another account"):
+        storage.create_account("Bob", "handle-3", key(1))
+    assert storage.account_by_name("Bob") is None
+    assert storage.passkey_by_credential("cred-2") is None
+
+
+def test_sessions_end_when_revoked_and_an_account_keeps_a_bounded_number(
+    storage: Storage,
+) -> None:
+    ann = storage.create_account("Ann", "h1", key(1))
+    for n in range(5):
+        storage.create_session(ann.id, hash_token(f"s{n}"), 3600, keep=3)
+    live = [n for n in range(5) if storage.session_account(hash_token(f"s{n}"))]
+    assert live == [2, 3, 4]
+    storage.revoke_session(hash_token("s4"))
+    assert storage.session_account(hash_token("s4")) is None
+    assert storage.revoke_sessions(ann.id) == 2
+    assert storage.session_account(hash_token("s3")) is None
+    storage.create_session(ann.id, hash_token("old"), -1, keep=3)
+    assert storage.session_account(hash_token("old")) is None
+    assert storage.expire_sessions() == 1
+
+
+def test_a_challenge_is_used_once_and_the_table_of_them_is_bounded(storage: Storage) -> None:
+    later = time.time() + 60
+    assert storage.put_challenge(
+        Challenge("c1", "signin", later, creator="a"), most=3, per_creator=2
+    )
+    assert storage.put_challenge(
+        Challenge("c2", "signin", later, creator="a"), most=3, per_creator=2
+    )
+    assert not storage.put_challenge(
+        Challenge("c3", "signin", later, creator="a"), most=3, per_creator=2
+    )
+    assert storage.put_challenge(
+        Challenge("c4", "signin", later, creator="b"), most=3, per_creator=2
+    )
+    assert not storage.put_challenge(
+        Challenge("c5", "signin", later, creator="c"), most=3, per_creator=2
+    )
+    assert storage.take_challenge("c1", "register") is None  # the wrong purpose spends it
+    assert storage.take_challenge("c1", "signin") is None
+    found = storage.take_challenge("c2", "signin")
+    assert found is not None and found.creator == "a"
+    assert storage.take_challenge("c2", "signin") is None
+    assert storage.put_challenge(Challenge("old", "signin", time.time() - 1), most=9, per_creator=9)
+    assert storage.take_challenge("old", "signin") is None
+
+
+def test_passkeys_are_bounded_and_the_last_one_stays(storage: Storage) -> None:
+    ann = storage.create_account("Ann", "h1", key(1))
+    second = storage.add_passkey(ann.id, key(2), most=2)
+    with pytest.raises(AccountError, match="at most 2"):
+        storage.add_passkey(ann.id, key(3), most=2)
+    storage.remove_passkey(ann.id, second.id)
+    (only,) = storage.passkeys(ann.id)
+    with pytest.raises(AccountError, match="only passkey"):
+        storage.remove_passkey(ann.id, only.id)
+    assert storage.use_passkey(only.id, 0, 5)
+    assert not storage.use_passkey(only.id, 0, 6)  # somebody used it meanwhile
+    assert storage.passkeys(ann.id)[0].sign_count == 5
+
+
+def test_a_deleted_account_leaves_its_games_without_its_name(storage: Storage) -> None:
+    ann = storage.create_account("Ann", "h1", key(1))
+    storage.create_session(ann.id, hash_token("s"), 3600, keep=3)
+    table = storage.create_table(
+        seats_spec=[("human", None), ("human", None)],
+        rules="target=500",
+        seed=1,
+        private=False,
+        call_seconds=5.0,
+        turn_seconds=None,
+        away_seconds=30.0,
+        hand_pause=3.0,
+        max_moves=1000,
+    ).id
+    storage.take_seat(table, "Ann", hash_token("t1"), 0, account_id=ann.id)
+    storage.take_seat(table, "Bea", hash_token("t2"), 1)
+    storage.add_chat(table, 0, "Ann", "hello", 0, account_id=ann.id)
+    assert storage.delete_account(ann.id)
+    assert storage.account(ann.id) is None
+    assert storage.session_account(hash_token("s")) is None
+    names = [s.name for s in storage.seat_records(table)]
+    assert names == [None, "Bea"]
+    assert not storage.delete_account(ann.id)
+
+
+def test_a_chat_line_keeps_the_account_at_its_seat_after_it_leaves(storage: Storage) -> None:
+    ann = storage.create_account("Ann", "h1", key(1))
+    table = storage.create_table(
+        seats_spec=[("human", None), ("human", None), ("human", None)],
+        rules="target=500",
+        seed=1,
+        private=False,
+        call_seconds=5.0,
+        turn_seconds=None,
+        away_seconds=30.0,
+        hand_pause=3.0,
+        max_moves=1000,
+    ).id
+    storage.take_seat(table, "Ann", hash_token("t1"), 0, account_id=ann.id)
+    storage.take_seat(table, "Bea", hash_token("t2"), 1)
+    storage.add_chat(table, 0, "Ann", "hello", 0)  # the live table names only the seat
+    storage.add_chat(table, 1, "Bea", "hi", 0)
+    storage.add_chat(table, None, "table", "a note", 0)
+    assert storage.free_seat(table, hash_token("t1")) == 0
+    storage.take_seat(table, "Cy", hash_token("t3"), 0)  # a guest at the seat Ann left
+    storage.add_chat(table, 0, "Cy", "mine", 0)
+    assert storage.wipe_chat(account_id=ann.id) == 1
+    assert [line.text for line in storage.recent_chat(table, 10)] == ["hi", "a note", "mine"]
