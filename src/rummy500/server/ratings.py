@@ -156,7 +156,7 @@ def _save(conn: Any, account_id: str, pool: str, old: Rating, new: Rating, now: 
         )
 
 
-def _rated(old: list[Rating], ranks: list[int]) -> list[tuple[float, float]]:
+def _rated(old: list[Rating], ranks: list[float]) -> list[tuple[float, float]]:
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in old]
     out = MODEL.rate(teams, ranks=ranks)
     return [(team[0].mu, team[0].sigma) for team in out]
@@ -241,7 +241,7 @@ def abandon(storage: Storage, table_id: str, seat: int, now: float | None = None
         others = [a for s, a in sorted(seated.items()) if s != seat]
         mine = _rating(conn, account_id, pool, lock=True)
         field = [mine, *(_rating(conn, a, pool) for a in others)]
-        ranks = [2] + [1] * len(others)
+        ranks: list[float] = [2.0] + [1.0] * len(others)
         mu, sigma = _rated(field, ranks)[0]
         new = Rating(mu, sigma, mine.games + 1, mine.strikes + 1)
         _save(conn, account_id, pool, mine, new, now)
@@ -314,43 +314,54 @@ def table_ratings(storage: Storage, table_id: str, players: int) -> dict[int, di
 def leaderboard(
     storage: Storage, pool: str, offset: int, limit: int
 ) -> tuple[list[dict[str, Any]], int]:
-    """A page of the pool's leaderboard (settled ratings only, best first; banned accounts
-    left out) and how many places it has (at most :data:`MAX_BOARD`)."""
-    settled = and_(
-        ratings.c.pool == pool,
-        ratings.c.games >= PROVISIONAL_GAMES,
-        accounts.c.banned_at.is_(None),
-    )
+    """A page of the pool's leaderboard and how many places it has (at most
+    :data:`MAX_BOARD`): the settled ratings best first, then the provisional ones (marked),
+    best first; banned accounts left out. Each part is read in the order of the pool's index,
+    so a page reads at most ``offset + limit`` rows of each."""
     joined = ratings.join(accounts, accounts.c.id == ratings.c.account_id)
+    base = and_(ratings.c.pool == pool, accounts.c.banned_at.is_(None))
+    parts = (
+        (False, and_(base, ratings.c.games >= PROVISIONAL_GAMES)),
+        (True, and_(base, ratings.c.games < PROVISIONAL_GAMES)),
+    )
+    places: list[dict[str, Any]] = []
+    total = 0
+    limit = max(0, min(limit, MAX_BOARD - offset))
     with storage.engine.connect() as conn:
-        rows = conn.execute(
-            select(accounts.c.username, ratings.c.mu, ratings.c.sigma, ratings.c.games)
-            .select_from(joined)
-            .where(settled)
-            .order_by(ratings.c.mu.desc(), accounts.c.username_key)
-            .offset(offset)
-            .limit(max(0, min(limit, MAX_BOARD - offset)))
-        ).all()
-        count = conn.execute(
-            select(func.count()).select_from(
-                select(ratings.c.account_id)
-                .select_from(joined)
-                .where(settled)
-                .limit(MAX_BOARD)
-                .subquery()
-            )
-        ).scalar_one()
-    places = [
-        {
-            "place": offset + n + 1,
-            "username": name,
-            "rating": display(mu),
-            "deviation": round(sigma * SCALE),
-            "games": games,
-        }
-        for n, (name, mu, sigma, games) in enumerate(rows)
-    ]
-    return places, int(count)
+        for provisional, where in parts:
+            count = conn.execute(
+                select(func.count()).select_from(
+                    select(ratings.c.account_id)
+                    .select_from(joined)
+                    .where(where)
+                    .limit(MAX_BOARD - total)
+                    .subquery()
+                )
+            ).scalar_one()
+            skip = max(0, offset - total)
+            want = limit - len(places)
+            if want > 0 and skip < count:
+                rows = conn.execute(
+                    select(accounts.c.username, ratings.c.mu, ratings.c.sigma, ratings.c.games)
+                    .select_from(joined)
+                    .where(where)
+                    .order_by(ratings.c.mu.desc(), accounts.c.username_key)
+                    .offset(skip)
+                    .limit(min(want, count - skip))
+                ).all()
+                places += [
+                    {
+                        "place": total + skip + n + 1,
+                        "username": name,
+                        "rating": display(mu),
+                        "deviation": round(sigma * SCALE),
+                        "games": games,
+                        "provisional": provisional,
+                    }
+                    for n, (name, mu, sigma, games) in enumerate(rows)
+                ]
+            total += int(count)
+    return places, total
 
 
 def ratings_history(storage: Storage, account_id: str) -> dict[str, Any]:

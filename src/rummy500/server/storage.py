@@ -727,6 +727,7 @@ class Storage:
                                 "name_key": bot_keys[n] if kind == "bot" else None,
                                 "token_hash": None,
                                 "joined_at": None,
+                                "account_id": None,
                             }
                             | _seated(people[n] if kind == "human" else None, now)
                             for n, (kind, level) in enumerate(seats_spec)
