@@ -254,10 +254,13 @@ def pair_round(storage: Storage, config: ServerConfig, now: float | None = None)
             if len(waiting) < 1:
                 return []
             made = form_tables(waiting, now, _blocked(conn, waiting))
-            if _STALL and made:
-                log.warning("pairing: stalling %.1f s with %d tables to make", _STALL, len(made))
+            table_ids = [_seat(storage, conn, config, people, now) for people in made]
+            if _STALL and table_ids:
+                log.warning(
+                    "pairing: stalling %.1f s before committing %d tables", _STALL, len(made)
+                )
                 time.sleep(_STALL)
-            return [_seat(storage, conn, config, people, now) for people in made]
+            return table_ids
     except _Raced:
         return []
 
