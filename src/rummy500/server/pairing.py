@@ -535,7 +535,7 @@ async def seek(
             mine = conn.execute(
                 select(func.count()).where(waiting, seekers.c.creator == creator)
             ).scalar_one()
-            if mine >= config.seekers_per_address:
+            if 0 < config.seekers_per_address <= mine:
                 return _("{n} players are already waiting from your address").format(n=mine)
             conn.execute(
                 insert(seekers).values(
