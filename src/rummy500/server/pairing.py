@@ -536,7 +536,9 @@ async def seek(
                 select(func.count()).where(waiting, seekers.c.creator == creator)
             ).scalar_one()
             if 0 < config.seekers_per_address <= mine:
-                return _("{n} players are already waiting from your address").format(n=mine)
+                return _("no more players may wait from your address (at most {n})").format(
+                    n=config.seekers_per_address
+                )
             conn.execute(
                 insert(seekers).values(
                     id=secrets.token_urlsafe(12),
