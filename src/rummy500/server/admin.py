@@ -103,7 +103,7 @@ def ban(
             typer.echo(_("{name} may sign in again").format(name=account.username))
         else:
             typer.echo(
-                _("{name} is banned ({n} sessions ended)").format(name=account.username, n=ended)
+                _("{name} is banned (sessions ended: {n})").format(name=account.username, n=ended)
             )
     finally:
         storage.close()
@@ -127,6 +127,6 @@ def wipe_chat(
         else:
             assert player is not None
             n = storage.wipe_chat(account_id=_account(storage, player).id)
-        typer.echo(_("{n} chat lines deleted").format(n=n))
+        typer.echo(_("chat lines deleted: {n}").format(n=n))
     finally:
         storage.close()

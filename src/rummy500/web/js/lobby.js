@@ -8,6 +8,7 @@ import { navigate, reducedMotion, Settings } from './app-shell.js';
 import { computerSeatText } from './names.js';
 import { LanguagePicker } from './language-picker.js';
 import { GuideDialog } from './dialogs.js';
+import { AccountPanel } from './account.js';
 import {
   choiceOptions,
   defaultOf,
@@ -552,6 +553,7 @@ export function Lobby({ invite, settings, onSettings }) {
         />`}
         <${CreateTable} name=${name} setName=${setName} onError=${onError} onRules=${setRules} />
         <div class="lobby-column">
+          <${AccountPanel} />
           <${CodeBox} onFound=${setJoining} onError=${onError} />
           <${MyTables} />
           <${OpenTables} onJoin=${(table) => {

@@ -7,12 +7,14 @@ import * as store from './store.js';
 import { Lobby } from './lobby.js';
 import { TableScreen } from './table.js';
 import { ReviewScreen } from './review.js';
+import { ProfileScreen } from './account.js';
 import { reducedMotion } from './app-shell.js';
 
 function route() {
   const params = new URLSearchParams(location.search);
   if (params.get('table')) return { screen: 'table', id: params.get('table') };
   if (params.get('watch')) return { screen: 'watch', id: params.get('watch') };
+  if (params.get('player')) return { screen: 'player', id: params.get('player') };
   if (params.get('review')) return { screen: 'review', id: params.get('review'), seat: params.get('seat') };
   return { screen: 'lobby', invite: params.get('invite') };
 }
@@ -48,11 +50,16 @@ function App({ initialSettings }) {
           ? t('title.watch')
           : where.screen === 'review'
             ? t('title.review')
+            : where.screen === 'player'
+              ? t('title.player', { name: where.id })
             : t('title.table');
     window.scrollTo(0, 0);
   }, [where.screen, where.id]);
   if (where.screen === 'lobby') {
     return html`<${Lobby} key=${`lobby-${where.invite || ''}`} invite=${where.invite} settings=${settings} onSettings=${onSettings} />`;
+  }
+  if (where.screen === 'player') {
+    return html`<${ProfileScreen} key=${`player-${where.id}`} name=${where.id} settings=${settings} onSettings=${onSettings} />`;
   }
   if (where.screen === 'review') {
     return html`<${ReviewScreen}

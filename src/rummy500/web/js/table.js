@@ -28,6 +28,7 @@ import { MeldsArea } from './melds-area.js';
 import { Toolbar, CallBar } from './toolbar.js';
 import { useHand, Hand } from './hand.js';
 import { SidePanel } from './side-panel.js';
+import { useMutedSeats } from './account.js';
 import { useLastMoveMarks, markMs } from './pace.js';
 import { useUnreadChat } from './chat-unread.js';
 
@@ -36,6 +37,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   const token = held ? held.token : null;
   const toasts = useToasts();
   const { state, dispatch, status, conn, stateRef, pacer } = useTableConnection(tableId, token, toasts, settings.computerSpeed);
+  const muted = useMutedSeats(tableId); // the seats of accounts this account muted
   const [selected, setSelected] = useState(new Set());
   // a saved order (this browser's last at this table) is kept until the player sorts again
   const [sortMode, setSortMode] = useState(() => (store.handOrder(tableId) ? 'custom' : 'suit'));
@@ -281,7 +283,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
 
       <${SidePanel}
         log=${state.log}
-        chat=${state.chat}
+        chat=${muted.size ? state.chat.filter((line) => !muted.has(line.seat)) : state.chat}
         panel=${panel}
         onPanel=${setPanel}
         name=${name}

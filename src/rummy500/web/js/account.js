@@ -1,0 +1,349 @@
+// Accounts (docs/accounts.md): sign up and sign in with a passkey, the account's passkeys,
+// signing out (here or everywhere), deleting the account; and a player's profile (?player=NAME)
+// with mute, block and report. Playing as a guest needs none of it.
+import { html, useState, useEffect } from './lib.js';
+import { t } from './i18n.js';
+import { ApiError } from './api.js';
+import * as store from './store.js';
+import { navigate, Settings } from './app-shell.js';
+import { LanguagePicker } from './language-picker.js';
+import { levelName } from './rules.js';
+
+async function call(method, path, body) {
+  const headers = { Accept: 'application/json', 'Accept-Language': document.documentElement.lang || 'en' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(path, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const detail = data && data.detail;
+    throw new ApiError(response.status, typeof detail === 'string' ? detail : response.statusText);
+  }
+  return data;
+}
+
+const toBytes = (text) => {
+  const b64 = text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4);
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+};
+const toText = (buffer) =>
+  btoa(String.fromCharCode(...new Uint8Array(buffer)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+
+/** A passkey made with the server's options, as JSON for the server. */
+async function createPasskey(options) {
+  const publicKey = {
+    ...options,
+    challenge: toBytes(options.challenge),
+    user: { ...options.user, id: toBytes(options.user.id) },
+    excludeCredentials: (options.excludeCredentials || []).map((c) => ({ ...c, id: toBytes(c.id) })),
+  };
+  const made = await navigator.credentials.create({ publicKey });
+  return {
+    id: made.id,
+    rawId: toText(made.rawId),
+    type: made.type,
+    response: {
+      clientDataJSON: toText(made.response.clientDataJSON),
+      attestationObject: toText(made.response.attestationObject),
+      transports: made.response.getTransports ? made.response.getTransports() : [],
+    },
+    clientExtensionResults: {},
+  };
+}
+
+/** A passkey's signature over the server's challenge (any passkey of this site). */
+async function signWithPasskey(options) {
+  const publicKey = {
+    ...options,
+    challenge: toBytes(options.challenge),
+    allowCredentials: (options.allowCredentials || []).map((c) => ({ ...c, id: toBytes(c.id) })),
+  };
+  const got = await navigator.credentials.get({ publicKey });
+  return {
+    id: got.id,
+    rawId: toText(got.rawId),
+    type: got.type,
+    response: {
+      clientDataJSON: toText(got.response.clientDataJSON),
+      authenticatorData: toText(got.response.authenticatorData),
+      signature: toText(got.response.signature),
+      userHandle: got.response.userHandle ? toText(got.response.userHandle) : null,
+    },
+    clientExtensionResults: {},
+  };
+}
+
+function failure(err) {
+  if (err && err.name === 'NotAllowedError') return t('account.cancelled');
+  return err && err.message ? err.message : String(err);
+}
+
+/** The start page's account panel: sign up or in as a guest; the account when signed in. */
+export function AccountPanel() {
+  const [me, setMe] = useState(undefined);
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const [username, setUsername] = useState(store.getName());
+  const stats = store.stats();
+  const [importStats, setImportStats] = useState(stats.games > 0);
+  const load = () =>
+    call('GET', '/api/account')
+      .then((data) => setMe(data.account ? data : null))
+      .catch(() => setMe(null));
+  useEffect(() => {
+    load();
+  }, []);
+  const run = (work) => async (e) => {
+    if (e) e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+      await load();
+    } catch (err) {
+      setError(failure(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const signUp = run(async () => {
+    const { options } = await call('POST', '/api/account/register/options', { username });
+    const credential = await createPasskey(options);
+    const seats = Object.entries(store.seats()).map(([id, s]) => ({ table_id: id, token: s.token }));
+    const { games, wins, hands, points, best } = stats;
+    await call('POST', '/api/account/register', {
+      credential,
+      seats: seats.slice(0, 200),
+      local_stats: importStats ? { games, wins, hands, points, best } : null,
+    });
+  });
+  const signIn = run(async () => {
+    const { options } = await call('POST', '/api/account/signin/options');
+    await call('POST', '/api/account/signin', { credential: await signWithPasskey(options) });
+  });
+  const addKey = run(async () => {
+    const { options } = await call('POST', '/api/account/passkeys/options');
+    await call('POST', '/api/account/passkeys', { credential: await createPasskey(options), label: null });
+  });
+  if (me === undefined) return null;
+  const alert = error && html`<p class="error-box" role="alert" data-account-error>${error}</p>`;
+  if (!me) {
+    return html`<section class="panel account" aria-labelledby="account-title" data-account="guest">
+      <h2 id="account-title">${t('account.title')}</h2>
+      <p class="help">${t('account.guest.help')}</p>
+      ${/^[\d.]+$|^\[/.test(location.hostname) &&
+      html`<p class="help" data-account-hint>${t('account.needs.name', { url: `${location.protocol}//localhost${location.port ? `:${location.port}` : ''}` })}</p>`}
+      ${alert}
+      <form onSubmit=${signUp}>
+        <label class="field" for="account-name">
+          <span>${t('account.username')}</span>
+          <input id="account-name" value=${username} maxlength="24" autocomplete="username webauthn"
+            onInput=${(e) => setUsername(e.target.value)} required />
+        </label>
+        ${stats.games > 0 &&
+        html`<label class="setting-check">
+          <input type="checkbox" checked=${importStats} onChange=${(e) => setImportStats(e.target.checked)} />
+          ${t('account.import', { n: stats.games })}
+        </label>`}
+        <div class="row">
+          <button class="primary" type="submit" disabled=${busy} data-action="sign-up">${t('account.signup')}</button>
+          <button type="button" disabled=${busy} onClick=${signIn} data-action="sign-in">${t('account.signin')}</button>
+        </div>
+      </form>
+    </section>`;
+  }
+  const account = me.account;
+  return html`<section class="panel account" aria-labelledby="account-title" data-account="signed-in">
+    <h2 id="account-title">${t('account.title')}</h2>
+    <p data-signed-in=${account.username}>
+      ${t('account.signedin', { name: account.username })}
+      ${' '}<a href=${`/?player=${encodeURIComponent(account.username)}`}
+        onClick=${(e) => { e.preventDefault(); navigate(`/?player=${encodeURIComponent(account.username)}`); }}>${t('account.profile')}</a>
+    </p>
+    ${alert}
+    <h3>${t('account.passkeys')}</h3>
+    <ul class="table-list">
+      ${account.passkeys.map(
+        (k, n) => html`<li key=${k.id}>
+          <span>${k.label || t('account.passkey', { n: n + 1 })}</span>
+          <button class="ghost" disabled=${busy || account.passkeys.length < 2}
+            aria-label=${t('account.passkey.remove.label', { n: n + 1 })}
+            onClick=${run(() => call('DELETE', `/api/account/passkeys/${k.id}`))}>${t('account.passkey.remove')}</button>
+        </li>`,
+      )}
+    </ul>
+    <div class="row">
+      <button disabled=${busy} onClick=${addKey} data-action="add-passkey">${t('account.passkey.add')}</button>
+      <button disabled=${busy} onClick=${run(() => call('POST', '/api/account/signout'))} data-action="sign-out">${t('account.signout')}</button>
+      <button class="ghost" disabled=${busy} onClick=${run(() => call('POST', '/api/account/signout-everywhere'))}>${t('account.signout.all')}</button>
+    </div>
+    <${DeleteAccount} name=${account.username} run=${run} busy=${busy} />
+  </section>`;
+}
+
+function DeleteAccount({ name, run, busy }) {
+  const [typed, setTyped] = useState('');
+  return html`<details class="delete-account">
+    <summary>${t('account.delete')}</summary>
+    <p class="help">${t('account.delete.help')}</p>
+    <form onSubmit=${run(() => call('DELETE', '/api/account', { username: typed }))}>
+      <label class="field" for="delete-name">
+        <span>${t('account.delete.confirm', { name })}</span>
+        <input id="delete-name" value=${typed} onInput=${(e) => setTyped(e.target.value)} />
+      </label>
+      <button class="danger" type="submit" disabled=${busy || typed.trim().toLowerCase() !== name.toLowerCase()}>${t('account.delete.button')}</button>
+    </form>
+  </details>`;
+}
+
+function StatRows({ rows, label, title }) {
+  // a region of its own, reachable with the keyboard: a phone scrolls it sideways
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-label=${title || label}><table class="profile-stats">
+    <thead>
+      <tr>
+        <th scope="col">${label}</th>
+        <th scope="col">${t('stats.games')}</th>
+        <th scope="col">${t('stats.wins')}</th>
+        <th scope="col">${t('stats.hands')}</th>
+        <th scope="col">${t('stats.average')}</th>
+        <th scope="col">${t('stats.best')}</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${rows.map(
+        ([name, s]) => html`<tr key=${name}>
+          <th scope="row">${name}</th>
+          <td>${s.games}</td>
+          <td>${s.wins}</td>
+          <td>${s.hands}</td>
+          <td>${s.average_hand === null ? '–' : s.average_hand}</td>
+          <td>${s.best_hand === null ? '–' : s.best_hand}</td>
+        </tr>`,
+      )}
+    </tbody>
+  </table></div>`;
+}
+
+/** A player's profile: their games and (when rated) ratings, nothing else. */
+export function ProfileScreen({ name, settings, onSettings }) {
+  const [profile, setProfile] = useState(null);
+  const [me, setMe] = useState(null);
+  const [error, setError] = useState(null);
+  const [note, setNote] = useState(null);
+  const [reason, setReason] = useState('');
+  useEffect(() => {
+    call('GET', `/api/players/${encodeURIComponent(name)}`).then(setProfile).catch((e) => setError(failure(e)));
+    call('GET', '/api/account').then((data) => setMe(data.account ? data : null)).catch(() => setMe(null));
+  }, [name]);
+  const listed = (kind) => !!me && (me[kind === 'mutes' ? 'muted' : 'blocked'] || []).some((n) => n.toLowerCase() === name.toLowerCase());
+  const toggle = (kind) => async () => {
+    try {
+      const on = listed(kind);
+      await call(on ? 'DELETE' : 'PUT', `/api/account/${kind}/${encodeURIComponent(name)}`);
+      const data = await call('GET', '/api/account');
+      setMe(data.account ? data : null);
+    } catch (e) {
+      setError(failure(e));
+    }
+  };
+  const report = async (e) => {
+    e.preventDefault();
+    try {
+      await call('POST', '/api/reports', { username: name, reason });
+      setReason('');
+      setNote(t('profile.report.sent'));
+    } catch (err) {
+      setError(failure(err));
+    }
+  };
+  const pool = (p) => t('profile.pool', { pool: p });
+  const level = (l) => (l === 'people' ? t('profile.people') : levelName(l));
+  const self = me && profile && me.account.username === profile.username;
+  return html`<div class="lobby profile">
+    <header class="topbar">
+      <a class="brand" href="/" onClick=${(e) => { e.preventDefault(); navigate('/'); }}>${t('app.name')}</a>
+      <span class="spacer"></span>
+      <${LanguagePicker} settings=${settings} onSettings=${onSettings} />
+      <${Settings} settings=${settings} onSettings=${onSettings} compact=${true} />
+    </header>
+    <main id="main" class="lobby-main">
+      <h1>${t('profile.title', { name: profile ? profile.username : name })}</h1>
+      ${error && html`<p class="error-box" role="alert">${error}</p>`}
+      ${note && html`<p class="notice" role="status">${note}</p>`}
+      ${profile &&
+      html`<section class="panel" aria-labelledby="profile-games">
+          <h2 id="profile-games">${t('profile.games')}</h2>
+          <${StatRows} label=${t('profile.all')} rows=${[[t('profile.all'), profile.games]]} />
+          ${Object.keys(profile.by_pool).length > 0 &&
+          html`<h3>${t('profile.by.pool')}</h3><${StatRows} label=${t('profile.pool.col')} title=${t('profile.by.pool')} rows=${Object.entries(profile.by_pool).map(([p, s]) => [pool(p), s])} />`}
+          ${Object.keys(profile.by_level).length > 0 &&
+          html`<h3>${t('profile.by.level')}</h3><${StatRows} label=${t('profile.level.col')} title=${t('profile.by.level')} rows=${Object.entries(profile.by_level).map(([l, s]) => [level(l), s])} />`}
+        </section>
+        ${Object.keys(profile.ratings || {}).length > 0 &&
+        html`<section class="panel" data-section="ratings" aria-labelledby="profile-ratings">
+          <h2 id="profile-ratings">${t('profile.ratings')}</h2>
+        </section>`}
+        <section class="panel" aria-labelledby="profile-last">
+          <h2 id="profile-last">${t('profile.last')}</h2>
+          ${profile.last_games.length === 0 && html`<p class="help">${t('profile.none')}</p>`}
+          <ul class="table-list">
+            ${profile.last_games.map(
+              (g) => html`<li key=${g.table_id}>
+                <span>${t(g.won ? 'profile.game.won' : 'profile.game.lost', { n: g.players, total: g.total })}</span>
+                <span class="row">
+                  <a href=${g.replay}>${t('profile.replay')}</a>
+                  <a href=${g.record} download>${t('profile.record')}</a>
+                </span>
+              </li>`,
+            )}
+          </ul>
+        </section>
+        ${me &&
+        !self &&
+        html`<section class="panel" aria-labelledby="profile-safety">
+          <h2 id="profile-safety">${t('profile.safety')}</h2>
+          <div class="row">
+            <button onClick=${toggle('mutes')} aria-pressed=${listed('mutes')} data-action="mute">${t(listed('mutes') ? 'profile.unmute' : 'profile.mute')}</button>
+            <button onClick=${toggle('blocks')} aria-pressed=${listed('blocks')} data-action="block">${t(listed('blocks') ? 'profile.unblock' : 'profile.block')}</button>
+          </div>
+          <form onSubmit=${report}>
+            <label class="field" for="report-reason">
+              <span>${t('profile.report.reason')}</span>
+              <textarea id="report-reason" maxlength="500" value=${reason} onInput=${(e) => setReason(e.target.value)} required></textarea>
+            </label>
+            <button type="submit" disabled=${!reason.trim()}>${t('profile.report')}</button>
+          </form>
+          <p class="help">${t('profile.safety.help')}</p>
+        </section>`}`}
+    </main>
+  </div>`;
+}
+
+/** The seats (P1…) of a table taken by accounts the signed-in account muted: their chat is
+ * hidden. Asked once when the table opens (a guest: none). */
+export function useMutedSeats(tableId) {
+  const [seats, setSeats] = useState(new Set());
+  useEffect(() => {
+    let live = true;
+    call('GET', '/api/account')
+      .then(async (me) => {
+        const muted = new Set((me.muted || []).map((n) => n.toLowerCase()));
+        if (!me.account || !muted.size) return;
+        const table = await call('GET', `/api/tables/${encodeURIComponent(tableId)}`);
+        const found = Object.entries(table.accounts || {}).filter(([, name]) => muted.has(name.toLowerCase()));
+        if (live) setSeats(new Set(found.map(([seat]) => seat)));
+      })
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [tableId]);
+  return seats;
+}
