@@ -322,7 +322,6 @@ async def test_a_player_who_never_comes_loses_the_table_and_the_other_waits_agai
 
     args = ("--pairing-seconds", "0.2", "--arrive-seconds", "1", "--rate-limit", "1000")
     with ServerProcess(tmp_path / "s", *args) as server:
-        server.start()
 
         def tables_called(table_id: str) -> int:
             with sqlite3.connect(server.db_path, timeout=10) as conn:
