@@ -46,13 +46,19 @@ export function PlayNow() {
   const [waiting, setWaiting] = useState(null); // {token, status}
   const [error, setError] = useState(null);
   const timer = useRef(null);
-  useEffect(() => {
+  const known = useRef(undefined); // the account last seen: signing in elsewhere on the page
+  const refresh = () =>
     call('GET', '/api/account')
       .then((data) => {
-        setAccount(data && data.account ? data.account : null);
-        if (data && data.account) setRated(true);
+        const found = data && data.account ? data.account : null;
+        setAccount(found);
+        if (found && (!known.current || known.current.username !== found.username)) setRated(true);
+        if (!found) setRated(false);
+        known.current = found;
       })
       .catch(() => setAccount(null));
+  useEffect(() => {
+    refresh();
     return () => clearTimeout(timer.current);
   }, []);
   const ask = async (token) => {
@@ -94,7 +100,8 @@ export function PlayNow() {
     if (token) await call('DELETE', '/api/pairing', { token }).catch(() => null);
   };
   const s = waiting && waiting.status;
-  return html`<section class="panel play-now" aria-labelledby="play-now-title">
+  // signed in or out in the account panel meanwhile: asked again when the panel is used
+  return html`<section class="panel play-now" aria-labelledby="play-now-title" onfocusin=${refresh} onPointerEnter=${refresh}>
     <h2 id="play-now-title">${t('play.title')}</h2>
     ${error && html`<p class="error-box" role="alert">${error}</p>`}
     ${waiting
@@ -265,4 +272,34 @@ export function RatingsSection({ ratings }) {
       .map(([l, v]) => t('board.level', { level: levelName(l), rating: v }))
       .join(' · ')}</p>
   </section>`;
+}
+
+/** At the end of a rated game: each seat's new rating and its change (the server rates the
+ * game just after it ends: asked again a few times until it has). */
+export function RatingChanges({ tableId, name }) {
+  const [ratings, setRatings] = useState(null);
+  useEffect(() => {
+    let tries = 0;
+    let timer = null;
+    const ask = () =>
+      call('GET', `/api/tables/${encodeURIComponent(tableId)}`)
+        .then((info) => {
+          if (!info.rated) return; // a casual game: nothing to show
+          const found = info.ratings || {};
+          const done = Object.values(found).length > 0 && Object.values(found).every((r) => 'change' in r);
+          if (done) setRatings(found);
+          else if (++tries < 20) timer = setTimeout(ask, 500);
+        })
+        .catch(() => null);
+    ask();
+    return () => clearTimeout(timer);
+  }, [tableId]);
+  if (!ratings) return null;
+  return html`<ul class="rating-changes" data-rating-changes>
+    ${Object.entries(ratings).map(
+      ([seat, r]) => html`<li key=${seat} data-seat=${seat}>
+        ${t('rating.change', { who: name(seat), rating: r.rating, change: r.change > 0 ? `+${r.change}` : String(r.change) })}
+      </li>`,
+    )}
+  </ul>`;
 }

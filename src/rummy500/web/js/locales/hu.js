@@ -568,4 +568,5 @@ export default {
   'rating.last': "utolsó játszma {change}",
   'rating.chart': "Értékszám a(z) {pool} fős csoportban {n} játszma alatt: {from} → {to}",
   'rating.games': { one: "({n} értékelt játszma)", other: "({n} értékelt játszma)" },
+  'rating.change': "{who}: értékszám {rating} ({change})",
 };
