@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -342,3 +343,38 @@ async def test_a_player_who_never_comes_loses_the_table_and_the_other_waits_agai
             assert tables_called(found["table_id"]) == 0
             r = await authorized(jo, "GET", "/api/pairing", absent)
             assert r.status_code == 404
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_a_flood_of_play_now_is_held_to_the_limits_while_a_game_plays(
+    tmp_path: Path,
+) -> None:
+    """Play now pressed as fast as an address can, while an honest game plays: one address
+    gets 4 players waiting at once (``--seekers-per-address``; 4 cannot make a table of the
+    5-8 pool); three more addresses together get at most their minute's allowance each
+    (``--seeks-per-minute`` 20: ``429`` after), so the tables a flood makes are bounded too."""
+    from .test_abuse_lobby import client_from
+
+    with arena_of(tmp_path, "--pairing-seconds", "0.2") as arena:
+        counts: dict[str, Counter[int]] = {}
+
+        async def attack(address: str, times: int) -> None:
+            counts[address] = Counter()
+            async with client_from(arena.server, address) as http:
+                for n in range(times):
+                    body = {"pool": "5-8", "name": f"Spam {address[-1]} {n}"}
+                    r = await http.post("/api/pairing", json=body)
+                    counts[address][r.status_code] += 1
+
+        with arena.honest_game_keeps_playing():
+            await attack("127.0.35.9", 10)
+            assert counts["127.0.35.9"] == Counter({201: 4, 429: 6})
+            await asyncio.gather(*(attack(f"127.0.35.{n}", 60) for n in (1, 2, 3)))
+        for n in (1, 2, 3):
+            seen = counts[f"127.0.35.{n}"]
+            assert 4 <= seen[201] <= 20 and seen[201] + seen[429] == 60, seen
+        accepted = sum(c[201] for c in counts.values())
+        tables = arena.db("SELECT count(*) FROM tables WHERE players >= 5")[0][0]
+        assert tables <= accepted // 5
+        waiting = arena.db("SELECT count(*) FROM seekers WHERE table_id IS NULL GROUP BY creator")
+        assert all(n <= 4 for (n,) in waiting)

@@ -1,6 +1,6 @@
 """The leaderboard of each pool: ``GET /api/leaderboard?pool=2`` and the page ``/leaderboard``.
 
-Settled ratings only (not provisional: docs/accounts.md), best first, a page of at most
+Settled ratings first, best first, then the provisional ones (docs/accounts.md); a page of at most
 :data:`MAX_PAGE` places at a time and :data:`~rummy500.server.ratings.MAX_BOARD` places in all;
 the computer levels' ratings beside them, on the same scale.
 """
@@ -42,8 +42,8 @@ async def board(
     ] = 0,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="The most places.")] = MAX_PAGE,
 ) -> dict[str, Any]:
-    """A page of a pool's leaderboard: each settled player's place, rating (with its
-    deviation) and rated games; ``total`` places (at most 1000); the computer levels on the
+    """A page of a pool's leaderboard: each player's place, rating (with its deviation),
+    rated games and whether it is provisional (settled ones first); ``total`` places (at most 1000); the computer levels on the
     same scale."""
     places, total = await hub.db(leaderboard, hub.storage, pool, offset, limit)
     return {
