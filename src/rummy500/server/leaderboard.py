@@ -43,8 +43,8 @@ async def board(
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="The most places.")] = MAX_PAGE,
 ) -> dict[str, Any]:
     """A page of a pool's leaderboard: each player's place, rating (with its deviation),
-    rated games and whether it is provisional (settled ones first); ``total`` places (at most 1000); the computer levels on the
-    same scale."""
+    rated games and whether it is provisional (settled ones first); ``total`` places (at
+    most 1000); the computer levels on the same scale."""
     places, total = await hub.db(leaderboard, hub.storage, pool, offset, limit)
     return {
         "pool": pool,
