@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,9 +157,9 @@ def _save(conn: Any, account_id: str, pool: str, old: Rating, new: Rating, now: 
         )
 
 
-def _rated(old: list[Rating], ranks: list[float]) -> list[tuple[float, float]]:
+def _rated(old: list[Rating], ranks: Sequence[float]) -> list[tuple[float, float]]:
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in old]
-    out = MODEL.rate(teams, ranks=ranks)
+    out = MODEL.rate(teams, ranks=list(ranks))
     return [(team[0].mu, team[0].sigma) for team in out]
 
 
