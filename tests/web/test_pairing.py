@@ -112,6 +112,9 @@ def test_two_people_play_now_in_the_rated_pool_play_to_the_end_and_their_ratings
     seats = [seat_of(ann, table_id), seat_of(bob, table_id)]
     assert {s["seat"] for s in seats} == {"P1", "P2"}
     names = {seats[0]["seat"]: "Annie", seats[1]["seat"]: "Bobby"}
+    for page in (ann, bob):  # the other seat shows its rating, provisional
+        page.wait_for_selector("[data-seat-rating]")
+        assert "1500?" in (page.locator("[data-seat-rating]").first.text_content() or "")
 
     over = play_out(live_server, table_id, [s["token"] for s in seats])["over"]
     totals = over["totals"]

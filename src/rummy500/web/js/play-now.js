@@ -303,3 +303,19 @@ export function RatingChanges({ tableId, name }) {
     )}
   </ul>`;
 }
+
+/** A rated table's seats' ratings as the game starts (`{}` at a casual table): asked once. */
+export function useTableRatings(tableId) {
+  const [ratings, setRatings] = useState({});
+  useEffect(() => {
+    if (!tableId) return undefined;
+    let live = true;
+    call('GET', `/api/tables/${encodeURIComponent(tableId)}`)
+      .then((info) => live && info.rated && setRatings(info.ratings || {}))
+      .catch(() => null);
+    return () => {
+      live = false;
+    };
+  }, [tableId]);
+  return ratings;
+}

@@ -563,4 +563,5 @@ export default {
   'rating.chart': "Rating in the {pool} pool over {n} games: from {from} to {to}",
   'rating.games': { one: "({n} rated game)", other: "({n} rated games)" },
   'rating.change': "{who}: rating {rating} ({change})",
+  'seat.rating': "rating {rating}",
 };

@@ -569,4 +569,5 @@ export default {
   'rating.chart': "Értékszám a(z) {pool} fős csoportban {n} játszma alatt: {from} → {to}",
   'rating.games': { one: "({n} értékelt játszma)", other: "({n} értékelt játszma)" },
   'rating.change': "{who}: értékszám {rating} ({change})",
+  'seat.rating': "értékszám: {rating}",
 };

@@ -538,4 +538,5 @@ export default {
   'rating.chart': "ຄະແນນໃນກຸ່ມ {pool} ຄົນ ຕະຫຼອດ {n} ເກມ: ຈາກ {from} ຫາ {to}",
   'rating.games': { other: "({n} ເກມທີ່ນັບຄະແນນ)" },
   'rating.change': "{who}: ຄະແນນຈັດອັນດັບ {rating} ({change})",
+  'seat.rating': "ຄະແນນຈັດອັນດັບ {rating}",
 };
