@@ -29,7 +29,7 @@ POT    := $(LOCALE)/rummy500.pot
 
 help:
 	@echo "make play      install the base into .venv if needed and start the browser game's server"
-	@echo "               (http://127.0.0.1:8500/; the terminal game: .venv/bin/rummy500 play)"
+	@echo "               (http://localhost:8500/; the terminal game: .venv/bin/rummy500 play)"
 	@echo "make cluster   PostgreSQL, 2 server processes and HAProxy on http://127.0.0.1:8500/ (Ctrl-C stops)"
 	@echo "make test      install everything into .venv (and npm's dev tools into node_modules) if"
 	@echo "               needed; lint, format check, type check, ESLint, the scripts' unit tests"

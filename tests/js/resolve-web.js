@@ -11,7 +11,9 @@ const IMPORTS = JSON.parse(mapText[1]).imports;
 
 export async function resolve(specifier, context, nextResolve) {
   if (Object.hasOwn(IMPORTS, specifier)) {
-    return { url: new URL(IMPORTS[specifier], WEB).href, format: 'module', shortCircuit: true };
+    // the page's paths start at the site's root ('/vendor/…'): here, web/ is the root
+    const path = IMPORTS[specifier].replace(/^\//, './');
+    return { url: new URL(path, WEB).href, format: 'module', shortCircuit: true };
   }
   const resolved = await nextResolve(specifier, context);
   return resolved.url.startsWith(WEB.href) ? { ...resolved, format: 'module' } : resolved;

@@ -125,3 +125,28 @@ def test_a_deleted_account_leaves_its_games_without_its_name(storage: Storage) -
     names = [s.name for s in storage.seat_records(table)]
     assert names == [None, "Bea"]
     assert not storage.delete_account(ann.id)
+
+
+def test_a_chat_line_keeps_the_account_at_its_seat_after_it_leaves(storage: Storage) -> None:
+    ann = storage.create_account("Ann", "h1", key(1))
+    table = storage.create_table(
+        seats_spec=[("human", None), ("human", None), ("human", None)],
+        rules="target=500",
+        seed=1,
+        private=False,
+        call_seconds=5.0,
+        turn_seconds=None,
+        away_seconds=30.0,
+        hand_pause=3.0,
+        max_moves=1000,
+    ).id
+    storage.take_seat(table, "Ann", hash_token("t1"), 0, account_id=ann.id)
+    storage.take_seat(table, "Bea", hash_token("t2"), 1)
+    storage.add_chat(table, 0, "Ann", "hello", 0)  # the live table names only the seat
+    storage.add_chat(table, 1, "Bea", "hi", 0)
+    storage.add_chat(table, None, "table", "a note", 0)
+    assert storage.free_seat(table, hash_token("t1")) == 0
+    storage.take_seat(table, "Cy", hash_token("t3"), 0)  # a guest at the seat Ann left
+    storage.add_chat(table, 0, "Cy", "mine", 0)
+    assert storage.wipe_chat(account_id=ann.id) == 1
+    assert [line.text for line in storage.recent_chat(table, 10)] == ["hi", "a note", "mine"]

@@ -1,8 +1,9 @@
 """Passkey accounts in Debian's chromium, each person with a virtual authenticator (CDP
-``WebAuthn.addVirtualAuthenticator``): two people sign up, sign out and sign in again; the
-session cookie is ``Secure``, ``HttpOnly`` and ``SameSite=Lax`` (chromium keeps it on
-http://localhost, where a passkey may be used: not on http://127.0.0.1, an address); the account panel and a profile pass the axe audit at a phone and a laptop
-size."""
+``WebAuthn.addVirtualAuthenticator``): two people sign up, sign out and sign in again, and one
+deletes the account (a passkey confirms it); the session cookie is ``Secure``, ``HttpOnly`` and
+``SameSite=Lax`` (chromium keeps it on http://localhost, where a passkey may be used: not on
+http://127.0.0.1, an address); a profile is at its own address (/players/NAME); the account
+panel and a profile pass the axe audit at a phone and a laptop size."""
 
 from __future__ import annotations
 
@@ -118,10 +119,23 @@ def test_two_people_sign_up_sign_out_and_sign_in_again_with_passkeys(
     # Bob's profile, seen by Ann: mute and block are offered, and change
     ann.goto(f"{local(live_server)}/players/Bob{size}")
     ann.wait_for_selector("[data-action=mute]")
-    assert ann.url.endswith(f"/?player=Bob{size}")
+    assert ann.url.endswith(f"/players/Bob{size}")  # the page is at the profile's address
     audit(ann, f"{size} profile", found)
     ann.click("[data-action=block]")
     ann.wait_for_selector("[data-action=block][aria-pressed=true]")
     ann.screenshot(path=str(artifacts / f"accounts-profile-{size}.png"))
+    # back to the start page from the profile's address, and to the own profile's
+    ann.click("a.brand")
+    signed_in(ann, f"Ann{size}")
+    ann.click(f"[data-signed-in='Ann{size}'] a")
+    ann.wait_for_selector("#profile-games")
+    assert ann.url.endswith(f"/players/Ann{size}")
+
+    # Bob deletes his account: his passkey confirms it (the virtual authenticator signs)
+    bob.click(".delete-account summary")
+    bob.click("[data-action=delete-account]")
+    bob.wait_for_selector("[data-account=guest], [data-account-error]")
+    assert bob.locator("[data-account-error]").count() == 0
+    audit(bob, f"{size} after deleting", found)
     assert ann.errors == [] and bob.errors == []
     assert not found, "\n".join(found)

@@ -238,6 +238,12 @@ def test_two_people_and_a_bot_play_a_game_by_clicks(
     bob.page.locator("#chat-input").press("Enter")
     page.get_by_role("tab", name="Chat 1 unread line").click()
     page.locator(".chat-lines").get_by_text("good luck!").wait_for()
+    # a guest hides a seat's chat, in this browser, at this table (and shows it again)
+    page.locator("[data-hide-seat=P2]").click()
+    page.locator("[data-hide-seat=P2][aria-pressed=true]").wait_for()
+    assert page.locator(".chat-lines li").count() == 0
+    page.locator("[data-hide-seat=P2]").click()
+    page.locator(".chat-lines").get_by_text("good luck!").wait_for()
     page.get_by_role("tab", name="Moves").click()
 
     # --- the scripted hand ---------------------------------------------------------------------

@@ -128,7 +128,9 @@ def test_the_vendored_libraries_come_with_their_licences() -> None:
     for library in ("preact", "htm", "sortablejs"):
         assert (vendor / f"LICENSE.{library}").read_text(encoding="utf-8").strip()
     index = (WEB / "index.html").read_text(encoding="utf-8")
-    for module in re.findall(r'"\./(vendor/[^"]+)"', index):
+    modules = re.findall(r'"/(vendor/[^"]+)"', index)  # from the site's root (/players/NAME)
+    assert len(modules) == 4, index
+    for module in modules:
         assert (WEB / module).is_file(), module
 
 

@@ -52,7 +52,6 @@ from rummy500.server.storage import (
     creator_key,
     hash_token,
     new_token,
-    username_key,
 )
 from rummy500.server.tables import TableHub
 
@@ -206,8 +205,8 @@ class ClaimRequest(_Strict):
 
 
 class DeleteRequest(_Strict):
-    #: the account's name, typed again
-    username: str = Field(max_length=MAX_NAME_INPUT)
+    #: a passkey of the account signing the challenge of ``POST /api/account/delete/options``
+    credential: dict[str, Any]
 
 
 class ReportRequest(_Strict):
@@ -334,6 +333,53 @@ async def _start_session(
     _session_cookie(response, token, rp, seconds)
 
 
+async def _check_assertion(
+    hub: TableHub,
+    credential: dict[str, Any],
+    challenge: Challenge,
+    rp: RelyingParty,
+    refused: HTTPException,
+) -> Account:
+    """The account whose passkey signed ``challenge`` (taken: used once), checked against the
+    passkey's stored public key, with the origin, relying party and signature counter;
+    ``refused`` (or ``403`` for a banned account) otherwise."""
+    credential_id = credential.get("id")
+    if not isinstance(credential_id, str) or len(credential_id) > 1400:
+        raise refused
+    passkey = await hub.db(hub.storage.passkey_by_credential, credential_id)
+    if passkey is None:
+        raise refused
+    if challenge.account_id is not None and passkey.account_id != challenge.account_id:
+        raise refused  # a challenge for one account (deletion) signed by another's passkey
+    account = await hub.db(hub.storage.account, passkey.account_id)
+    if account is None:
+        raise refused
+    if account.banned:
+        raise HTTPException(403, _("this account is banned"))
+    response = credential.get("response")
+    handle = response.get("userHandle") if isinstance(response, dict) else None
+    if handle and handle != account.user_handle:
+        raise refused
+    try:
+        verified = verify_authentication_response(
+            credential=credential,
+            expected_challenge=base64url_to_bytes(challenge.challenge),
+            expected_rp_id=rp.id,
+            expected_origin=rp.origin,
+            credential_public_key=passkey.public_key,
+            credential_current_sign_count=passkey.sign_count,
+        )
+    except _REFUSED as e:
+        log.info("passkey assertion refused for %s: %s", account.username, e)
+        raise refused from None
+    used = await hub.db(
+        hub.storage.use_passkey, passkey.id, passkey.sign_count, verified.new_sign_count
+    )
+    if not used:  # another assertion with this passkey got there first
+        raise refused
+    return account
+
+
 # --- routes -------------------------------------------------------------------------------------
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -438,37 +484,7 @@ async def signin(body: CredentialRequest, hub: Hub, rp: RP, response: Response) 
     with the challenge (used once), origin, relying party and signature counter."""
     challenge = await _take_challenge(hub, body.credential, "signin")
     refused = HTTPException(400, _("this passkey could not sign you in"))
-    credential_id = body.credential.get("id")
-    if not isinstance(credential_id, str) or len(credential_id) > 1400:
-        raise refused
-    passkey = await hub.db(hub.storage.passkey_by_credential, credential_id)
-    if passkey is None:
-        raise refused
-    account = await hub.db(hub.storage.account, passkey.account_id)
-    if account is None:
-        raise refused
-    if account.banned:
-        raise HTTPException(403, _("this account is banned"))
-    handle = body.credential.get("response", {}).get("userHandle")
-    if handle and handle != account.user_handle:
-        raise refused
-    try:
-        verified = verify_authentication_response(
-            credential=body.credential,
-            expected_challenge=base64url_to_bytes(challenge.challenge),
-            expected_rp_id=rp.id,
-            expected_origin=rp.origin,
-            credential_public_key=passkey.public_key,
-            credential_current_sign_count=passkey.sign_count,
-        )
-    except _REFUSED as e:
-        log.info("passkey sign-in refused for %s: %s", account.username, e)
-        raise refused from None
-    used = await hub.db(
-        hub.storage.use_passkey, passkey.id, passkey.sign_count, verified.new_sign_count
-    )
-    if not used:  # another sign-in with this passkey got there first
-        raise refused
+    account = await _check_assertion(hub, body.credential, challenge, rp, refused)
     await _start_session(hub, account, rp, response)
     keys = await hub.db(hub.storage.passkeys, account.id)
     return {"account": _account_json(account, keys)}
@@ -564,14 +580,45 @@ async def signout_everywhere(
     return {"status": "signed out", "sessions": ended}
 
 
+@router.post("/account/delete/options")
+async def delete_options(hub: Hub, rp: RP, account: SignedIn, creator: Creator) -> dict[str, Any]:
+    """Begin deleting the account: options for ``navigator.credentials.get()`` naming the
+    account's passkeys. A browser left signed in is not enough to delete an account: one of
+    its passkeys signs this challenge (good for ``--challenge-seconds``, used once)."""
+    keys = await hub.db(hub.storage.passkeys, account.id)
+    options = generate_authentication_options(
+        rp_id=rp.id,
+        timeout=int(hub.config.challenge_seconds * 1000),
+        allow_credentials=[
+            PublicKeyCredentialDescriptor(id=base64url_to_bytes(k.credential_id)) for k in keys
+        ],
+        user_verification=UserVerificationRequirement.PREFERRED,
+    )
+    await _challenge(
+        hub,
+        Challenge(
+            challenge=_b64(options.challenge),
+            purpose="delete",
+            expires_at=time.time() + hub.config.challenge_seconds,
+            account_id=account.id,
+            creator=creator,
+        ),
+    )
+    return {"options": json.loads(options_to_json(options))}
+
+
 @router.delete("/account")
 async def delete_account(
     body: DeleteRequest, hub: Hub, rp: RP, account: SignedIn, response: Response
 ) -> dict[str, str]:
-    """Delete the account (its name typed again): its passkeys, sessions and lists go; its
-    games stay, without its name."""
-    if username_key(body.username.strip()) != username_key(account.username):
-        raise HTTPException(422, _("type the account's name to delete it"))
+    """Delete the account, once one of its passkeys signed the challenge of
+    ``POST /api/account/delete/options`` (this session's account's, not expired, used once):
+    its passkeys, sessions and lists go; its games stay, without its name."""
+    challenge = await _take_challenge(hub, body.credential, "delete")
+    refused = HTTPException(400, _("confirm with one of the account's passkeys to delete it"))
+    if challenge.account_id != account.id:
+        raise refused
+    await _check_assertion(hub, body.credential, challenge, rp, refused)
     await hub.db(hub.storage.delete_account, account.id)
     _forget_cookie(response, rp)
     return {"status": "deleted"}
@@ -656,9 +703,9 @@ async def _table_record(hub: TableHub, table_id: str) -> str | None:
         return None
     events = await hub.db(hub.storage.events, table_id)
     game = await hub.db(rebuild_game, record, events)
-    text = ""
-    if game is not None:
-        text = format_record(game, comment=record_comment(record.id, record.seats))
+    header = record_comment(record.id, record.seats)
+    # before the deal (a waiting room), the header alone: the table and who sat at it
+    text = format_record(game, comment=header) if game is not None else header
     lines = await hub.db(hub.storage.recent_chat, table_id, hub.config.chat_history)
     chat = "\n".join(f"# chat {line.name}: {line.text}" for line in lines)
     return (text + "\n" + chat).strip()[:200_000]

@@ -446,8 +446,7 @@ def serve(
     # Quick bots and lobby database calls run in threads: hand them the interpreter sooner than
     # the default 5 ms, or a busy event loop makes each of their short steps wait that long.
     sys.setswitchinterval(0.0005)
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    where = config.public_url or f"http://{shown}:{port}"
+    where = config.public_url or address_to_open(host, port)
     if uds and not config.public_url:
         print(
             _("rummy500 server: listening on the unix socket {path}").format(path=uds), flush=True
@@ -477,6 +476,15 @@ def serve(
         proxy_headers=bool(config.forwarded_allow_ips),
         forwarded_allow_ips=config.forwarded_allow_ips or None,
     )
+
+
+def address_to_open(host: str, port: int) -> str:
+    """The address to open in a browser for a server listening on ``host``: ``localhost`` on
+    this machine's own address (and on every address), since browsers refuse passkeys at an
+    IP address (docs/accounts.md); else the address it listens on."""
+    if host in ("0.0.0.0", "::", "127.0.0.1", "::1", "localhost"):
+        return f"http://localhost:{port}"
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def _level_options(texts: list[str]) -> dict[str, dict[str, Any]]:

@@ -19,7 +19,7 @@ from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, HTTPException, Request
-from fastapi.responses import RedirectResponse
+from fastapi.responses import FileResponse
 
 from rummy500.bots import LEVEL_NAMES
 from rummy500.i18n import _
@@ -177,6 +177,11 @@ async def player(username: str, hub: Hub) -> dict[str, Any]:
 
 
 @router.get("/players/{username}", include_in_schema=False)
-async def player_page(username: str) -> RedirectResponse:
-    """The profile's page: the browser game shows it (``/?player=NAME``)."""
-    return RedirectResponse(f"/?player={quote(username[:64])}", status_code=302)
+async def player_page(username: str, request: Request) -> FileResponse:
+    """The profile's page, at its own address: the browser game's page (its scripts and
+    styles are addressed from the site's root), which shows the profile of the name in the
+    address."""
+    page = request.app.state.config.web_dir / "index.html"
+    if not page.is_file():
+        raise HTTPException(404, _("there is no player called {name}").format(name=username[:64]))
+    return FileResponse(page, media_type="text/html")

@@ -1338,8 +1338,17 @@ class Storage:
     ) -> float:
         """Store a chat line; with ``keep``, the table's older lines past its newest ``keep``
         go in the same transaction (at most :data:`CHAT_TRIM_BATCH` of them: a table that
-        holds more from before, trims them a batch a line)."""
+        holds more from before, trims them a batch a line). The line keeps the account that
+        holds the seat now (``account_id``, else the seat's own), so that an account's lines
+        stay its own after it leaves the seat (``wipe_chat``, mutes)."""
         now = time.time()
+        writer: Any = account_id
+        if writer is None and seat is not None:
+            writer = (
+                select(seats.c.account_id)
+                .where(seats.c.table_id == table_id, seats.c.number == seat)
+                .scalar_subquery()
+            )
         with self.engine.begin() as conn:
             conn.execute(
                 insert(chat).values(
@@ -1349,7 +1358,7 @@ class Storage:
                     text=text,
                     version=version,
                     at=now,
-                    account_id=account_id,
+                    account_id=writer,
                 )
             )
             if keep is not None:

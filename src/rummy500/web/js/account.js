@@ -1,5 +1,5 @@
 // Accounts (docs/accounts.md): sign up and sign in with a passkey, the account's passkeys,
-// signing out (here or everywhere), deleting the account; and a player's profile (?player=NAME)
+// signing out (here or everywhere), deleting the account; and a player's profile (/players/NAME)
 // with mute, block and report. Playing as a guest needs none of it.
 import { html, useState, useEffect } from './lib.js';
 import { t } from './i18n.js';
@@ -80,6 +80,9 @@ async function signWithPasskey(options) {
     clientExtensionResults: {},
   };
 }
+
+/** A player's profile page. */
+export const profilePath = (name) => `/players/${encodeURIComponent(name)}`;
 
 function failure(err) {
   if (err && err.name === 'NotAllowedError') return t('account.cancelled');
@@ -165,8 +168,8 @@ export function AccountPanel() {
     <h2 id="account-title">${t('account.title')}</h2>
     <p data-signed-in=${account.username}>
       ${t('account.signedin', { name: account.username })}
-      ${' '}<a href=${`/?player=${encodeURIComponent(account.username)}`}
-        onClick=${(e) => { e.preventDefault(); navigate(`/?player=${encodeURIComponent(account.username)}`); }}>${t('account.profile')}</a>
+      ${' '}<a href=${profilePath(account.username)}
+        onClick=${(e) => { e.preventDefault(); navigate(profilePath(account.username)); }}>${t('account.profile')}</a>
     </p>
     ${alert}
     <h3>${t('account.passkeys')}</h3>
@@ -185,22 +188,21 @@ export function AccountPanel() {
       <button disabled=${busy} onClick=${run(() => call('POST', '/api/account/signout'))} data-action="sign-out">${t('account.signout')}</button>
       <button class="ghost" disabled=${busy} onClick=${run(() => call('POST', '/api/account/signout-everywhere'))}>${t('account.signout.all')}</button>
     </div>
-    <${DeleteAccount} name=${account.username} run=${run} busy=${busy} />
+    <${DeleteAccount} run=${run} busy=${busy} />
   </section>`;
 }
 
-function DeleteAccount({ name, run, busy }) {
-  const [typed, setTyped] = useState('');
+function DeleteAccount({ run, busy }) {
+  // a browser left signed in is not enough: one of the account's passkeys confirms, now
+  const remove = run(async () => {
+    const { options } = await call('POST', '/api/account/delete/options');
+    await call('DELETE', '/api/account', { credential: await signWithPasskey(options) });
+  });
   return html`<details class="delete-account">
     <summary>${t('account.delete')}</summary>
     <p class="help">${t('account.delete.help')}</p>
-    <form onSubmit=${run(() => call('DELETE', '/api/account', { username: typed }))}>
-      <label class="field" for="delete-name">
-        <span>${t('account.delete.confirm', { name })}</span>
-        <input id="delete-name" value=${typed} onInput=${(e) => setTyped(e.target.value)} />
-      </label>
-      <button class="danger" type="submit" disabled=${busy || typed.trim().toLowerCase() !== name.toLowerCase()}>${t('account.delete.button')}</button>
-    </form>
+    <p class="help">${t('account.delete.confirm')}</p>
+    <button class="danger" type="button" disabled=${busy} onClick=${remove} data-action="delete-account">${t('account.delete.button')}</button>
   </details>`;
 }
 

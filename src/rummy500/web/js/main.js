@@ -1,5 +1,5 @@
 // The browser game: the start page or a table, chosen by the address (?table=ID, ?watch=ID,
-// ?invite=CODE), with the settings every screen shares.
+// ?invite=CODE, /players/NAME), with the settings every screen shares.
 import { html, render, useState, useEffect } from './lib.js';
 import { setLanguage, preferredLanguage, currentLanguage, t } from './i18n.js';
 import { loadRules } from './rules.js';
@@ -12,6 +12,9 @@ import { LeaderboardScreen } from './play-now.js';
 import { reducedMotion } from './app-shell.js';
 
 function route() {
+  // a profile has its own address (/players/NAME); the other screens are chosen by the query
+  const profile = /^\/players\/([^/]+)\/?$/.exec(location.pathname);
+  if (profile) return { screen: 'player', id: decodeURIComponent(profile[1]) };
   const params = new URLSearchParams(location.search);
   if (params.get('table')) return { screen: 'table', id: params.get('table') };
   if (params.get('watch')) return { screen: 'watch', id: params.get('watch') };

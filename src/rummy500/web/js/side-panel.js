@@ -9,9 +9,10 @@ import { UnreadBadge } from './chat-unread.js';
 /**
  * `panel`: 'log' or 'chat' (the C key opens the chat too); `onSay(text)` sends a chat line and
  * is true when it went; `canChat`: a seated player (spectators read only); `unread`: the chat's
- * lines not seen yet (chat-unread.js).
+ * lines not seen yet (chat-unread.js); `chatSeats`: the other seats that wrote, whose lines
+ * `onHide(seat)` hides or shows again (`hidden`: those hidden, in this browser only).
  */
-export function SidePanel({ log, chat, panel, onPanel, name, canChat, onSay, unread = 0 }) {
+export function SidePanel({ log, chat, panel, onPanel, name, canChat, onSay, unread = 0, chatSeats = [], hidden = new Set(), onHide }) {
   const logList = useFollowNewest([log, panel]);
   const [draft, setDraft] = useState(''); // kept while the player looks at the log
   return html`<aside class="side" aria-label=${t('side.label')}>
@@ -31,6 +32,13 @@ export function SidePanel({ log, chat, panel, onPanel, name, canChat, onSay, unr
               (line, i) => html`<li key=${i}><strong class=${line.seat ? seatColorClass(line.seat) : ''}>${line.name}:</strong> ${line.text}</li>`,
             )}
           </ol>
+          ${onHide && chatSeats.length > 0 &&
+          html`<div class="row chat-hide" role="group" aria-label=${t('chat.hide.label')}>
+            ${chatSeats.map(
+              (seat) => html`<button type="button" class="ghost" key=${seat} aria-pressed=${hidden.has(seat)} data-hide-seat=${seat}
+                onClick=${() => onHide(seat)}>${t(hidden.has(seat) ? 'chat.show' : 'chat.hide', { name: name(seat) })}</button>`,
+            )}
+          </div>`}
           ${canChat && html`<${ChatForm} text=${draft} setText=${setDraft} onSay=${onSay} />`}
         </div>`}
   </aside>`;

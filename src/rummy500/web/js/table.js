@@ -38,6 +38,14 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   const toasts = useToasts();
   const { state, dispatch, status, conn, stateRef, pacer } = useTableConnection(tableId, token, toasts, settings.computerSpeed);
   const muted = useMutedSeats(tableId); // the seats of accounts this account muted
+  // the seats whose chat this browser hides at this table (anyone, a guest too: not kept)
+  const [hidden, setHidden] = useState(() => new Set());
+  const hideSeat = (seat) =>
+    setHidden((old) => {
+      const next = new Set(old);
+      if (!next.delete(seat)) next.add(seat);
+      return next;
+    });
   const [selected, setSelected] = useState(new Set());
   // a saved order (this browser's last at this table) is kept until the player sorts again
   const [sortMode, setSortMode] = useState(() => (store.handOrder(tableId) ? 'custom' : 'suit'));
@@ -283,7 +291,10 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
 
       <${SidePanel}
         log=${state.log}
-        chat=${muted.size ? state.chat.filter((line) => !muted.has(line.seat)) : state.chat}
+        chat=${muted.size || hidden.size ? state.chat.filter((line) => !muted.has(line.seat) && !hidden.has(line.seat)) : state.chat}
+        chatSeats=${[...new Set(state.chat.map((line) => line.seat))].filter((seat) => seat && seat !== me && !muted.has(seat))}
+        hidden=${hidden}
+        onHide=${hideSeat}
         panel=${panel}
         onPanel=${setPanel}
         name=${name}
