@@ -378,3 +378,45 @@ async def test_a_flood_of_play_now_is_held_to_the_limits_while_a_game_plays(
         assert tables <= accepted // 5
         waiting = arena.db("SELECT count(*) FROM seekers WHERE table_id IS NULL GROUP BY creator")
         assert all(n <= 4 for (n,) in waiting)
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_a_rated_game_everyone_left_counts_as_abandoned_by_all(tmp_path: Path) -> None:
+    """Both players close their connections and never come back: the game would never end;
+    once nobody has been at it for the away grace (and the attendance's writing period), each
+    of them abandoned it (a loss and a strike)."""
+    import sqlite3
+
+    from .procserver import ServerProcess
+
+    args = ("--pairing-seconds", "0.2", "--away-seconds", "1", "--unattended-seconds", "2")
+    with ServerProcess(tmp_path / "s", *args) as server:
+        arena = Arena(server, tmp_path, None)  # type: ignore[arg-type]
+        async with browser(arena, "127.0.36.1") as kim, browser(arena, "127.0.36.2") as lee:
+            await signed_up(arena, kim, "Kim")
+            await signed_up(arena, lee, "Lee")
+            tokens = [await seek(kim, pool="2", rated=True), await seek(lee, pool="2", rated=True)]
+            table_id = (await paired(kim, tokens[0]))["table_id"]
+            await paired(lee, tokens[1])
+            clients = [await TableClient.open(server.ws_base, table_id, t) for t in tokens]
+
+            async def playing() -> bool:
+                info = (await kim.call("GET", f"/api/tables/{table_id}")).json()
+                return bool(info["status"] == "playing")
+
+            await wait_for(playing)
+            for c in clients:
+                await c.close()
+
+            async def counted() -> bool:
+                with sqlite3.connect(server.db_path, timeout=10) as conn:
+                    rows = conn.execute(
+                        "SELECT seat, abandoned, change FROM rating_history WHERE table_id = ?",
+                        (table_id,),
+                    ).fetchall()
+                return len(rows) == 2 and all(a and c < 0 for _s, a, c in rows)
+
+            await wait_for(counted, timeout=30)
+            for name in ("Kim", "Lee"):
+                pool = (await kim.call("GET", f"/api/players/{name}")).json()["ratings"]["pools"]
+                assert pool["2"]["games"] == 1 and pool["2"]["rating"] < 1500

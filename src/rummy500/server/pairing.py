@@ -45,7 +45,15 @@ from rummy500.server.accounts import CurrentAccount
 from rummy500.server.client_messages import normalize_name
 from rummy500.server.config import ServerConfig
 from rummy500.server.limits import client_address
-from rummy500.server.ratings import LEVEL_RATINGS, NEW, POOLS, _rating, _save, penalty
+from rummy500.server.ratings import (
+    LEVEL_RATINGS,
+    NEW,
+    POOLS,
+    _rating,
+    _save,
+    abandon_deserted,
+    penalty,
+)
 from rummy500.server.seating import computer_names
 from rummy500.server.storage import (
     Storage,
@@ -432,10 +440,21 @@ class Pairer:
 
     async def _run(self) -> None:
         config = self.hub.config
+        # the deserted rated games are looked for as often as the tables' attendance is
+        # written down (tables.py): a game is deserted two of those periods after its grace
+        every = max(0.5, min(60.0, config.unattended_seconds / 4))
+        swept = 0.0
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), config.pairing_seconds)
             self._wake.clear()
+            now = asyncio.get_running_loop().time()
+            if config.unattended_seconds > 0 and now - swept >= every:
+                swept = now
+                try:
+                    await self.hub.db(abandon_deserted, self.hub.storage, 2 * every)
+                except Exception:
+                    log.exception("counting the deserted rated games failed")
             try:
                 made = await self.hub.db(pair_round, self.hub.storage, config)
             except Exception:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy import and_, exists, func, insert, select, true, update
 
 from rummy500.server.storage import (
     Storage,
@@ -44,6 +44,7 @@ __all__ = [
     "SCALE",
     "Rating",
     "abandon",
+    "abandon_deserted",
     "display",
     "leaderboard",
     "penalty",
@@ -248,6 +249,38 @@ def abandon(storage: Storage, table_id: str, seat: int, now: float | None = None
         _save(conn, account_id, pool, mine, new, now)
         _write_history(conn, account_id, pool, table_id, seat, mine, new, True, now)
     return True
+
+
+def abandon_deserted(
+    storage: Storage, grace: float, now: float | None = None, limit: int = 50
+) -> int:
+    """Rated games in play that nobody has been at for their away grace plus ``grace`` seconds
+    (``tables.attended_at``, which the processes keep while people are there): each of their
+    players abandoned (:func:`abandon`). A game whose players all went away would otherwise
+    never end, and never count. At most ``limit`` tables a call; returns the seats counted."""
+    now = time.time() if now is None else now
+    pending = exists().where(
+        seats.c.table_id == tables.c.id,
+        seats.c.account_id.is_not(None),
+        ~exists().where(
+            rating_history.c.table_id == seats.c.table_id, rating_history.c.seat == seats.c.number
+        ),
+    )
+    with storage.engine.connect() as conn:
+        deserted = list(
+            conn.execute(
+                select(tables.c.id)
+                .where(
+                    tables.c.rated == true(),
+                    tables.c.status == "playing",
+                    tables.c.attended_at + tables.c.away_seconds < now - grace,
+                    pending,
+                )
+                .limit(limit)
+            ).scalars()
+        )
+        seated = {t: _seated_accounts(conn, t) for t in deserted}
+    return sum(abandon(storage, t, seat, now) for t, people in seated.items() for seat in people)
 
 
 def rate_game(
