@@ -214,7 +214,7 @@ async def test_a_guest_who_signs_up_keeps_the_games_this_browser_played(arena: A
         assert (await dan.me() or {})["stats_imported"] is True
         r = await dan.call("GET", "/api/players/dan")
         assert r.status_code == 200 and r.json()["username"] == "Dan"
-        assert r.json()["ratings"] == {}
+        assert r.json()["ratings"]["pools"] == {}
 
 
 async def test_a_blocked_player_cannot_join_my_tables(arena: Arena) -> None:

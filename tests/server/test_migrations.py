@@ -42,6 +42,13 @@ def same(column: str) -> Any:
 #: the way up again as a function of the row before; ``None``: the whole table, empty after).
 #: Everything else comes back exactly.
 LOST: dict[str, dict[str, dict[str, Any] | None]] = {
+    # 0005: ratings, their history and the players waiting to be paired go; no game is rated.
+    "0004": {
+        "tables": {"rated": lambda row: False},
+        "ratings": None,
+        "rating_history": None,
+        "seekers": None,
+    },
     # 0004: accounts and all that is theirs go; the seats and chat lines they took or wrote
     # are a guest's.
     "0003": {
@@ -173,6 +180,9 @@ def test_a_populated_database_goes_down_and_up_again_with_every_row(
     lost = lost_after(revision)
     assert set(down) == {name for name in before if lost.get(name, {}) is not None}
     for name, rows in down.items():
+        if not before[name]:  # a table populate leaves empty
+            assert rows == [], name
+            continue
         columns = set(before[name][0]) - set(lost.get(name) or {})
         kept = [{c: row[c] for c in columns} for row in before[name]]
         assert rows == kept, f"{name}: rows changed on the way down to {revision}"

@@ -22,6 +22,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     app.command("cluster", help=CLUSTER_HELP)(cluster)
     bench_app.command("server", help=BENCH_SERVER_HELP)(bench_server)
     bench_app.command("failover", help=BENCH_FAILOVER_HELP)(bench_failover)
+    bench_app.command("pairing", help=BENCH_PAIRING_HELP)(bench_pairing)
 
 
 CLUSTER_HELP = N_(
@@ -200,6 +201,50 @@ def bench_failover(
         print(json.dumps({key: result[key] for key in FAILOVER_KEYS}))
         return
     table = Table(title=_("Failover benchmark ({n} kills)").format(n=kills))
+    table.add_column(_("measure"))
+    table.add_column(_("value"), justify="right")
+    for key, value in result.items():
+        table.add_row(key, str(value))
+    Console().print(table)
+
+
+BENCH_PAIRING_HELP = N_(
+    "Quick pairing on a real server: SEEKERS simulated players with ratings press Play now "
+    "(rated, 2 players) at RATE a second and ask how it goes until paired; prints how many were "
+    "paired, their waits and the rating gaps of their tables (docs/accounts.md)."
+)
+
+
+def bench_pairing(
+    seekers: Annotated[int, typer.Option(min=2, help=N_("Simulated players."))] = 2000,
+    rate: Annotated[
+        float, typer.Option(min=0.01, help=N_("Players arriving a second (on average)."))
+    ] = 5.0,
+    spread: Annotated[
+        float, typer.Option(min=0.0, help=N_("Standard deviation of their ratings, in points."))
+    ] = 300.0,
+    poll: Annotated[
+        float, typer.Option(min=0.05, help=N_("Seconds between two questions of a player."))
+    ] = 0.5,
+    db: Annotated[
+        str | None, typer.Option(help=N_("Database URL (default: SQLite in a temporary folder)."))
+    ] = None,
+    seed: Annotated[int, typer.Option(help=N_("Seed of the simulated players."))] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
+) -> None:
+    """The command; its help is BENCH_PAIRING_HELP."""
+    import asyncio
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from rummy500.bench.pairing import JSON_KEYS, run_pairing
+
+    result = asyncio.run(run_pairing(seekers, rate, spread=spread, poll=poll, db_url=db, seed=seed))
+    if json_out:
+        print(json.dumps({key: result[key] for key in JSON_KEYS} | result))
+        return
+    table = Table(title=_("Pairing benchmark ({n} players)").format(n=seekers))
     table.add_column(_("measure"))
     table.add_column(_("value"), justify="right")
     for key, value in result.items():

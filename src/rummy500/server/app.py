@@ -23,7 +23,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rummy500.i18n import _, adopt_language
-from rummy500.server import accounts, guide, lobby, profiles, review
+from rummy500.server import accounts, guide, lobby, pairing, profiles, review
+from rummy500.server import leaderboard as ratings_routes
 from rummy500.server.client_messages import (
     AuthMessage,
     ChatMessage,
@@ -176,6 +177,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         hub = TableHub(config, storage)
         await hub.start()
         app.state.hub = hub
+        pairer = pairing.start(app, hub)
         if config.freeze_gc:
             gc.collect()
             gc.freeze()
@@ -185,6 +187,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         try:
             yield
         finally:
+            await pairer.stop()
             await hub.stop()
             storage.close()
 
@@ -214,6 +217,8 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(guide.router)
     app.include_router(accounts.router)
     app.include_router(profiles.router)
+    app.include_router(pairing.router)
+    app.include_router(ratings_routes.router)
     app.add_api_websocket_route("/ws/tables/{table_id}", table_socket)
     if config.web_dir.is_dir():
         from fastapi.staticfiles import StaticFiles

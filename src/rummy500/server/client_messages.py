@@ -8,7 +8,7 @@ in :mod:`rummy500.server.wire` and ``docs/protocol.md``.
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
@@ -292,6 +292,12 @@ class TableInfo(BaseModel):
     ws_path: str
     #: The seats taken by accounts: each one's username (the table's own page only).
     accounts: dict[str, str] | None = None
+    #: A rated game (quick pairing: no undo, no hints, no take-over).
+    rated: bool = False
+    #: A rated table's seats: each account's rating in the pool (``rating``, ``deviation``,
+    #: ``games``, ``provisional``) and, once the game is rated, its ``change`` (the table's
+    #: own page only).
+    ratings: dict[str, dict[str, Any]] | None = None
 
 
 class TableList(BaseModel):

@@ -335,6 +335,27 @@ def serve(
     reports_per_account: Annotated[
         int, typer.Option(help=N_("Reports one account may have waiting for the operators."))
     ] = 20,
+    seeks_per_minute: Annotated[
+        int, typer.Option(help=N_("Play now presses a minute one client address may make."))
+    ] = 20,
+    max_seekers: Annotated[
+        int, typer.Option(help=N_("Players waiting to be paired at once, on the whole server."))
+    ] = 5000,
+    seekers_per_address: Annotated[
+        int, typer.Option(help=N_("Players waiting to be paired at once from one address."))
+    ] = 4,
+    seek_seconds: Annotated[
+        float, typer.Option(help=N_("Seconds a waiting player may go without asking (then out)."))
+    ] = 20.0,
+    arrive_seconds: Annotated[
+        float, typer.Option(help=N_("Seconds a paired player has to come to the table."))
+    ] = 30.0,
+    pairing_seconds: Annotated[
+        float, typer.Option(help=N_("Seconds between two pairing rounds when nobody wakes it."))
+    ] = 1.0,
+    rated_turn_seconds: Annotated[
+        float, typer.Option(help=N_("The turn timer of rated tables, in seconds."))
+    ] = 60.0,
 ) -> None:
     """The command; its help is SERVE_HELP."""
     import logging
@@ -358,6 +379,13 @@ def serve(
         signins_per_minute=signins_per_minute,
         list_per_account=list_per_account,
         reports_per_account=reports_per_account,
+        seeks_per_minute=seeks_per_minute,
+        max_seekers=max_seekers,
+        seekers_per_address=seekers_per_address,
+        seek_seconds=seek_seconds,
+        arrive_seconds=arrive_seconds,
+        pairing_seconds=pairing_seconds,
+        rated_turn_seconds=rated_turn_seconds,
         call_seconds=call_seconds,
         turn_seconds=turn_seconds or None,
         away_seconds=away_seconds,

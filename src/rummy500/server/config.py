@@ -233,3 +233,18 @@ class ServerConfig:
     list_per_account: int = 500
     #: Reports one account may have open at once (an operator closes them).
     reports_per_account: int = 20
+    # Quick pairing (docs/accounts.md "Pairing")
+    #: "Play now" presses a minute one client address may make (0: no limit).
+    seeks_per_minute: int = 20
+    #: Players waiting to be paired at once: on the whole server, and from one address.
+    max_seekers: int = 5000
+    seekers_per_address: int = 4
+    #: A waiting player who has not asked how it goes for this long left (a closed tab).
+    seek_seconds: float = 20.0
+    #: A paired player who has not asked for the table within this long never arrives: the
+    #: table is cancelled and the others wait again in their place.
+    arrive_seconds: float = 30.0
+    #: How often each process's pairer looks at the queue when nobody wakes it.
+    pairing_seconds: float = 1.0
+    #: The turn timer of rated tables (a computer player finishes a turn not finished by then).
+    rated_turn_seconds: float = 60.0

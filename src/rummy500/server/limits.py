@@ -91,6 +91,7 @@ LOBBY_LIMITS = (
     LobbyLimit("rematches", "POST", re.compile(rf"^/api/tables/{_ID}/rematch$"), N_("rematches")),
     LobbyLimit("signups", "POST", re.compile(r"^/api/account/register/options$"), N_("sign-ups")),
     LobbyLimit("signins", "POST", re.compile(r"^/api/account/signin/options$"), N_("sign-ins")),
+    LobbyLimit("seeks", "POST", re.compile(r"^/api/pairing$"), N_("Play now presses")),
 )
 _API_WHAT = N_("requests")
 #: How each kind of request is named to a client.
@@ -111,6 +112,7 @@ def per_minute(config: ServerConfig) -> dict[str, int]:
         # passkey's answer): those are counted
         "signups": config.signups_per_minute,
         "signins": config.signins_per_minute,
+        "seeks": config.seeks_per_minute,
     }
 
 

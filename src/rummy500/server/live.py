@@ -528,6 +528,9 @@ class LiveTable:
             self.error(client, "spectator", _("spectators cannot ask for a hint"), ref)
             return
         seat = client.seat
+        if self.play.record.rated:
+            self.error(client, "rated", _("there are no hints in a rated game"), ref)
+            return
         async with self.lock:
             if self.game is None:
                 self.error(client, "not_started", _("the game has not started yet"), ref)

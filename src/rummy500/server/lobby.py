@@ -44,6 +44,7 @@ from rummy500.server.client_messages import (
 from rummy500.server.config import BOT_LEVELS, LEVEL_HELP, ServerConfig
 from rummy500.server.events import rebuild_game
 from rummy500.server.limits import client_address
+from rummy500.server.ratings import abandon, table_ratings
 from rummy500.server.seating import computer_names
 from rummy500.server.storage import (
     Account,
@@ -120,6 +121,7 @@ def table_info(record: TableRecord, public_url: str) -> TableInfo:
         created_at=record.created_at,
         rematch_of=record.rematch_of,
         rematch_id=record.rematch_id,
+        rated=record.rated,
         reserved_until=record.reserved_until if record.reserved() else None,
         ws_path=f"/ws/tables/{record.id}",
     )
@@ -343,9 +345,13 @@ def rules_catalog_data() -> dict[str, Any]:
 @router.get("/tables/{table_id}", response_model=TableInfo)
 async def get_table(table_id: str, public_url: PublicUrl, hub: Hub) -> TableInfo:
     """One table: its seats, rules and status (no card), and the accounts seated."""
-    info = table_info(await find_table(hub, table_id), public_url)
+    record = await find_table(hub, table_id)
+    info = table_info(record, public_url)
     seated = await hub.db(hub.storage.seat_accounts, table_id)
     info.accounts = {seat_str(n): name for n, name in sorted(seated.items())}
+    if record.rated:
+        rated = await hub.db(table_ratings, hub.storage, table_id, record.players)
+        info.ratings = {seat_str(n): r for n, r in sorted(rated.items())}
     return info
 
 
@@ -368,8 +374,10 @@ async def join(
     """Take a free person's seat with a name (unique at the table, ignoring case). The reply's
     token is the key to the seat. A rematch's seats are kept for the players of the last game
     for a while (``409`` meanwhile). Signed in, the seat is the account's game; an account
-    blocked by someone seated there (or blocking them) cannot join (``403``)."""
-    await find_table(hub, table_id)
+    blocked by someone seated there (or blocking them) cannot join (``403``). A rated game's
+    seats are its paired players' only (``409``)."""
+    if (await find_table(hub, table_id)).rated:
+        raise HTTPException(409, _("the seats of a rated game are its paired players' only"))
     if account is not None and await hub.db(hub.storage.blocked_at_table, table_id, account.id):
         raise HTTPException(403, _("you cannot join this table"))
     try:
@@ -390,10 +398,13 @@ async def join(
 @router.post("/tables/{table_id}/leave")
 async def leave(table_id: str, token: Token, hub: Hub) -> dict[str, str]:
     """Give up the seat: the token stops working. In a game in progress a computer player
-    plays the seat until someone else takes it."""
-    await find_table(hub, table_id)
-    await token_seat(hub, table_id, token)
+    plays the seat until someone else takes it. Leaving a rated game in progress abandons it:
+    a loss (docs/accounts.md)."""
+    record = await find_table(hub, table_id)
+    number = await token_seat(hub, table_id, token)
     assert token is not None
+    if record.rated and record.status == "playing":
+        await hub.db(abandon, hub.storage, table_id, number)
     seat = await hub.db(hub.storage.free_seat, table_id, hash_token(token.credentials))
     if seat is None:
         raise HTTPException(403, _("this token holds no seat at this table"))

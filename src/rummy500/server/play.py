@@ -45,6 +45,7 @@ from rummy500.engine import (
     IllegalMove,
     Move,
     MoveError,
+    RefusedMove,
     Rules,
     seat_str,
 )
@@ -212,8 +213,28 @@ class TablePlay:
         """The level of the computer player that plays ``seat`` now, or None (a person does)."""
         return self.seating.computer_level(seat, now, out_of_time=seat == self._out_of_time())
 
+    def _abandoned(self) -> frozenset[int]:
+        """A rated game's people who are gone at its end: their seat given up, or away for
+        longer than the away grace (docs/accounts.md: it counts as a loss)."""
+        now = self.loop.time()
+        grace = self.seating.away_seconds
+        return frozenset(
+            s.number
+            for s in self.seating.seats
+            if s.kind == "human"
+            and (
+                not s.taken
+                or (
+                    not self.clients.connected(s.number)
+                    and now - self.seating.away_since.get(s.number, now) >= grace
+                )
+            )
+        )
+
     def undo_refusal(self, seat: int | None, now: float) -> MoveError | None:
         """Why ``seat`` cannot take a move back now (:meth:`TakeBacks.refusal`), or ``None``."""
+        if self.record.rated:
+            return RefusedMove("rated", _("moves are not taken back in a rated game"))
         computer = seat is not None and self.computer_level(seat, now) is not None
         return self.takebacks.refusal(self.game, seat, computer_plays=computer)
 
@@ -242,7 +263,7 @@ class TablePlay:
             asked=self.calls.asked(g) if g.phase == CALL else {},
             window_deadline=self.calls.deadline if self.calls.is_open else None,
             turn_deadline=self.clock.deadline,
-            undoable=frozenset() if undo_refused else frozenset({g.turn}),
+            undoable=frozenset() if undo_refused or self.record.rated else frozenset({g.turn}),
         )
 
     def seats_payload(self, moment: Moment | None = None) -> list[dict[str, Any]]:
@@ -524,6 +545,8 @@ class TablePlay:
             news.append(HandEnded())
             if g.phase == GAME_OVER:
                 log.info("table %s: game over, %s wins", self.id, seat_str(g.winner or 0))
+                if self.record.rated:
+                    self.services.rated_game_over(self.id, list(g.totals), self._abandoned())
         self.publish(news)
 
     async def take_back(self, seat: int, ref: Any = None) -> None:

@@ -24,6 +24,7 @@ from fastapi.responses import FileResponse
 from rummy500.bots import LEVEL_NAMES
 from rummy500.i18n import _
 from rummy500.server.events import rebuild_game
+from rummy500.server.ratings import LEVEL_RATINGS, pool_of, ratings_history
 from rummy500.server.storage import Account, Storage, TableRecord
 from rummy500.server.tables import TableHub
 
@@ -35,11 +36,6 @@ MAX_GAMES = 200
 LAST_GAMES = 20
 #: Finished games whose numbers a process keeps.
 SUMMARIES = 20_000
-
-
-def pool_of(players: int) -> str:
-    """The pool a game of ``players`` counts in: ``2``, ``3-4`` or ``5-8``."""
-    return "2" if players == 2 else "3-4" if players <= 4 else "5-8"
 
 
 @dataclass(frozen=True)
@@ -156,9 +152,9 @@ def profile(storage: Storage, account: Account) -> dict[str, Any]:
 
 
 def ratings_section(storage: Storage, account: Account) -> dict[str, Any]:
-    """The profile's ratings: each pool's rating and its history (for the chart). Empty until
-    rated games exist (filled by the ratings: docs/accounts.md)."""
-    return {}
+    """The profile's ratings: each pool's rating (``provisional`` for its first games) and its
+    history (for the chart), and the computer levels on the same scale (docs/accounts.md)."""
+    return {"pools": ratings_history(storage, account.id), "levels": dict(LEVEL_RATINGS)}
 
 
 def _hub(request: Request) -> TableHub:

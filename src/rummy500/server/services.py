@@ -76,6 +76,11 @@ class TableServices(Protocol):
         """Forget the table (a change could not be stored): it is rebuilt from the database."""
         ...
 
+    def rated_game_over(self, table_id: str, totals: list[int], away: frozenset[int]) -> None:
+        """A rated game ended with these ``totals``; the ``away`` seats abandoned it: the
+        ratings are updated (:mod:`~rummy500.server.ratings`), beside the table."""
+        ...
+
     async def unload(self, table: ServedTable) -> None:
         """Release the table: nobody has used it for ``idle_seconds``."""
         ...

@@ -19,7 +19,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ from sqlalchemy import (
     delete,
     event,
     exists,
+    false,
     func,
     insert,
     or_,
@@ -109,6 +110,8 @@ tables = Table(
     # when a person was last connected or took a seat: unattended tables are not listed,
     # and waiting ones are deleted (migration 0003)
     Column("attended_at", Float, nullable=True),
+    # a rated game (quick pairing's rated pools: docs/accounts.md), migration 0005
+    Column("rated", Boolean, nullable=False, server_default=false()),
 )
 Index("ix_tables_listing", tables.c.status, tables.c.private, tables.c.created_at)
 Index("ix_tables_attended", tables.c.status, tables.c.attended_at)
@@ -273,6 +276,63 @@ reports = Table(
 Index("ix_reports_reporter", reports.c.reporter_id, reports.c.created_at)
 Index("ix_reports_open", reports.c.resolved_at, reports.c.id)
 
+#: An account's rating in a pool (``2``, ``3-4``, ``5-8``): OpenSkill's ``mu`` and ``sigma``,
+#: its rated games and its abandonments still weighing on its pairing (migration 0005,
+#: :mod:`~rummy500.server.ratings`).
+ratings = Table(
+    "ratings",
+    metadata,
+    _account_ref("account_id", primary_key=True),
+    Column("pool", String(4), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("strikes", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+Index("ix_ratings_board", ratings.c.pool, ratings.c.mu)
+#: Each rated game's change of each account's rating (the profile's chart), migration 0005.
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    _account_ref("account_id", nullable=False),
+    Column("pool", String(4), nullable=False),
+    Column("table_id", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("rating", Integer, nullable=False),
+    Column("change", Integer, nullable=False),
+    Column("abandoned", Boolean, nullable=False),
+    Column("at", Float, nullable=False),
+)
+Index("ix_rating_history_account", rating_history.c.account_id, rating_history.c.pool)
+Index("ix_rating_history_game", rating_history.c.table_id, rating_history.c.seat, unique=True)
+#: Players waiting to be paired ("Play now"), and the table each was given (migration 0005,
+#: :mod:`~rummy500.server.pairing`). The row's token is the seat's: the client keeps it.
+seekers = Table(
+    "seekers",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    _account_ref("account_id", nullable=True),
+    Column("name", String(32), nullable=False),
+    Column("creator", String(32), nullable=False),
+    Column("pool", String(4), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("penalty", Float, nullable=False),
+    Column("bots_after", Float, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Column("table_id", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("paired_at", Float, nullable=True),
+    Column("arrived_at", Float, nullable=True),
+)
+Index("ix_seekers_waiting", seekers.c.table_id, seekers.c.pool, seekers.c.created_at)
+Index("ix_seekers_account", seekers.c.account_id)
+Index("ix_seekers_creator", seekers.c.creator)
+
 #: Chat lines a new line may trim of its table's older ones (a table stored before lines were
 #: trimmed loses its excess this many at a time), and the page of the sweep of finished tables'
 #: chat (:meth:`Storage.expire_chat`): each statement's work is bounded by them.
@@ -394,6 +454,8 @@ class TableRecord:
     seats: tuple[SeatRecord, ...] = field(default=())
     #: A rematch's seats are kept for the players of the last game until then (``time.time``).
     reserved_until: float | None = None
+    #: A rated game (no undo, no hints, no take-over: docs/accounts.md).
+    rated: bool = False
 
     def reserved(self, now: float | None = None) -> bool:
         """Whether only the players of the last game may take a seat now."""
@@ -606,12 +668,17 @@ class Storage:
         reserved_until: float | None = None,
         names: Sequence[str | None] | None = None,
         creator: str | None = None,
+        rated: bool = False,
+        seated: Sequence[tuple[str, str, str | None] | None] | None = None,
+        within: Any = None,
     ) -> TableRecord:
         """A new table waiting for its players; ``seats_spec`` is ``(kind, level)`` per seat,
         ``names`` the computer seats' names (:func:`~rummy500.server.seating.computer_names`;
         a person may not take a name a computer player has). Until ``reserved_until`` only
         :meth:`take_seat` with ``reserved=True`` seats anyone. ``creator``: the
-        :func:`creator_key` of the address it came from (the lists show a few of each)."""
+        :func:`creator_key` of the address it came from (the lists show a few of each).
+        ``seated``: the people already seated, ``(name, token_hash, account_id)`` per person's
+        seat (quick pairing); ``within``: in that connection's transaction (a savepoint)."""
         bot_names = list(names) if names is not None else [None] * len(seats_spec)
         if len(bot_names) != len(seats_spec):
             raise ValueError("one name (or None) per seat")
@@ -642,9 +709,11 @@ class Storage:
                 "reserved_until": reserved_until,
                 "creator": creator,
                 "attended_at": now,
+                "rated": rated,
             }
+            people = list(seated) if seated is not None else [None] * len(seats_spec)
             try:
-                with self.engine.begin() as conn:
+                with _transaction(self.engine, within) as conn:
                     conn.execute(insert(tables).values(**row))
                     conn.execute(
                         insert(seats),
@@ -658,7 +727,9 @@ class Storage:
                                 "name_key": bot_keys[n] if kind == "bot" else None,
                                 "token_hash": None,
                                 "joined_at": None,
+                                "account_id": None,
                             }
+                            | _seated(people[n] if kind == "human" else None, now)
                             for n, (kind, level) in enumerate(seats_spec)
                         ],
                     )
@@ -679,7 +750,10 @@ class Storage:
                     if again is not None:
                         return again
                 raise
-            record = self.table(table_id)
+            if within is not None:
+                record = self._table(within, tables.c.id == table_id)
+            else:
+                record = self.table(table_id)
             assert record is not None
             return record
         raise RuntimeError("could not find a free invite code")
@@ -1872,6 +1946,31 @@ class _RematchExists(Exception):
     pass
 
 
+@contextlib.contextmanager
+def _transaction(engine: Engine, conn: Any) -> Iterator[Any]:
+    """A transaction of its own, or a savepoint within ``conn``'s."""
+    if conn is None:
+        with engine.begin() as own:
+            yield own
+    else:
+        with conn.begin_nested():
+            yield conn
+
+
+def _seated(person: tuple[str, str, str | None] | None, now: float) -> dict[str, Any]:
+    """A person's seat taken as the table is made: ``(name, token_hash, account_id)``."""
+    if person is None:
+        return {}
+    name, token_hash, account_id = person
+    return {
+        "name": name,
+        "name_key": seat_name_key(name),
+        "token_hash": token_hash,
+        "joined_at": now,
+        "account_id": account_id,
+    }
+
+
 def _seat(row: Any) -> SeatRecord:
     return SeatRecord(
         number=row["number"],
@@ -1904,6 +2003,7 @@ def _record(row: Any, seat_rows: Iterable[Any]) -> TableRecord:
         rematch_id=row["rematch_id"],
         seats=tuple(_seat(s) for s in seat_rows),
         reserved_until=row.get("reserved_until"),
+        rated=bool(row.get("rated") or False),
     )
 
 

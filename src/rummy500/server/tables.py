@@ -35,6 +35,7 @@ from rummy500.server.config import ServerConfig
 from rummy500.server.events import EventWriter, rebuild_game
 from rummy500.server.live import LiveTable
 from rummy500.server.ownership import HandOverLimit, Notice, make_ownership
+from rummy500.server.ratings import rate_game
 from rummy500.server.services import ServedTable
 from rummy500.server.storage import Storage, TableRecord
 
@@ -120,6 +121,9 @@ class TableHub:
         #: tables a person came to or left, to write down as attended (:meth:`attended`)
         self._attended: set[str] = set()
         self._attending: asyncio.Task[None] | None = None
+        #: quick pairing's wake-up (:mod:`~rummy500.server.pairing`): a player began to wait
+        #: here or at another process
+        self.on_seek: Callable[[], None] | None = None
 
     def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
         """Run ``coroutine`` as a task the hub keeps until it is done."""
@@ -428,8 +432,30 @@ class TableHub:
         ):
             self._kept.popitem(last=False)
 
+    def rated_game_over(self, table_id: str, totals: list[int], away: frozenset[int]) -> None:
+        """A rated game ended: its players' ratings are updated (in a worker thread)."""
+        self.spawn(self._rate(table_id, totals, away))
+
+    async def _rate(self, table_id: str, totals: list[int], away: frozenset[int]) -> None:
+        try:
+            await self.db(rate_game, self.storage, table_id, totals, away)
+        except Exception:
+            log.exception("table %s: rating the game failed", table_id)
+
+    async def seek_added(self) -> None:
+        """A player began to wait for quick pairing: wake the pairer here and at the other
+        processes (``NOTIFY``)."""
+        if self.on_seek is not None:
+            self.on_seek()
+        if not self.ownership.leased:
+            await self.ownership.notify(Notice("seek", ""))
+
     def _heard(self, notice: Notice) -> None:
         """A notice from another process (called on the event loop)."""
+        if notice.kind == "seek":
+            if self.on_seek is not None:
+                self.on_seek()
+            return
         if notice.kind in ("released", "kept"):
             answer = self._answers.get(notice.table)
             if answer is not None and not answer.done():

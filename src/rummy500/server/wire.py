@@ -78,6 +78,7 @@ ERROR_CODES = (
     "table_crowded",
     "server_full",
     "made_room",
+    "rated",
 )
 
 

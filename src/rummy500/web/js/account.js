@@ -8,6 +8,7 @@ import * as store from './store.js';
 import { navigate, Settings } from './app-shell.js';
 import { LanguagePicker } from './language-picker.js';
 import { levelName } from './rules.js';
+import { RatingsSection } from './play-now.js';
 
 async function call(method, path, body) {
   const headers = { Accept: 'application/json', 'Accept-Language': document.documentElement.lang || 'en' };
@@ -288,10 +289,7 @@ export function ProfileScreen({ name, settings, onSettings }) {
           ${Object.keys(profile.by_level).length > 0 &&
           html`<h3>${t('profile.by.level')}</h3><${StatRows} label=${t('profile.level.col')} title=${t('profile.by.level')} rows=${Object.entries(profile.by_level).map(([l, s]) => [level(l), s])} />`}
         </section>
-        ${Object.keys(profile.ratings || {}).length > 0 &&
-        html`<section class="panel" data-section="ratings" aria-labelledby="profile-ratings">
-          <h2 id="profile-ratings">${t('profile.ratings')}</h2>
-        </section>`}
+        <${RatingsSection} ratings=${profile.ratings} />
         <section class="panel" aria-labelledby="profile-last">
           <h2 id="profile-last">${t('profile.last')}</h2>
           ${profile.last_games.length === 0 && html`<p class="help">${t('profile.none')}</p>`}

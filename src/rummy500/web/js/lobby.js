@@ -9,6 +9,7 @@ import { computerSeatText } from './names.js';
 import { LanguagePicker } from './language-picker.js';
 import { GuideDialog } from './dialogs.js';
 import { AccountPanel } from './account.js';
+import { PlayNow } from './play-now.js';
 import {
   choiceOptions,
   defaultOf,
@@ -553,6 +554,7 @@ export function Lobby({ invite, settings, onSettings }) {
         />`}
         <${CreateTable} name=${name} setName=${setName} onError=${onError} onRules=${setRules} />
         <div class="lobby-column">
+          <${PlayNow} />
           <${AccountPanel} />
           <${CodeBox} onFound=${setJoining} onError=${onError} />
           <${MyTables} />

@@ -8,6 +8,7 @@ import { Lobby } from './lobby.js';
 import { TableScreen } from './table.js';
 import { ReviewScreen } from './review.js';
 import { ProfileScreen } from './account.js';
+import { LeaderboardScreen } from './play-now.js';
 import { reducedMotion } from './app-shell.js';
 
 function route() {
@@ -18,6 +19,7 @@ function route() {
   if (params.get('table')) return { screen: 'table', id: params.get('table') };
   if (params.get('watch')) return { screen: 'watch', id: params.get('watch') };
   if (params.get('player')) return { screen: 'player', id: params.get('player') };
+  if (params.get('leaderboard')) return { screen: 'leaderboard', id: params.get('leaderboard') };
   if (params.get('review')) return { screen: 'review', id: params.get('review'), seat: params.get('seat') };
   return { screen: 'lobby', invite: params.get('invite') };
 }
@@ -61,7 +63,9 @@ function App({ initialSettings }) {
             ? t('title.review')
             : where.screen === 'player'
               ? t('title.player', { name: where.id })
-            : t('title.table');
+              : where.screen === 'leaderboard'
+                ? t('board.title')
+                : t('title.table');
     window.scrollTo(0, 0);
   }, [where.screen, where.id]);
   if (where.screen === 'lobby') {
@@ -69,6 +73,9 @@ function App({ initialSettings }) {
   }
   if (where.screen === 'player') {
     return html`<${ProfileScreen} key=${`player-${where.id}`} name=${where.id} settings=${settings} onSettings=${onSettings} />`;
+  }
+  if (where.screen === 'leaderboard') {
+    return html`<${LeaderboardScreen} pool=${where.id} settings=${settings} onSettings=${onSettings} />`;
   }
   if (where.screen === 'review') {
     return html`<${ReviewScreen}

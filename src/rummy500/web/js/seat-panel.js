@@ -5,8 +5,9 @@ import { t } from './i18n.js';
 import { cardShort, cardList } from './cards.js';
 import { seatColorClass } from './seat-colors.js';
 import { LevelBadge } from './names.js';
+import { useTableRatings, shownRating } from './play-now.js';
 
-export function SeatPanel({ state, seat, info, isTurn, you }) {
+export function SeatPanel({ state, seat, info, isTurn, you, rating }) {
   const view = state.view;
   const size = view ? view.hand_sizes[seat] : 0;
   const total = view ? view.totals[seat] : 0;
@@ -30,6 +31,7 @@ export function SeatPanel({ state, seat, info, isTurn, you }) {
       <strong class="seat-name">${name}</strong>
       ${you && html`<span class="tag">${t('seat.you')}</span>`}
       ${computer && html`<${LevelBadge} level=${info.level} />`}
+      ${rating && html`<span class="tag" data-seat-rating>${t('seat.rating', { rating: shownRating(rating) })}</span>`}
       ${away && html`<span class="tag warn">${botPlays ? t('seat.away.bot') : t('seat.away')}</span>`}
       ${left && html`<span class="tag warn" data-left>${t('seat.left')}</span>`}
       ${info && info.kind === 'human' && !info.taken && !left && html`<span class="tag">${t('seat.free')}</span>`}
@@ -53,10 +55,11 @@ export function SeatPanel({ state, seat, info, isTurn, you }) {
 /** The other players, round the table from the player's left. */
 export function OtherSeats({ state, seats, turnSeat }) {
   const infoOf = (seat) => (state.seats || []).find((s) => s.seat === seat);
+  const ratings = useTableRatings(state.table && state.table.table_id);
   return html`<section class="others" aria-label=${t('table.players')}>
     <ul class="seat-list">
       ${seats.map(
-        (seat) => html`<${SeatPanel} key=${seat} state=${state} seat=${seat} info=${infoOf(seat)} isTurn=${turnSeat === seat} />`,
+        (seat) => html`<${SeatPanel} key=${seat} state=${state} seat=${seat} info=${infoOf(seat)} isTurn=${turnSeat === seat} rating=${ratings[seat]} />`,
       )}
     </ul>
   </section>`;

@@ -2,6 +2,7 @@
 // the hand's scores and the totals, a score table of every hand, and who the next deal waits
 // for; at the end the winner, a chart of the totals by hand, the game record to download, and a
 // rematch.
+import { RatingChanges } from './play-now.js';
 import { html, cls, useState, useEffect } from './lib.js';
 import { t } from './i18n.js';
 import { cardShort, cardList } from './cards.js';
@@ -133,6 +134,7 @@ export function Summary({ state, me, token, tableId, name, onClose, onReady, toa
   return html`<${Modal} title=${title} onClose=${onClose} className=${cls('summary', over && 'game-over')}>
     <div data-summary>
       ${over && html`<p class="winner-line">${over.winner === me ? t('summary.you.won') : t('summary.hand.of', { n: summary.hand_number })}</p>`}
+      ${over && html`<${RatingChanges} tableId=${tableId} name=${name} />`}
       <p>${how}</p>
       <table class="scores">
         <caption class="visually-hidden">${t('summary.caption', { n: summary.hand_number })}</caption>
