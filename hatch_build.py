@@ -1,4 +1,4 @@
-"""The wheel's build hook: the engine compiled with mypyc from the same .py files (docs/compiled.md).
+"""The wheel's build hook: the engine compiled with mypyc from the same .py files.
 
 Hatchling runs this hook for every wheel. It compiles the modules that pyproject.toml's
 ``[tool.hatch.build.targets.wheel.hooks.custom]`` names into C extensions, beside the .py

@@ -100,19 +100,8 @@ def _pairs(words: Iterable[str], *, repeat: bool = True) -> dict[str, str]:
     return pairs
 
 
-class _Options:
-    """Where :attr:`Rules.OPTIONS` lives: a class attribute of a base, out of the dataclass's
-    sight. Compiled with mypyc, a ``ClassVar`` written in the dataclass itself is taken for a
-    field (its annotation is only a string there), and ``Rules()`` then fails."""
-
-    __slots__ = ()
-
-    #: The options' names as written in a record's ``rules:`` line, in that order.
-    OPTIONS: ClassVar[tuple[str, ...]] = tuple(_ATTR)
-
-
 @dataclass(frozen=True, slots=True)
-class Rules(_Options):
+class Rules:
     """Every rule option of docs/rules.md §9. Immutable; validated on construction.
 
     >>> Rules(pickup="must-meld").pickup
@@ -126,6 +115,8 @@ class Rules(_Options):
     going_out: str = "any"
     win: str = "highest"
     target: int = 500
+
+    OPTIONS: ClassVar[tuple[str, ...]] = tuple(_ATTR)
 
     def __post_init__(self) -> None:
         for name, choices in _CHOICES.items():
