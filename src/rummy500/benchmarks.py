@@ -19,6 +19,7 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+from rummy500.builds import build
 from rummy500.engine import Game, Rules
 from rummy500.i18n import _
 
@@ -40,8 +41,9 @@ def engine_benchmark(
     """Play hands with uniformly random choices among ``legal_moves()`` for ``seconds``.
 
     Returns hands and moves per second, moves per hand, and the median and 99th percentile time
-    of a ``legal_moves()`` call in microseconds. Hands that reach ``move_cap`` moves are scored
-    as if the stock ran out (docs/rules.md §7) and counted in ``capped_hands``.
+    of a ``legal_moves()`` call in microseconds, and the engine's ``build`` that played them
+    (``"compiled"`` or ``"pure"``: :mod:`rummy500.builds`). Hands that reach ``move_cap`` moves
+    are scored as if the stock ran out (docs/rules.md §7) and counted in ``capped_hands``.
 
     The stopwatch times a random sample of the ``legal_moves()`` calls (one in 16 on average,
     at gaps drawn from their own generator), so that timing does not slow the play it measures.
@@ -87,6 +89,7 @@ def engine_benchmark(
         "capped_hands": capped,
         "seconds": round(elapsed, 2),
         "players": players,
+        "build": build(),
     }
 
 
