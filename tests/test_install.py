@@ -235,3 +235,33 @@ def test_wheel_installed_alone_serves_and_plays(wheel: Path, tmp_path: Path) -> 
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+@pytest.mark.slow
+def test_without_a_c_compiler_the_wheel_is_the_pure_one(tmp_path: Path) -> None:
+    """Slow: mypyc type-checks the engine before the compiler is called (and fails)."""
+    pytest.importorskip("hatchling", reason="the dev extra's build tools")
+    pytest.importorskip("mypyc")
+    env = {**os.environ, "CC": "false", "RUMMY500_BUILD": "auto"}
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation"]
+    built = subprocess.run(
+        [*command, "-w", str(tmp_path), str(ROOT)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = tmp_path.glob("rummy500-*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl")
+    assert not [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".so")]
+    # and where the compiled build is required, no compiler is an error
+    refused = subprocess.run(
+        [*command, "-w", str(tmp_path / "refused"), str(ROOT)],
+        env={**env, "RUMMY500_BUILD": "compiled"},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert refused.returncode != 0
+    assert "mypyc could not compile the engine" in refused.stdout + refused.stderr
