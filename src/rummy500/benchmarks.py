@@ -141,7 +141,8 @@ def engine_from_revision(revision: str, into: Path) -> Path:
     """Write into ``into`` a copy of this rummy500 package whose engine
     (``rummy500/engine``) is the one of git ``revision`` of the checkout it runs from; return
     the directory to put first on ``PYTHONPATH``. Everything but the engine (bots, benchmarks)
-    is today's, so that a measurement compares engines alone.
+    is today's, so that a measurement compares engines alone; the copy is pure Python, whichever
+    build runs today.
 
     Raises :class:`ValueError` when the package is not in a git checkout or the revision has no
     engine."""
@@ -160,8 +161,12 @@ def engine_from_revision(revision: str, into: Path) -> Path:
         raise ValueError(
             _("no engine at revision {revision!r} of {root}").format(revision=revision, root=root)
         )
+    # .py files only: a compiled module of an installed compiled build (docs/compiled.md) would
+    # load the installed build's engine beside the revision's
     shutil.copytree(
-        package, into / "rummy500", ignore=shutil.ignore_patterns("__pycache__", "engine")
+        package,
+        into / "rummy500",
+        ignore=shutil.ignore_patterns("__pycache__", "engine", "*.so", "*.pyd"),
     )
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         if hasattr(tarfile, "data_filter"):  # (Python 3.11.4 and later)
