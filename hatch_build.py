@@ -87,14 +87,12 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[type-arg]
             path for pattern in self.config.get("exclude", []) for path in self._glob(pattern)
         }
         return sorted(
-            {path for pattern in self.config["compile"] for path in self._glob(pattern)}
-            - excluded
+            {path for pattern in self.config["compile"] for path in self._glob(pattern)} - excluded
         )
 
     def _glob(self, pattern: str) -> list[str]:
         return [
-            os.path.relpath(path, self.root)
-            for path in glob.glob(os.path.join(self.root, pattern))
+            os.path.relpath(path, self.root) for path in glob.glob(os.path.join(self.root, pattern))
         ]
 
 
