@@ -93,4 +93,6 @@ def test_version_is_the_installed_distributions(
     with pytest.raises(SystemExit) as exit_:
         _run(monkeypatch, "--version")
     assert exit_.value.code == 0
-    assert capsys.readouterr().out == f"rummy500 {version('rummy500')}\n"
+    from rummy500.builds import describe
+
+    assert capsys.readouterr().out == f"rummy500 {version('rummy500')} ({describe()})\n"

@@ -33,14 +33,37 @@ DATA_FOLDERS = ("web", "locale", "server/migrations")
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``RUMMY500_WHEEL``'s wheel (make test: the compiled one it built), else the pure wheel
+    built here (compiling takes minutes: make wheels)."""
+    given = os.environ.get("RUMMY500_WHEEL")
+    if given:
+        return Path(given).resolve()
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(ROOT)],
         check=True,
         timeout=300,
+        env={**os.environ, "RUMMY500_BUILD": "pure"},
     )
     (built,) = out.glob("rummy500-*.whl")
     return built
+
+
+def _is_compiled(wheel: Path) -> bool:
+    return not wheel.name.endswith("-py3-none-any.whl")
+
+
+def test_a_compiled_wheel_holds_each_compiled_module_beside_its_py_file(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    extensions = sorted(n for n in names if n.endswith((".so", ".pyd")))
+    if not _is_compiled(wheel):
+        assert not extensions, "a pure wheel holds no extension module"
+        return
+    assert "rummy500/engine/state.py" in names
+    assert any(n.startswith("rummy500/engine/state.") for n in extensions), extensions
+    for name in extensions:
+        if name.startswith("rummy500/"):  # (the shared library of the group is beside rummy500/)
+            assert name.split(".")[0] + ".py" in names, f"{name} has no .py file for RUMMY500_PURE"
 
 
 def _source_files(folder: str) -> set[str]:
@@ -148,7 +171,11 @@ def test_wheel_installed_alone_serves_and_plays(wheel: Path, tmp_path: Path) -> 
     assert extras_found == "", "the base install should bring no extra's packages"
 
     version = wheel.name.split("-")[1]
-    assert run(rummy500, "--version").stdout.strip() == f"rummy500 {version}"
+    build = "compiled with mypyc" if _is_compiled(wheel) else "pure Python"
+    assert run(rummy500, "--version").stdout.strip() == f"rummy500 {version} ({build})"
+    # a game of computer players, to its end, on the build installed
+    game = run(rummy500, "sim", "--games", "1", "--players", "2", "--seed", "3", "--workers", "1")
+    assert game.returncode == 0, game.stderr
     rules = run(rummy500, "rules")
     assert rules.returncode == 0 and "target=500" in rules.stdout
     play = run(rummy500, "play", "--help")
@@ -208,3 +235,33 @@ def test_wheel_installed_alone_serves_and_plays(wheel: Path, tmp_path: Path) -> 
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+@pytest.mark.slow
+def test_without_a_c_compiler_the_wheel_is_the_pure_one(tmp_path: Path) -> None:
+    """Slow: mypyc type-checks the engine before the compiler is called (and fails)."""
+    pytest.importorskip("hatchling", reason="the dev extra's build tools")
+    pytest.importorskip("mypyc")
+    env = {**os.environ, "CC": "false", "RUMMY500_BUILD": "auto"}
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation"]
+    built = subprocess.run(
+        [*command, "-w", str(tmp_path), str(ROOT)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = tmp_path.glob("rummy500-*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl")
+    assert not [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".so")]
+    # and where the compiled build is required, no compiler is an error
+    refused = subprocess.run(
+        [*command, "-w", str(tmp_path / "refused"), str(ROOT)],
+        env={**env, "RUMMY500_BUILD": "compiled"},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert refused.returncode != 0
+    assert "mypyc could not compile the engine" in refused.stdout + refused.stderr

@@ -1,6 +1,11 @@
 """rummy500: Rummy 500 (500 Rum, Pinochle Rummy, Joker Rummy) — engine, notation, bots, tools."""
 
-from rummy500.engine import (
+# First, before any compiled module loads: RUMMY500_PURE=1 runs the .py files (rummy500.builds).
+from rummy500.builds import use_pure_if_asked
+
+use_pure_if_asked()
+
+from rummy500.engine import (  # noqa: E402
     Deal,
     Game,
     IllegalMove,

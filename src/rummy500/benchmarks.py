@@ -19,6 +19,7 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+from rummy500.builds import build
 from rummy500.engine import Game, Rules
 from rummy500.i18n import _
 
@@ -40,8 +41,9 @@ def engine_benchmark(
     """Play hands with uniformly random choices among ``legal_moves()`` for ``seconds``.
 
     Returns hands and moves per second, moves per hand, and the median and 99th percentile time
-    of a ``legal_moves()`` call in microseconds. Hands that reach ``move_cap`` moves are scored
-    as if the stock ran out (docs/rules.md §7) and counted in ``capped_hands``.
+    of a ``legal_moves()`` call in microseconds, and the engine's ``build`` that played them
+    (``"compiled"`` or ``"pure"``: :mod:`rummy500.builds`). Hands that reach ``move_cap`` moves
+    are scored as if the stock ran out (docs/rules.md §7) and counted in ``capped_hands``.
 
     The stopwatch times a random sample of the ``legal_moves()`` calls (one in 16 on average,
     at gaps drawn from their own generator), so that timing does not slow the play it measures.
@@ -87,6 +89,7 @@ def engine_benchmark(
         "capped_hands": capped,
         "seconds": round(elapsed, 2),
         "players": players,
+        "build": build(),
     }
 
 
@@ -138,7 +141,8 @@ def engine_from_revision(revision: str, into: Path) -> Path:
     """Write into ``into`` a copy of this rummy500 package whose engine
     (``rummy500/engine``) is the one of git ``revision`` of the checkout it runs from; return
     the directory to put first on ``PYTHONPATH``. Everything but the engine (bots, benchmarks)
-    is today's, so that a measurement compares engines alone.
+    is today's, so that a measurement compares engines alone; the copy is pure Python, whichever
+    build runs today.
 
     Raises :class:`ValueError` when the package is not in a git checkout or the revision has no
     engine."""
@@ -157,8 +161,12 @@ def engine_from_revision(revision: str, into: Path) -> Path:
         raise ValueError(
             _("no engine at revision {revision!r} of {root}").format(revision=revision, root=root)
         )
+    # .py files only: a compiled module of an installed compiled build (docs/compiled.md) would
+    # load the installed build's engine beside the revision's
     shutil.copytree(
-        package, into / "rummy500", ignore=shutil.ignore_patterns("__pycache__", "engine")
+        package,
+        into / "rummy500",
+        ignore=shutil.ignore_patterns("__pycache__", "engine", "*.so", "*.pyd"),
     )
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         if hasattr(tarfile, "data_filter"):  # (Python 3.11.4 and later)

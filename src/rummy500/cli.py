@@ -111,7 +111,9 @@ def _check_language(code: str | None) -> str | None:
 
 def _print_version(show: bool) -> None:
     if show:
-        print(f"rummy500 {version()}")
+        from rummy500.builds import describe
+
+        print(f"rummy500 {version()} ({describe()})")
         raise typer.Exit()
 
 

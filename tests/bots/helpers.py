@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from rummy500.bots import Bot
+from rummy500.builds import build
 from rummy500.engine import Deal, Game, Move, Rules, card_str, parse_card
 from rummy500.engine.cards import JOKER, NUM_CODES, deck
+
+#: A test that patches a module's name or a class's method to look inside the bots: compiled
+#: (docs/compiled.md), a module calls its own functions directly and its classes take no new
+#: attributes, so such a test runs on the pure build only.
+patches_a_module = pytest.mark.skipif(
+    build() == "compiled", reason="patches a name that a compiled module does not look up"
+)
 
 
 def cards(text: str) -> tuple[int, ...]:

@@ -14,7 +14,7 @@ from rummy500.bots.reading import read_hand, table_fits
 from rummy500.engine import JOKER, Game, IllegalMove
 from rummy500.engine.melds import analyze_meld
 
-from .helpers import position
+from .helpers import patches_a_module, position
 
 
 def with_a_run() -> Game:
@@ -45,6 +45,7 @@ def test_a_card_left_out_is_one_no_meld_holds_with_the_other() -> None:
         assert bool(reading._PARTNERS[a] >> b & 1) == _meld_holds_both(a, b), (a, b)
 
 
+@patches_a_module
 @pytest.mark.parametrize("seed", range(4))
 def test_leaving_out_the_lone_cards_finds_the_same_score(
     seed: int, monkeypatch: pytest.MonkeyPatch
@@ -82,6 +83,7 @@ def _one_search(naturals: list[int]) -> list[tuple[int, tuple[int, ...]]]:
     return sorted(parts, key=lambda p: p[1][0])
 
 
+@patches_a_module
 @pytest.mark.parametrize("seed", range(3))
 def test_reading_a_hand_without_jokers_by_its_parts_finds_the_same_reading(
     seed: int, monkeypatch: pytest.MonkeyPatch

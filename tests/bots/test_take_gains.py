@@ -13,6 +13,8 @@ from rummy500.bots.reading import read_hand
 from rummy500.engine import JOKER, Game, Move, Rules
 from rummy500.notation import read_record
 
+from .helpers import patches_a_module
+
 
 def reference_gains(view: _View, takes: list[Move]) -> dict[Move, float]:
     """take_gains as it reads every take's hand (the definition)."""
@@ -52,6 +54,7 @@ def test_the_gains_are_those_of_reading_every_take() -> None:
     assert checked > 300
 
 
+@patches_a_module
 def test_a_top_card_that_makes_no_meld_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
     # the pile: K♣ 9♠ 4♦ 2♥ K♠ (top); nothing in P1's hand melds with the K♠, which P1 may
     # still take (the top card is free to take): the take is dropped without a reading

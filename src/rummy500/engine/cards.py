@@ -16,6 +16,7 @@ Positions in a run go from 0 (a low ace) through 1 … 12 (2 … K) to 13 (a hig
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from rummy500.engine.errors import NotationError
 from rummy500.i18n import _
@@ -42,14 +43,14 @@ __all__ = [
     "suit_of",
 ]
 
-RANKS = "A23456789TJQK"
-SUITS = "CDHS"
-JOKER = 52
-NUM_CODES = 53
-JOKER_AS = 100
-JOKER_RANK = 200
+RANKS: Final = "A23456789TJQK"
+SUITS: Final = "CDHS"
+JOKER: Final = 52
+NUM_CODES: Final = 53
+JOKER_AS: Final = 100
+JOKER_RANK: Final = 200
 
-_CARD_STRS = [r + s for s in SUITS for r in RANKS] + ["JK"]
+_CARD_STRS: Final = [r + s for s in SUITS for r in RANKS] + ["JK"]
 
 
 def card_code(rank: int, suit: int) -> int:

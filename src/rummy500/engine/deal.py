@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from rummy500.engine.cards import (
     JOKER,
@@ -37,7 +37,7 @@ def shuffle(cards: list[int], seed: int | str) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-_SWAPS = [tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)) for n in range(109)]
+_SWAPS: Final = [tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)) for n in range(109)]
 
 
 @cache

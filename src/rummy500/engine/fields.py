@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import compress
+from typing import Final
 
 from rummy500.engine.deal import HandHistory
 from rummy500.engine.melds import (
@@ -25,20 +26,22 @@ from rummy500.engine.phases import HandResult, Phase
 from rummy500.engine.rules import Rules
 from rummy500.i18n import _
 
-DRAW = Phase.DRAW
-PLAY = Phase.PLAY
-CALL = Phase.CALL
-HAND_OVER = Phase.HAND_OVER
-GAME_OVER = Phase.GAME_OVER
+DRAW: Final = Phase.DRAW
+PLAY: Final = Phase.PLAY
+CALL: Final = Phase.CALL
+HAND_OVER: Final = Phase.HAND_OVER
+GAME_OVER: Final = Phase.GAME_OVER
 
 # What a card taken from the discard pile obliges: meld or lay off / new meld only / lay off only.
-MUST_ANY, MUST_NEW, MUST_LAYOFF = 0, 1, 2
+MUST_ANY: Final = 0
+MUST_NEW: Final = 1
+MUST_LAYOFF: Final = 2
 
 # A lay-off the table allows: (card as played, position, meld number, end).
 SpotEntry = tuple[int, int, int, str]
 
-_NO_CAP = 1 << 62  # no limit on the moves of a hand
-_CODES = range(53)  # every card code, the joker last
+_NO_CAP: Final = 1 << 62  # no limit on the moves of a hand
+_CODES: Final = range(53)  # every card code, the joker last
 
 
 def cards_of(counts: list[int], size: int) -> tuple[int, ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations, compress
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, RANKS, card_str
 from rummy500.engine.reasons import IllegalMove
@@ -30,14 +30,16 @@ __all__ = [
     "played_value",
 ]
 
-ACE_LOW_VALUE = {"standard": 1, "5-10-15": 5}
-_VALUES = {
+ACE_LOW_VALUE: Final = {"standard": 1, "5-10-15": 5}
+_VALUES: Final = {
     "standard": [15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10],
     "5-10-15": [15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10],
 }
 # Card code -> value in a hand (or anywhere but the low end of a run).
-CARD_VALUES = {name: [v for _s in range(4) for v in vals] + [15] for name, vals in _VALUES.items()}
-_VALUE_TABLES = {name: tuple(table) for name, table in CARD_VALUES.items()}
+CARD_VALUES: Final = {
+    name: [v for _s in range(4) for v in vals] + [15] for name, vals in _VALUES.items()
+}
+_VALUE_TABLES: Final = {name: tuple(table) for name, table in CARD_VALUES.items()}
 
 
 def card_value(card: int, values: str | Rules = "standard", *, low_ace: bool = False) -> int:
@@ -285,8 +287,8 @@ def _analyze_run(
 # A hand's natural cards as a bit mask: bit ``card`` is set when the hand holds that card (copies
 # make no new melds). A suit's ranks are 13 bits; a run position mask has 14 (bit 13: high ace).
 
-_SUIT_BITS = 0x1FFF
-_CARD_BITS = tuple(1 << c for c in range(52))  # each natural card's bit in a presence mask
+_SUIT_BITS: Final = 0x1FFF
+_CARD_BITS: Final = tuple(1 << c for c in range(52))  # each natural card's bit in a presence mask
 
 
 def presence_mask(counts: Sequence[int]) -> int:
@@ -346,12 +348,12 @@ def _run_starts(e: int, jokers: int) -> int:
 
 # Tables in capitals without a leading underscore are shared with rummy500.engine.state (which
 # builds its move lists from them); they are not part of the public API (see __all__).
-BIT_INDEX = {1 << i: i for i in range(64)}  # a one-bit mask -> the bit's index
-_SUBSETS = [
+BIT_INDEX: Final = {1 << i: i for i in range(64)}  # a one-bit mask -> the bit's index
+_SUBSETS: Final = [
     [tuple(s for s in range(4) if sub >> s & 1) for sub in range(1, 16) if sub & mask == sub]
     for mask in range(16)
 ]
-_RUN_CODES = [
+_RUN_CODES: Final = [
     [
         [tuple(suit * 13 + (0 if p == 13 else p) for p in range(lo, hi + 1)) for hi in range(14)]
         for lo in range(14)
@@ -427,13 +429,13 @@ def _rank_groups(rank: int, smask: int, jokers: int) -> tuple[tuple[int, ...], .
 
 
 # Two decks hold four jokers: the tables cover hands with up to that many.
-MAX_JOKERS = 4
+MAX_JOKERS: Final = 4
 # GROUP_TABLE[jokers][rank << 4 | suits held]: the groups of that rank.
-GROUP_TABLE = [
+GROUP_TABLE: Final = [
     [_rank_groups(i >> 4, i & 15, j) for i in range(13 << 4)] for j in range(MAX_JOKERS + 1)
 ]
 # RUN_TABLE[jokers][suit << 13 | ranks held]: the runs of that suit (None until first needed).
-RUN_TABLE: list[list[tuple[tuple[int, ...], ...] | None]] = [
+RUN_TABLE: Final[list[list[tuple[tuple[int, ...], ...] | None]]] = [
     [None] * (4 << 13) for _ in range(MAX_JOKERS + 1)
 ]
 
@@ -596,7 +598,7 @@ def _or_all(masks: list[int]) -> int:
 
 
 SAME_RANK, _NEAR = _window_tables()
-IN_RUN = [_in_run(m) for m in range(1 << 13)]  # a suit's 13-bit mask -> the ranks in a run
+IN_RUN: Final = [_in_run(m) for m in range(1 << 13)]  # a suit's 13-bit mask -> the ranks in a run
 
 
 def has_meld(present: int, jokers: int) -> bool:

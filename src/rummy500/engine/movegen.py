@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Final
 
 from rummy500.engine.cards import (
     JOKER,
@@ -43,15 +44,15 @@ from rummy500.engine.melds import (
 from rummy500.engine.moves import Move
 
 # Moves without cards are made once: legal_moves() hands out the same objects every time.
-_DRAW = [Move(s, "draw") for s in range(8)]
-_END = [Move(s, "end") for s in range(8)]
-PASS_MOVES = [Move(s, "pass") for s in range(8)]
-_TAKE = [[Move(s, "take", number=n) for n in range(109)] for s in range(8)]
-_RUMMY = [[Move(s, "rummy", number=n) for n in range(109)] for s in range(8)]
-_DISCARD = [[Move(s, "discard", (c,)) for c in range(NUM_CODES)] for s in range(8)]
+_DRAW: Final = [Move(s, "draw") for s in range(8)]
+_END: Final = [Move(s, "end") for s in range(8)]
+PASS_MOVES: Final = [Move(s, "pass") for s in range(8)]
+_TAKE: Final = [[Move(s, "take", number=n) for n in range(109)] for s in range(8)]
+_RUMMY: Final = [[Move(s, "rummy", number=n) for n in range(109)] for s in range(8)]
+_DISCARD: Final = [[Move(s, "discard", (c,)) for c in range(NUM_CODES)] for s in range(8)]
 # Per seat: lay-off moves by the table's lay-off entry, meld moves by their cards.
-_LAYOFF_MOVES: list[dict[tuple[int, int, int, str], Move]] = [{} for _ in range(8)]
-_MELD_MOVES: list[dict[tuple[int, ...], Move]] = [{} for _ in range(8)]
+_LAYOFF_MOVES: Final[list[dict[tuple[int, int, int, str], Move]]] = [{} for _ in range(8)]
+_MELD_MOVES: Final[list[dict[tuple[int, ...], Move]]] = [{} for _ in range(8)]
 
 
 def _layoff_move(seat: int, entry: tuple[int, int, int, str]) -> Move:
@@ -87,15 +88,17 @@ def _naturals(mask: int) -> list[int]:
     return out
 
 
-_NO_SPOTS: dict[int, list[SpotEntry]] = {}  # no lay-off counts (new-meld takes)
-CARD_BIT = [1 << c for c in range(52)] + [0]  # a card's bit in a presence mask (the joker: none)
-_SUIT_SHIFT = [13 * (c // 13) for c in range(52)]  # where a card's suit starts in a mask
-_RANK = [c % 13 for c in range(52)]
+_NO_SPOTS: Final[dict[int, list[SpotEntry]]] = {}  # no lay-off counts (new-meld takes)
+CARD_BIT: Final = [1 << c for c in range(52)] + [
+    0
+]  # a card's bit in a presence mask (the joker: none)
+_SUIT_SHIFT: Final = [13 * (c // 13) for c in range(52)]  # where a card's suit starts in a mask
+_RANK: Final = [c % 13 for c in range(52)]
 # The discard pile's running sums (Game._pile_sums): the natural cards in bits 0-51, the number
 # of jokers in bits 52-54, and PILE_MELD when the cards make a meld.
-_NATURALS = (1 << 52) - 1
-_PILE_JOKER = 1 << 52
-PILE_MELD = 1 << 55
+_NATURALS: Final = (1 << 52) - 1
+_PILE_JOKER: Final = 1 << 52
+PILE_MELD: Final = 1 << 55
 
 
 @lru_cache(maxsize=1 << 14)
@@ -105,9 +108,9 @@ def physical_cards(played: tuple[int, ...]) -> tuple[int, ...]:
 
 
 # CALL_ORDER[players][seat]: who is asked, in order, when seat's discard opens a Rummy call window
-CALL_ORDER = [[[(seat + k) % n for k in range(1, n)] for seat in range(n)] for n in range(9)]
+CALL_ORDER: Final = [[[(seat + k) % n for k in range(1, n)] for seat in range(n)] for n in range(9)]
 # _DISCARD_ROWS[seat][suit << 13 | ranks held]: the discards of those cards (filled on first use).
-_DISCARD_ROWS: list[dict[int, tuple[Move, ...]]] = [{} for _ in range(8)]
+_DISCARD_ROWS: Final[list[dict[int, tuple[Move, ...]]]] = [{} for _ in range(8)]
 
 
 def _discard_row(seat: int, key: int) -> tuple[Move, ...]:
@@ -123,12 +126,12 @@ def _discard_row(seat: int, key: int) -> tuple[Move, ...]:
 
 # _FREE_ROWS[seat][jokers][suit << 13 | ranks held]: (the run melds, the discards) of those cards
 # for that seat (lists made and filled on first use).
-_FREE_ROWS: list[list[list[tuple[tuple[Move, ...], tuple[Move, ...]] | None] | None]] = [
+_FREE_ROWS: Final[list[list[list[tuple[tuple[Move, ...], tuple[Move, ...]] | None] | None]]] = [
     [None] * (MAX_JOKERS + 1) for _ in range(8)
 ]
 # _GROUP_MOVES[seat][jokers][rank << 4 | suits held]: the seat's group melds of that rank
 # (made on first use).
-_GROUP_MOVES: list[list[list[tuple[Move, ...] | None]]] = [
+_GROUP_MOVES: Final[list[list[list[tuple[Move, ...] | None]]]] = [
     [[None] * (13 << 4) for _ in range(MAX_JOKERS + 1)] for _ in range(8)
 ]
 

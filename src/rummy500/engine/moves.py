@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple, TypeAlias, TypeVar
+from typing import Any, Final, NamedTuple, TypeAlias, TypeVar
 
 from rummy500.engine.cards import card_str, parse_card, parse_played, played_str
 from rummy500.engine.errors import NotationError
@@ -25,7 +25,7 @@ __all__ = [
 #: is read back with :func:`parse_seat`; nothing else converts between the two.
 Seat: TypeAlias = int
 
-VERBS = ("draw", "take", "meld", "layoff", "discard", "rummy", "end", "pass")
+VERBS: Final = ("draw", "take", "meld", "layoff", "discard", "rummy", "end", "pass")
 
 
 def is_number(text: str) -> bool:
