@@ -175,8 +175,10 @@ async def test_two_players_paired_in_the_rated_pool_play_and_both_ratings_change
             await TableClient.open(arena.server.ws_base, table_id, t, name=n)
             for t, n in zip(tokens, ("ann", "bob"), strict=True)
         ]
-        # no undo and no hint in a rated game
-        await clients[0].expect("state")
+        # no undo and no hint in a rated game: the state says the table is rated (the browser
+        # offers neither), the server refuses them
+        state = await clients[0].expect("state")
+        assert state["table"]["rated"] is True
         await clients[0].send({"type": "hint", "id": "h"})
         refused = await clients[0].expect("error", ref="h")
         assert refused["code"] == "rated"
