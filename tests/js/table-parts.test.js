@@ -2,7 +2,7 @@
 // (seat-colors.js), the Moves log's lines (table-log.js) and the status line (table-status.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { load, moveData } from './web.js';
+import { load, moveData, renderToString, textOf } from './web.js';
 
 const { reconcileHand, inSavedOrder, moveEntry, idsOfCards } = await load('hand-order.js');
 const { seatIndex, seatColorClass, initials, othersAround } = await load('seat-colors.js');
@@ -130,4 +130,44 @@ test("the page's own moves are said to its player in the second person, in every
   } finally {
     await i18n.setLanguage('en');
   }
+});
+
+test('a rated table offers no undo and no hint: the toolbar says why, and the keys say it too', async () => {
+  const { html } = await load('lib.js');
+  const { Toolbar } = await load('toolbar.js');
+  const { tableActions } = await load('table-actions.js');
+  const ready = { draw: true, meld: false, layoff: false, discard: false };
+  const legal = ['P1 draw', 'P1 take 1'].map(moveData);
+  const toolbar = (rated) =>
+    renderToString(
+      html`<${Toolbar} legal=${legal} ready=${ready} canUndo=${false} undoOffered=${true} sortMode="custom" actions=${{}} rated=${rated} />`,
+    );
+  const casual = await toolbar(false);
+  assert.match(casual, /data-action="undo"/);
+  assert.match(casual, /data-action="hint"/);
+  const rated = await toolbar(true);
+  assert.doesNotMatch(rated, /data-action="undo"|data-action="hint"/);
+  assert.match(textOf(rated), /Rated game: no undo, no hints\./);
+
+  // the U and H keys (and anything else calling the actions) send nothing and say why
+  const sent = [];
+  const shown = [];
+  const ui = {
+    send: (message) => sent.push(message) > 0,
+    move: () => 1,
+    toasts: { show: (text) => shown.push(text) },
+    choose: () => {},
+    setHint: (hint) => shown.push(hint),
+    select: () => {},
+  };
+  const table = { me: 'P1', view: null, legal, phase: 'draw', myTurn: true, selection: [], call: null, canUndo: true, features: new Set(['hint', 'undo']), values: 'standard', entries: [], online: true };
+  const atRated = tableActions({ ...table, rated: true }, ui);
+  atRated.undo();
+  atRated.showHint();
+  assert.deepEqual(sent, []);
+  assert.deepEqual(shown, ['There is no undo in a rated game.', 'There are no hints in a rated game.']);
+  const atCasual = tableActions({ ...table, rated: false }, ui);
+  atCasual.undo();
+  atCasual.showHint();
+  assert.deepEqual(sent, [{ type: 'undo' }, { type: 'hint' }]);
 });

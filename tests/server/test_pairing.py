@@ -175,8 +175,10 @@ async def test_two_players_paired_in_the_rated_pool_play_and_both_ratings_change
             await TableClient.open(arena.server.ws_base, table_id, t, name=n)
             for t, n in zip(tokens, ("ann", "bob"), strict=True)
         ]
-        # no undo and no hint in a rated game
-        await clients[0].expect("state")
+        # no undo and no hint in a rated game: the state says the table is rated (the browser
+        # offers neither), the server refuses them
+        state = await clients[0].expect("state")
+        assert state["table"]["rated"] is True
         await clients[0].send({"type": "hint", "id": "h"})
         refused = await clients[0].expect("error", ref="h")
         assert refused["code"] == "rated"
@@ -420,3 +422,55 @@ async def test_a_rated_game_everyone_left_counts_as_abandoned_by_all(tmp_path: P
             for name in ("Kim", "Lee"):
                 pool = (await kim.call("GET", f"/api/players/{name}")).json()["ratings"]["pools"]
                 assert pool["2"]["games"] == 1 and pool["2"]["rating"] < 1500
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_a_paired_player_away_past_the_grace_is_played_for_and_abandons_the_rated_game(
+    tmp_path: Path,
+) -> None:
+    """Paired in the rated pool, Mo asks once (the browser took Mo to the table: it came) and
+    closes the tab before connecting to it, while Ned sits at the table. Once Mo has been away
+    for the away grace the game is dealt without Mo, a computer player plays Mo's seat, and at
+    its end Mo abandoned it (a loss and a strike) and Ned won."""
+    import sqlite3
+
+    from .procserver import ServerProcess
+
+    args = ("--pairing-seconds", "0.2", "--away-seconds", "1", "--rate-limit", "1000")
+    with ServerProcess(tmp_path / "s", *args) as server:
+        arena = Arena(server, tmp_path, None)  # type: ignore[arg-type]
+        async with browser(arena, "127.0.37.1") as mo, browser(arena, "127.0.37.2") as ned:
+            await signed_up(arena, mo, "Mo")
+            await signed_up(arena, ned, "Ned")
+            tokens = [await seek(mo, pool="2", rated=True), await seek(ned, pool="2", rated=True)]
+            found = [await paired(mo, tokens[0]), await paired(ned, tokens[1])]
+            table_id = found[0]["table_id"]
+            mo_seat = found[0]["seat"]
+            client = await TableClient.open(server.ws_base, table_id, tokens[1], name="ned")
+            state = await client.expect("state")
+            assert state["view"] is None  # the table waits for Mo first, for the away grace
+            assert {s["seat"]: s["connected"] for s in state["seats"]}[mo_seat] is False
+            await play_to_the_end(client, random.Random(7), timeout=90)
+            assert client.game_over is not None
+            await client.close()
+
+            def rated() -> list[tuple[str, int, int]]:
+                with sqlite3.connect(server.db_path, timeout=10) as conn:
+                    return conn.execute(
+                        "SELECT a.username, h.abandoned, h.change FROM rating_history h"
+                        " JOIN accounts a ON a.id = h.account_id WHERE h.table_id = ?"
+                        " ORDER BY a.username",
+                        (table_id,),
+                    ).fetchall()
+
+            async def counted() -> list[tuple[str, int, int]] | None:
+                rows = rated()
+                return rows if len(rows) == 2 else None
+
+            (mo_row, ned_row) = await wait_for(counted)
+            assert mo_row[0] == "Mo" and mo_row[1] and mo_row[2] < 0
+            assert ned_row[0] == "Ned" and not ned_row[1] and ned_row[2] > 0
+            assert arena.db(
+                "SELECT a.username, r.strikes FROM ratings r JOIN accounts a"
+                " ON a.id = r.account_id ORDER BY a.username"
+            ) == [("Mo", 1), ("Ned", 0)]

@@ -115,6 +115,9 @@ def test_two_people_play_now_in_the_rated_pool_play_to_the_end_and_their_ratings
     for page in (ann, bob):  # the other seat shows its rating, provisional
         page.wait_for_selector("[data-seat-rating]")
         assert "1500?" in (page.locator("[data-seat-rating]").first.text_content() or "")
+    for page in (ann, bob):  # no undo and no hint at a rated table: the toolbar says so
+        page.wait_for_selector("[data-rated-note]")
+        assert page.locator("[data-action=undo], [data-action=hint]").count() == 0
 
     over = play_out(live_server, table_id, [s["token"] for s in seats])["over"]
     totals = over["totals"]

@@ -108,6 +108,7 @@ class LiveTable:
             away_seconds=record.away_seconds,
             now=self.loop.time(),
         )
+        self.seating.deals_without_absent = record.rated
         self.play = TablePlay(
             services,
             record,
@@ -172,7 +173,11 @@ class LiveTable:
                 self.idle_handle.cancel()
                 self.idle_handle = None
             seat = client.seat
-            if seat is not None and self.game is None and self.seating.ready_to_deal(seat):
+            if (
+                seat is not None
+                and self.game is None
+                and self.seating.ready_to_deal(seat, self.loop.time())
+            ):
                 try:  # the last person is here: deal, and send them the dealt table
                     await self.play.start()
                 except TableLost:
@@ -627,7 +632,7 @@ class LiveTable:
                     self.play.between.readers.discard(client)
                 self.seating.vacated(vacated, now, gone)
             try:
-                if self.game is None and self.seating.ready_to_deal():
+                if self.game is None and self.seating.ready_to_deal(now=now):
                     await self.play.start()
                 self.play.publish([SeatsChanged()])
                 await self.play.advance()

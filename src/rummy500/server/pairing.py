@@ -49,10 +49,10 @@ from rummy500.server.ratings import (
     LEVEL_RATINGS,
     NEW,
     POOLS,
-    _rating,
-    _save,
     abandon_deserted,
+    add_strike,
     penalty,
+    read_rating,
 )
 from rummy500.server.seating import computer_names
 from rummy500.server.storage import (
@@ -310,7 +310,7 @@ def _cancel_absent(conn: Any, config: ServerConfig, now: float) -> None:
             if row["arrived_at"] is None:
                 conn.execute(delete(seekers).where(seekers.c.id == row["id"]))
                 if row["account_id"] is not None:
-                    _strike(conn, row["account_id"], row["pool"], now)
+                    add_strike(conn, row["account_id"], row["pool"], now)
             else:
                 conn.execute(
                     update(seekers)
@@ -328,12 +328,6 @@ def _cancel_absent(conn: Any, config: ServerConfig, now: float) -> None:
     ids = list(conn.execute(done).scalars())
     if ids:
         conn.execute(delete(seekers).where(seekers.c.id.in_(ids)))
-
-
-def _strike(conn: Any, account_id: str, pool: str, now: float) -> None:
-    old = _rating(conn, account_id, pool)
-    new = type(old)(old.mu, old.sigma, old.games, old.strikes + 1)
-    _save(conn, account_id, pool, old, new, now)
 
 
 def _blocked(conn: Any, waiting: list[Seeker]) -> set[frozenset[str]]:
@@ -544,7 +538,7 @@ async def seek(
                         seekers.c.account_id == account.id, seekers.c.table_id.is_(None)
                     )
                 )
-                rating = _rating(conn, account.id, body.pool)
+                rating = read_rating(conn, account.id, body.pool)
             else:
                 rating = NEW
             waiting = and_(seekers.c.table_id.is_(None))

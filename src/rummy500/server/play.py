@@ -298,6 +298,13 @@ class TablePlay:
         """Do whatever is due: apply queued and automatic moves, start bots, deal, set timers."""
         if self.stopped:
             return
+        seating = self.seating
+        if (
+            self.game is None
+            and seating.deals_without_absent
+            and seating.ready_to_deal(now=self.loop.time())
+        ):
+            await self.start()  # a paired table: its absent person's grace is over
         while True:
             g = self.game
             if g is None or self.stopped or not self.seating.people_here():
@@ -484,6 +491,10 @@ class TablePlay:
         """One alarm per table, at the next moment something becomes due."""
         g = self.game
         due: list[float] = []
+        if g is None and not self.stopped:
+            deal = self.seating.deal_due()  # a paired table dealing without its absent person
+            if deal is not None:
+                due.append(deal)
         if g is not None and not self.stopped and self.seating.people_here():
             if g.phase == HAND_OVER and self.clock.deal_at is not None:
                 due.append(self._deal_due())

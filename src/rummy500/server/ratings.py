@@ -45,12 +45,14 @@ __all__ = [
     "Rating",
     "abandon",
     "abandon_deserted",
+    "add_strike",
     "display",
     "leaderboard",
     "penalty",
     "pool_of",
     "rate_game",
     "rating_of",
+    "read_rating",
     "table_ratings",
 ]
 
@@ -124,7 +126,9 @@ class Rating:
 NEW = Rating(MODEL.mu, MODEL.sigma, 0)
 
 
-def _rating(conn: Any, account_id: str, pool: str, *, lock: bool = False) -> Rating:
+def read_rating(conn: Any, account_id: str, pool: str, *, lock: bool = False) -> Rating:
+    """An account's rating in a pool, read within the caller's transaction ``conn`` (a new
+    player's if it has none); ``lock``: the row is locked until the transaction ends."""
     query = select(ratings).where(ratings.c.account_id == account_id, ratings.c.pool == pool)
     if lock:
         query = query.with_for_update()
@@ -137,7 +141,7 @@ def _rating(conn: Any, account_id: str, pool: str, *, lock: bool = False) -> Rat
 def rating_of(storage: Storage, account_id: str, pool: str) -> Rating:
     """An account's rating in a pool (a new player's if it has none)."""
     with storage.engine.connect() as conn:
-        return _rating(conn, account_id, pool)
+        return read_rating(conn, account_id, pool)
 
 
 def _save(conn: Any, account_id: str, pool: str, old: Rating, new: Rating, now: float) -> None:
@@ -156,6 +160,14 @@ def _save(conn: Any, account_id: str, pool: str, old: Rating, new: Rating, now: 
             .where(ratings.c.account_id == account_id, ratings.c.pool == pool)
             .values(**values)
         )
+
+
+def add_strike(conn: Any, account_id: str, pool: str, now: float) -> None:
+    """One abandonment strike more for an account in a pool (a paired player who never came to
+    the table), within the caller's transaction ``conn``; its rating does not move."""
+    old = read_rating(conn, account_id, pool, lock=True)
+    new = Rating(old.mu, old.sigma, old.games, old.strikes + 1)
+    _save(conn, account_id, pool, old, new, now)
 
 
 def _rated(old: list[Rating], ranks: Sequence[float]) -> list[tuple[float, float]]:
@@ -241,8 +253,8 @@ def abandon(storage: Storage, table_id: str, seat: int, now: float | None = None
             return False
         pool = pool_of(table.players)
         others = [a for s, a in sorted(seated.items()) if s != seat]
-        mine = _rating(conn, account_id, pool, lock=True)
-        field = [mine, *(_rating(conn, a, pool) for a in others)]
+        mine = read_rating(conn, account_id, pool, lock=True)
+        field = [mine, *(read_rating(conn, a, pool) for a in others)]
         ranks: list[float] = [2.0] + [1.0] * len(others)
         mu, sigma = _rated(field, ranks)[0]
         new = Rating(mu, sigma, mine.games + 1, mine.strikes + 1)
@@ -311,7 +323,7 @@ def rate_game(
         if not finishers:
             return {s: (r, c) for s, (r, c, _a) in done.items()}
         order = sorted(seated)
-        old = {s: _rating(conn, a, pool, lock=s in finishers) for s, a in seated.items()}
+        old = {s: read_rating(conn, a, pool, lock=s in finishers) for s, a in seated.items()}
         # ranks: 1 for the highest total; the abandoners share the last place
         last = len(totals) + 1
         ranks = [last if s in done else 1 + sum(t > totals[s] for t in totals) for s in order]
@@ -335,7 +347,7 @@ def table_ratings(storage: Storage, table_id: str, players: int) -> dict[int, di
         done = _history(conn, table_id)
         out: dict[int, dict[str, Any]] = {}
         for seat, account_id in seated.items():
-            info = _rating(conn, account_id, pool).json()
+            info = read_rating(conn, account_id, pool).json()
             if seat in done:
                 rating, change, abandoned = done[seat]
                 info |= {"change": change, "abandoned": abandoned}

@@ -264,6 +264,7 @@ def table_info(record: TableRecord, status: str) -> dict[str, Any]:
         "away_seconds": record.away_seconds,
         "hand_pause": record.hand_pause,
         "features": list(FEATURES),
+        "rated": record.rated,
     }
 
 

@@ -190,6 +190,10 @@ class TableSettings(_Sent):
     away_seconds: float
     hand_pause: float
     features: list[str] = Field(description="The optional parts of the protocol this server has.")
+    rated: bool = Field(
+        description="A rated game (quick pairing's rated pools): no undo and no hints here "
+        "(both answer the error `rated`), and nobody takes a seat over."
+    )
 
 
 class You(_Sent):

@@ -7,9 +7,9 @@ import { idsOfCards } from './hand-order.js';
 
 /**
  * The table's actions for this render. `table`: { me, view, legal (the server's legal moves as
- * data), phase, myTurn, selection (the
- * selected codes), call, canUndo, features, values, entries }; `ui`: { send(message) -> bool,
- * move(text) -> ref | null, toasts, choose(title, options), setHint(hint), select(ids) }.
+ * data), phase, myTurn, selection (the selected codes), call, canUndo, features, values,
+ * entries, rated (no undo, no hints) }; `ui`: { send(message) -> bool, move(text) -> ref | null,
+ * toasts, choose(title, options), setHint(hint), select(ids) }.
  */
 export function tableActions(table, ui) {
   const { me, view, legal, phase, myTurn, selection } = table;
@@ -117,6 +117,10 @@ export function tableActions(table, ui) {
   // a hint: the server's (its strongest computer player) when it offers them, else one from
   // the legal moves (docs/web-needs.md)
   const showHint = () => {
+    if (table.rated) {
+      toasts.show(t('rated.hint'), 'info');
+      return;
+    }
     if (table.online === false) {
       toasts.show(t('hint.offline'), 'info');
       return;
@@ -131,7 +135,8 @@ export function tableActions(table, ui) {
   };
 
   const undo = () => {
-    if (!table.features.has('undo')) toasts.show(t('undo.unavailable'), 'info');
+    if (table.rated) toasts.show(t('rated.undo'), 'info');
+    else if (!table.features.has('undo')) toasts.show(t('undo.unavailable'), 'info');
     else if (!table.canUndo) toasts.show(t('undo.nothing'), 'info');
     else if (!ui.send({ type: 'undo' })) toasts.show(t('error.offline'), 'error');
   };

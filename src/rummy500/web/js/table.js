@@ -70,6 +70,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   const unread = useUnreadChat(state.chat, panel === 'chat', me, state.version >= 0);
   const values = useMemo(() => ruleValues(state.table && state.table.rules).values || 'standard', [state.table]);
   const features = new Set((state.table && state.table.features) || []);
+  const rated = !!(state.table && state.table.rated); // no undo, no hints (the server refuses them)
 
   const [entries, setEntries, arrived] = useHand(tableId, (view && view.hand) || [], sortMode);
   const selection = entries.filter((e) => selected.has(e.id));
@@ -90,7 +91,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   };
 
   const actions = tableActions(
-    { me, view, legal, phase, myTurn, selection: selectedCodes, call: state.call, canUndo: state.canUndo && online, features, values, entries, online },
+    { me, view, legal, phase, myTurn, selection: selectedCodes, call: state.call, canUndo: state.canUndo && online, features, values, entries, online, rated },
     {
       // the player acts on what they see: anything still waiting to be shown is shown first
       send: (message) => {
@@ -270,6 +271,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
               canUndo=${state.canUndo && online}
               online=${online}
               undoOffered=${features.has('undo')}
+              rated=${rated}
               sortMode=${sortMode}
               actions=${{ ...actions, sortBy }}
             />`}

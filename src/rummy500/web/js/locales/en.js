@@ -600,4 +600,7 @@ export default {
   'rating.games': { one: "({n} rated game)", other: "({n} rated games)" },
   'rating.change': "{who}: rating {rating} ({change})",
   'seat.rating': "rating {rating}",
+  'rated.note': "Rated game: no undo, no hints.",
+  'rated.undo': "There is no undo in a rated game.",
+  'rated.hint': "There are no hints in a rated game.",
 };

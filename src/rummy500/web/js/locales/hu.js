@@ -606,4 +606,7 @@ export default {
   'rating.games': { one: "({n} értékelt játszma)", other: "({n} értékelt játszma)" },
   'rating.change': "{who}: értékszám {rating} ({change})",
   'seat.rating': "értékszám: {rating}",
+  'rated.note': "Értékelt játszma: nincs visszavonás, nincs tipp.",
+  'rated.undo': "Értékelt játszmában nincs visszavonás.",
+  'rated.hint': "Értékelt játszmában nincs tipp.",
 };
