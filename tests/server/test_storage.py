@@ -285,10 +285,10 @@ def test_the_writer_looks_tables_up_by_their_key(storage: Storage) -> None:
     assert isinstance(conn, psycopg.Connection)
     conn.execute("ANALYZE tables")
     sql = Storage._APPEND_PG
-    for n in range(10):
+    for n in range(4):
         sql = sql.replace("%s", f"${n + 1}", 1)
-    arrays = ["ARRAY['x']", "ARRAY[0]", "ARRAY['n']", "ARRAY[1]", "ARRAY[NULL]::varchar[]"]
-    arguments = ", ".join([*arrays, "0", "0", "ARRAY['x']", "ARRAY[1]", "ARRAY['deal']"])
+    batch = """'[{"id": "x", "version": 0, "owner": "n", "events": 1, "status": null}]'"""
+    arguments = ", ".join([batch, "0", "0", """'[{"table_id": "x", "seq": 1, "text": "deal"}]'"""])
     with conn.transaction(force_rollback=True):
         conn.execute("SET LOCAL plan_cache_mode = force_generic_plan")
         conn.execute("PREPARE append_plan AS " + sql)
@@ -297,3 +297,38 @@ def test_the_writer_looks_tables_up_by_their_key(storage: Storage) -> None:
     plan = "\n".join(row[0] for row in rows)
     assert "Seq Scan on tables" not in plan, plan
     assert "tables_pkey" in plan, plan
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_the_writer_plans_its_statement_once(storage: Storage) -> None:
+    """The writer's statement is planned once for its session, not again for every batch:
+    PostgreSQL found a plan for a batch of one table cheaper than the one it keeps, and made
+    one for every batch of one or two tables (the batches of a site's less busy processes),
+    which cost it twice the CPU of running the statement."""
+    import asyncio
+
+    tables = [new_table(storage) for _ in range(4)]
+    for t in tables:
+        storage.claim(t.id, "n", 30)
+    moves = ["deal", "P1 draw", "P1 discard 7H", "P2 draw", "P2 discard 8H"] * 3
+
+    async def run() -> list[tuple[int, int]]:
+        for version, text in enumerate(moves):
+            for t in tables[:2]:
+                assert await storage.append_async([Append(t.id, version, [text], "n")]) == [True]
+        cursor = await storage._async_writer.execute(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+        )
+        plans = [tuple(row) for row in await cursor.fetchall()]
+        await storage.close_async()
+        return plans
+
+    plans = asyncio.run(run())
+    assert len(plans) == 1, plans  # the writer's one statement, prepared by the driver
+    generic, custom = plans[0]
+    assert custom == 0 and generic >= 20, plans
+    for version, text in enumerate(moves):  # the synchronous writer's session: the same
+        assert storage.append([Append(tables[2].id, version, [text], "n")]) == [True]
+    conn = storage._writer.dbapi_connection
+    rows = conn.execute("SELECT generic_plans, custom_plans FROM pg_prepared_statements")
+    assert [tuple(row) for row in rows.fetchall()] == [(len(moves) - 5, 0)]

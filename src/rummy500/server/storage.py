@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import secrets
 import sqlite3
 import threading
@@ -302,7 +303,9 @@ class Append:
 
 def _append_pg_statements(items: Sequence[Append]) -> list[tuple[list[int], list[Any]]]:
     """The statements of a batch for ``Storage._APPEND_PG``: the items of each (each table
-    once per statement, in order) and its parameters."""
+    once per statement, in order) and its parameters: the tables and the events each as one
+    JSON text (one string for the driver to send, where arrays took it some 30 µs a batch to
+    adapt, element by element)."""
     now = time.time()
     rounds: list[list[int]] = []
     times: dict[str, int] = {}
@@ -314,23 +317,22 @@ def _append_pg_statements(items: Sequence[Append]) -> list[tuple[list[int], list
     statements = []
     for numbers in rounds:
         batch = [items[n] for n in numbers]
+        advance = [
+            {
+                "id": item.table_id,
+                "version": item.version,
+                "owner": item.node,
+                "events": len(item.texts),
+                "status": item.status,
+            }
+            for item in batch
+        ]
         stored = [
-            (item.table_id, item.version + k, text)
+            {"table_id": item.table_id, "seq": item.version + k, "text": text}
             for item in batch
             for k, text in enumerate(item.texts, start=1)
         ]
-        parameters = [
-            [item.table_id for item in batch],
-            [item.version for item in batch],
-            [item.node for item in batch],
-            [len(item.texts) for item in batch],
-            [item.status for item in batch],
-            now,
-            now,
-            [row[0] for row in stored],
-            [row[1] for row in stored],
-            [row[2] for row in stored],
-        ]
+        parameters = [json.dumps(advance), now, now, json.dumps(stored)]
         statements.append((numbers, parameters))
     return statements
 
@@ -932,11 +934,11 @@ class Storage:
         return [n in ok for n in range(len(items))]
 
     #: PostgreSQL: a batch (each table once) in one statement — each table checked and
-    #: advanced, and the events of those that were inserted — its values as arrays.
+    #: advanced, and the events of those that were inserted — its values as JSON.
     _APPEND_PG = """
         WITH batch AS (
-            SELECT * FROM unnest(%s::varchar[], %s::int[], %s::varchar[], %s::int[], %s::varchar[])
-                AS b(id, version, owner, events, status)
+            SELECT * FROM json_to_recordset(%s::json)
+                AS b(id varchar, version int, owner varchar, events int, status varchar)
         ), advanced AS (
             UPDATE tables AS t
             SET version = t.version + batch.events, updated_at = %s,
@@ -947,18 +949,27 @@ class Storage:
         ), stored AS (
             INSERT INTO events (table_id, seq, text, at)
             SELECT e.table_id, e.seq, e.text, %s
-            FROM unnest(%s::varchar[], %s::int[], %s::varchar[]) AS e(table_id, seq, text)
+            FROM json_to_recordset(%s::json) AS e(table_id varchar, seq int, text varchar)
             JOIN advanced ON advanced.id = e.table_id
         )
         SELECT id FROM advanced
     """
+    #: PostgreSQL: the writer's session runs only that statement, and plans it once. Without
+    #: the first setting the plan PostgreSQL keeps for it (made for any 100 tables) scans the
+    #: whole tables table, every batch (0.1 ms at 600 tables; longer as tables pile up).
+    #: Without the second, it plans the statement again for every batch of a table or two (a
+    #: plan for the batch's size looks cheaper than the one kept), which took PostgreSQL about
+    #: twice the CPU of running it: more, smaller batches (a process of a site serving fewer
+    #: moves) cost more a move (docs/server.md).
+    _WRITER_SETTINGS = ("SET enable_seqscan = off", "SET plan_cache_mode = force_generic_plan")
 
     def _append_pg(self, items: Sequence[Append]) -> list[bool]:
         """PostgreSQL: the whole batch in one statement on a connection kept for it, in
         autocommit (one statement is one transaction): one round trip, where :meth:`_append`
         takes a pool check-out with its ``SELECT 1``, ``BEGIN``, two or more statements and
-        ``COMMIT``. Its text is the same whatever the batch's size (the values go as arrays),
-        so the driver parses it once and the server prepares it once per connection. (A table
+        ``COMMIT``. Its text is the same whatever the batch's size (the values go as JSON), so
+        the driver parses it once and the server prepares and plans it once per connection
+        (:data:`_WRITER_SETTINGS`). (A table
         twice in a batch, which the writer never does, takes one statement per time.) A
         broken connection is dropped and the next batch opens another; a batch that failed
         is tried again item by item, each behind its version check."""
@@ -971,10 +982,8 @@ class Storage:
                 assert driver is not None  # a fresh check-out holds its DBAPI connection
                 writer.detach()  # out of the pool: it stays in autocommit
                 driver.autocommit = True
-                # Its one statement looks tables up by id: without this, the plan PostgreSQL
-                # keeps for it (made for any 10 tables) scans the whole tables table instead,
-                # every batch (0.1 ms at 600 tables; longer as tables pile up).
-                driver.execute("SET enable_seqscan = off")
+                for setting in self._WRITER_SETTINGS:
+                    driver.execute(setting)
                 self._writer = writer
             conn = self._writer
             try:
@@ -1017,7 +1026,8 @@ class Storage:
             self._async_writer = None
             url = "postgresql://" + self.url.split("://", 1)[1]
             conn = await psycopg.AsyncConnection.connect(url, autocommit=True)
-            await conn.execute("SET enable_seqscan = off")  # see _append_pg
+            for setting in self._WRITER_SETTINGS:
+                await conn.execute(setting)
             self._async_writer = conn
         ok: set[int] = set()
         try:
