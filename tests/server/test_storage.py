@@ -273,30 +273,34 @@ def test_moves_stored_from_the_event_loop_are_checked_the_same_way(storage: Stor
 
 @pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
 def test_the_writer_looks_tables_up_by_their_key(storage: Storage) -> None:
-    """The writer's one statement, planned for any batch (PostgreSQL keeps a generic plan for
-    a prepared statement), finds the tables by their primary key: it scanned them all, every
-    batch, at a few hundred tables."""
+    """The writer's one statement, planned once for any batch (PostgreSQL keeps a generic plan
+    for a prepared statement), finds each table of the batch by its primary key, whatever the
+    tables were when it was planned: it scanned them all, every batch, at a few hundred
+    tables, and planned while they were few and not analysed it hashed all of them (a plan
+    the writer's session then kept as they grew)."""
     import psycopg
 
-    tables = [new_table(storage) for _ in range(300)]
-    storage.claim(tables[0].id, "n", 30)
-    assert storage.append([Append(tables[0].id, 0, ["deal"], "n")]) == [True]  # opens the writer
-    conn = storage._writer.dbapi_connection  # the writer's own session
-    assert isinstance(conn, psycopg.Connection)
-    conn.execute("ANALYZE tables")
     sql = Storage._APPEND_PG
-    for n in range(4):
+    for n in range(3):
         sql = sql.replace("%s", f"${n + 1}", 1)
-    batch = """'[{"id": "x", "version": 0, "owner": "n", "events": 1, "status": null}]'"""
-    arguments = ", ".join([batch, "0", "0", """'[{"table_id": "x", "seq": 1, "text": "deal"}]'"""])
-    with conn.transaction(force_rollback=True):
-        conn.execute("SET LOCAL plan_cache_mode = force_generic_plan")
-        conn.execute("PREPARE append_plan AS " + sql)
-        rows = conn.execute(f"EXPLAIN EXECUTE append_plan({arguments})").fetchall()
-        conn.execute("DEALLOCATE append_plan")
-    plan = "\n".join(row[0] for row in rows)
-    assert "Seq Scan on tables" not in plan, plan
-    assert "tables_pkey" in plan, plan
+    batch = """'[{"id": "x", "version": 0, "owner": "n", "status": null, "texts": ["deal"]}]'"""
+    arguments = ", ".join([batch, "0", "0"])
+    for count in (3, 300):  # few tables, not analysed; then many, analysed
+        tables = [new_table(storage) for _ in range(count)]
+        storage.claim(tables[0].id, "n", 30)
+        assert storage.append([Append(tables[0].id, 0, ["deal"], "n")]) == [True]  # the writer
+        conn = storage._writer.dbapi_connection  # the writer's own session
+        assert isinstance(conn, psycopg.Connection)
+        if count > 3:
+            conn.execute("ANALYZE tables")
+        with conn.transaction(force_rollback=True):
+            conn.execute("PREPARE append_plan AS " + sql)
+            rows = conn.execute(f"EXPLAIN EXECUTE append_plan({arguments})").fetchall()
+            conn.execute("DEALLOCATE append_plan")
+        plan = "\n".join(row[0] for row in rows)
+        assert "Seq Scan on tables" not in plan, plan
+        assert "Index Scan using tables_pkey on tables" in plan, plan
+        assert "Hash" not in plan and "Merge" not in plan, plan  # one look-up per table
 
 
 @pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)

@@ -211,15 +211,19 @@ def bench_failover(
 
 BENCH_WRITER_HELP = N_(
     "Time the server's PostgreSQL writer: the CPU a batch of moves costs.\n\n"
-    "Starts a throw-away PostgreSQL and sends BATCHES batches of SIZE moves (each of another "
-    "table) as a server process stores them, one after the other; reports per batch the "
-    "microseconds of CPU of this process (the driver's side) and of PostgreSQL, and the wall time."
+    "Starts a throw-away PostgreSQL with TABLES tables and sends BATCHES batches of SIZE moves "
+    "(each of another table) as a server process stores them, one after the other; reports "
+    "per batch the microseconds of CPU of this process (the driver's side) and of PostgreSQL, "
+    "and the wall time."
 )
 
 
 def bench_writer(
     size: Annotated[int, typer.Option(min=1, max=500, help=N_("Moves a batch."))] = 1,
     batches: Annotated[int, typer.Option(min=1, help=N_("Batches measured."))] = 3000,
+    tables: Annotated[
+        int, typer.Option(min=1, help=N_("Tables in the database (the batches go round them)."))
+    ] = 600,
     json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
 ) -> None:
     """The command; its help is BENCH_WRITER_HELP."""
@@ -228,7 +232,7 @@ def bench_writer(
 
     from rummy500.bench.writer import WRITER_KEYS, run_writer
 
-    result = run_writer(size=size, batches=batches)
+    result = run_writer(size=size, batches=batches, tables=tables)
     if json_out:
         print(json.dumps({key: result[key] for key in WRITER_KEYS}))
         return

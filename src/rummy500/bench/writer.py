@@ -7,8 +7,9 @@ its batches: the two processes of a site each send more, smaller batches than on
 serving the same moves, so what a batch costs, and how that grows with its size, is part of
 what a second process adds (``docs/server.md``, "CPU per move, one process against two").
 
-This benchmark sends ``batches`` batches of ``size`` moves (each of another table), one after
-the other from one event loop as the writer does, to a throw-away PostgreSQL it starts
+This benchmark sends ``batches`` batches of ``size`` moves (each of another table, going round
+``tables`` tables: the plan PostgreSQL keeps for the statement must hold with many of them),
+one after the other from one event loop as the writer does, to a throw-away PostgreSQL it starts
 (:class:`~rummy500.bench.cluster.Cluster`), and reports per batch the CPU time of this process
 (the driver's side: what a server's event loop spends on it), of PostgreSQL (all of its
 processes: the writer's session, and the WAL writer and the others that work for it), and
@@ -22,7 +23,7 @@ from typing import Any
 __all__ = ["WRITER_KEYS", "run_writer"]
 
 #: The keys of ``rummy500 bench writer --json``.
-WRITER_KEYS = ("size", "batches", "client_us", "postgres_us", "wall_us")
+WRITER_KEYS = ("size", "batches", "tables", "client_us", "postgres_us", "wall_us")
 
 #: Who writes the benchmark's moves (the tables' owner in the database).
 NODE = "bench-writer"
@@ -30,20 +31,25 @@ NODE = "bench-writer"
 RULES = "jokers=on values=standard pickup=top-free rummy=pile going-out=any win=highest target=500"
 
 
-def run_writer(size: int = 1, batches: int = 3000, warmup: int = 200) -> dict[str, Any]:
-    """Start PostgreSQL, make ``2 * size`` tables, send ``warmup`` batches, then measure
-    ``batches`` batches of ``size`` moves; PostgreSQL is stopped at the end."""
+def run_writer(
+    size: int = 1, batches: int = 3000, tables: int = 600, warmup: int = 200
+) -> dict[str, Any]:
+    """Start PostgreSQL, make ``tables`` tables (at least ``2 * size``), send ``warmup``
+    batches, then measure ``batches`` batches of ``size`` moves; PostgreSQL is stopped at the
+    end."""
     from rummy500.bench.cluster import Cluster
 
     site = Cluster(processes=1)
     try:
         url = site.start_database()
-        return _measure(url, site, size, batches, warmup)
+        return _measure(url, site, size, batches, max(tables, 2 * size), warmup)
     finally:
         site.stop()
 
 
-def _measure(url: str, site: Any, size: int, batches: int, warmup: int) -> dict[str, Any]:
+def _measure(
+    url: str, site: Any, size: int, batches: int, tables: int, warmup: int
+) -> dict[str, Any]:
     import time
 
     from rummy500.bench.load import CpuShares, run
@@ -52,7 +58,7 @@ def _measure(url: str, site: Any, size: int, batches: int, warmup: int) -> dict[
     storage = Storage(url)
     storage.migrate()
     ids = []
-    for _n in range(2 * size):
+    for _n in range(tables):
         table = storage.create_table(
             seats_spec=[("human", None), ("bot", "easy")],
             rules=RULES,
@@ -104,6 +110,7 @@ def _measure(url: str, site: Any, size: int, batches: int, warmup: int) -> dict[
     return {
         "size": size,
         "batches": batches,
+        "tables": tables,
         "client_us": per_batch(shares.get("bench")),
         "postgres_us": per_batch(shares.get("postgres")),
         "wall_us": round(elapsed / batches * 1e6, 1),

@@ -303,8 +303,8 @@ class Append:
 
 def _append_pg_statements(items: Sequence[Append]) -> list[tuple[list[int], list[Any]]]:
     """The statements of a batch for ``Storage._APPEND_PG``: the items of each (each table
-    once per statement, in order) and its parameters: the tables and the events each as one
-    JSON text (one string for the driver to send, where the arrays took it 20–80 µs more a
+    once per statement, in order) and its parameters: the batch as one JSON text, each table
+    with its events (one string for the driver to send, where arrays took it 20–80 µs more a
     batch, adapted element by element: ``rummy500 bench writer``)."""
     now = time.time()
     rounds: list[list[int]] = []
@@ -316,24 +316,17 @@ def _append_pg_statements(items: Sequence[Append]) -> list[tuple[list[int], list
         rounds[k].append(n)
     statements = []
     for numbers in rounds:
-        batch = [items[n] for n in numbers]
-        advance = [
+        batch = [
             {
-                "id": item.table_id,
-                "version": item.version,
-                "owner": item.node,
-                "events": len(item.texts),
-                "status": item.status,
+                "id": items[n].table_id,
+                "version": items[n].version,
+                "owner": items[n].node,
+                "status": items[n].status,
+                "texts": items[n].texts,
             }
-            for item in batch
+            for n in numbers
         ]
-        stored = [
-            {"table_id": item.table_id, "seq": item.version + k, "text": text}
-            for item in batch
-            for k, text in enumerate(item.texts, start=1)
-        ]
-        parameters = [json.dumps(advance), now, now, json.dumps(stored)]
-        statements.append((numbers, parameters))
+        statements.append((numbers, [json.dumps(batch), now, now]))
     return statements
 
 
@@ -934,34 +927,41 @@ class Storage:
         return [n in ok for n in range(len(items))]
 
     #: PostgreSQL: a batch (each table once) in one statement — each table checked and
-    #: advanced, and the events of those that were inserted — its values as JSON.
+    #: advanced, and the events of those that were, numbered from the version they were
+    #: checked at — its values as one JSON text.
     _APPEND_PG = """
         WITH batch AS (
             SELECT * FROM json_to_recordset(%s::json)
-                AS b(id varchar, version int, owner varchar, events int, status varchar)
+                AS b(id varchar, version int, owner varchar, status varchar, texts json)
         ), advanced AS (
             UPDATE tables AS t
-            SET version = t.version + batch.events, updated_at = %s,
+            SET version = t.version + json_array_length(batch.texts), updated_at = %s,
                 status = COALESCE(batch.status, t.status)
             FROM batch
             WHERE t.id = batch.id AND t.version = batch.version AND t.owner = batch.owner
-            RETURNING t.id
+            RETURNING t.id, batch.version, batch.texts
         ), stored AS (
             INSERT INTO events (table_id, seq, text, at)
-            SELECT e.table_id, e.seq, e.text, %s
-            FROM json_to_recordset(%s::json) AS e(table_id varchar, seq int, text varchar)
-            JOIN advanced ON advanced.id = e.table_id
+            SELECT advanced.id, advanced.version + e.n, e.text, %s
+            FROM advanced, json_array_elements_text(advanced.texts) WITH ORDINALITY AS e(text, n)
         )
         SELECT id FROM advanced
     """
-    #: PostgreSQL: the writer's session runs only that statement, and plans it once. Without
-    #: the first setting the plan PostgreSQL keeps for it (made for any 100 tables) scans the
-    #: whole tables table, every batch (0.1 ms at 600 tables; longer as tables pile up).
-    #: Without the second, it plans the statement again for every batch of a table or two (a
-    #: plan for the batch's size looks cheaper than the one kept), which took PostgreSQL about
-    #: twice the CPU of running it: more, smaller batches (a process of a site serving fewer
-    #: moves) cost more a move (docs/server.md).
-    _WRITER_SETTINGS = ("SET enable_seqscan = off", "SET plan_cache_mode = force_generic_plan")
+    #: PostgreSQL: the writer's session runs only that statement, and plans it once, so that
+    #: the one plan must do for any batch and any number of tables: each table of the batch
+    #: looked up by key (a nested loop over the batch, an index scan of ``tables``). Planned
+    #: for its own costs, it became a hash join over all of ``tables`` when they were few or
+    #: not yet analysed, and stayed that (a scan of every table, every batch), or it was
+    #: planned again for every batch of a table or two (a plan for the batch's size looked
+    #: cheaper than the one kept), which took PostgreSQL about twice the CPU of running it:
+    #: more, smaller batches (a process of a site serving fewer moves) cost more a move
+    #: (docs/server.md).
+    _WRITER_SETTINGS = (
+        "SET enable_seqscan = off",
+        "SET enable_hashjoin = off",
+        "SET enable_mergejoin = off",
+        "SET plan_cache_mode = force_generic_plan",
+    )
 
     def _append_pg(self, items: Sequence[Append]) -> list[bool]:
         """PostgreSQL: the whole batch in one statement on a connection kept for it, in
