@@ -951,7 +951,7 @@ class Storage:
     #: the one plan must do for any batch and any number of tables: each table of the batch
     #: looked up by key (a nested loop over the batch, an index scan of ``tables``). Planned
     #: for its own costs, it became a hash join over all of ``tables`` when they were few or
-    #: not yet analysed, and stayed that (a scan of every table, every batch), or it was
+    #: not yet analysed, and could keep it (a scan of every table, every batch), or it was
     #: planned again for every batch of a table or two (a plan for the batch's size looked
     #: cheaper than the one kept), which took PostgreSQL about twice the CPU of running it:
     #: more, smaller batches (a process of a site serving fewer moves) cost more a move
