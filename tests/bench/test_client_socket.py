@@ -21,7 +21,7 @@ from websockets.http11 import Request, Response
 
 from rummy500.bench.client_socket import BenchSocket, SocketClosed
 from rummy500.bench.cluster import descendants
-from rummy500.bench.load import _CpuShares, run
+from rummy500.bench.load import CpuShares, run
 
 
 class _Echo:
@@ -143,7 +143,7 @@ async def test_cpu_shares_tell_a_busy_process_from_an_idle_one() -> None:
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     idle = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
-        shares = _CpuShares(lambda: {"servers": [busy.pid], "postgres": [idle.pid]})
+        shares = CpuShares(lambda: {"servers": [busy.pid], "postgres": [idle.pid]})
         await asyncio.sleep(0.2)  # both started
         spinner = psutil.Process(busy.pid)
         spun_before, outer_start = sum(spinner.cpu_times()[:2]), time.monotonic()

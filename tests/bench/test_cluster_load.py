@@ -54,3 +54,15 @@ def test_the_server_benchmark_says_what_each_part_of_the_site_took_of_the_cpu() 
     for part in ("servers", "postgres", "haproxy", "bench"):
         assert shares[part] > 0, shares  # every part worked while the moves were measured
     assert shares["machine"] >= shares["servers"] + shares["postgres"] - 1
+
+
+def test_the_writer_benchmark_times_batches_of_moves_on_postgresql() -> None:
+    result = CliRunner().invoke(
+        app, ["bench", "writer", "--size", "3", "--batches", "300", "--tables", "20", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output.strip().splitlines()[-1])
+    assert figures["size"] == 3 and figures["batches"] == 300 and figures["tables"] == 20
+    # the CPU of both sides of each batch, in microseconds, and its wall time
+    assert figures["client_us"] > 0 and figures["postgres_us"] > 0, figures
+    assert figures["wall_us"] > 0, figures

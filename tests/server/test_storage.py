@@ -273,27 +273,66 @@ def test_moves_stored_from_the_event_loop_are_checked_the_same_way(storage: Stor
 
 @pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
 def test_the_writer_looks_tables_up_by_their_key(storage: Storage) -> None:
-    """The writer's one statement, planned for any batch (PostgreSQL keeps a generic plan for
-    a prepared statement), finds the tables by their primary key: it scanned them all, every
-    batch, at a few hundred tables."""
+    """The writer's one statement, planned once for any batch (PostgreSQL keeps a generic plan
+    for a prepared statement), finds each table of the batch by its primary key, whatever the
+    tables were when it was planned: it scanned them all, every batch, at a few hundred
+    tables, and planned while they were few and not analysed it hashed all of them (a plan
+    the writer's session then kept as they grew)."""
     import psycopg
 
-    tables = [new_table(storage) for _ in range(300)]
-    storage.claim(tables[0].id, "n", 30)
-    assert storage.append([Append(tables[0].id, 0, ["deal"], "n")]) == [True]  # opens the writer
-    conn = storage._writer.dbapi_connection  # the writer's own session
-    assert isinstance(conn, psycopg.Connection)
-    conn.execute("ANALYZE tables")
     sql = Storage._APPEND_PG
-    for n in range(10):
+    for n in range(3):
         sql = sql.replace("%s", f"${n + 1}", 1)
-    arrays = ["ARRAY['x']", "ARRAY[0]", "ARRAY['n']", "ARRAY[1]", "ARRAY[NULL]::varchar[]"]
-    arguments = ", ".join([*arrays, "0", "0", "ARRAY['x']", "ARRAY[1]", "ARRAY['deal']"])
-    with conn.transaction(force_rollback=True):
-        conn.execute("SET LOCAL plan_cache_mode = force_generic_plan")
-        conn.execute("PREPARE append_plan AS " + sql)
-        rows = conn.execute(f"EXPLAIN EXECUTE append_plan({arguments})").fetchall()
-        conn.execute("DEALLOCATE append_plan")
-    plan = "\n".join(row[0] for row in rows)
-    assert "Seq Scan on tables" not in plan, plan
-    assert "tables_pkey" in plan, plan
+    batch = """'[{"id": "x", "version": 0, "owner": "n", "status": null, "texts": ["deal"]}]'"""
+    arguments = ", ".join([batch, "0", "0"])
+    for count in (3, 300):  # few tables, not analysed; then many, analysed
+        tables = [new_table(storage) for _ in range(count)]
+        storage.claim(tables[0].id, "n", 30)
+        assert storage.append([Append(tables[0].id, 0, ["deal"], "n")]) == [True]  # the writer
+        conn = storage._writer.dbapi_connection  # the writer's own session
+        assert isinstance(conn, psycopg.Connection)
+        if count > 3:
+            conn.execute("ANALYZE tables")
+        with conn.transaction(force_rollback=True):
+            conn.execute("PREPARE append_plan AS " + sql)
+            rows = conn.execute(f"EXPLAIN EXECUTE append_plan({arguments})").fetchall()
+            conn.execute("DEALLOCATE append_plan")
+        plan = "\n".join(row[0] for row in rows)
+        assert "Seq Scan on tables" not in plan, plan
+        assert "Index Scan using tables_pkey on tables" in plan, plan
+        assert "Hash" not in plan and "Merge" not in plan, plan  # one look-up per table
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_the_writer_plans_its_statement_once(storage: Storage) -> None:
+    """The writer's statement is planned once for its session, not again for every batch:
+    PostgreSQL found a plan for a batch of one table cheaper than the one it keeps, and made
+    one for every batch of one or two tables (the batches of a site's less busy processes),
+    which cost it twice the CPU of running the statement."""
+    import asyncio
+
+    tables = [new_table(storage) for _ in range(4)]
+    for t in tables:
+        storage.claim(t.id, "n", 30)
+    moves = ["deal", "P1 draw", "P1 discard 7H", "P2 draw", "P2 discard 8H"] * 3
+
+    async def run() -> list[tuple[int, int]]:
+        for version, text in enumerate(moves):
+            for t in tables[:2]:
+                assert await storage.append_async([Append(t.id, version, [text], "n")]) == [True]
+        cursor = await storage._async_writer.execute(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+        )
+        plans = [tuple(row) for row in await cursor.fetchall()]
+        await storage.close_async()
+        return plans
+
+    plans = asyncio.run(run())
+    assert len(plans) == 1, plans  # the writer's one statement, prepared by the driver
+    generic, custom = plans[0]
+    assert custom == 0 and generic >= 20, plans
+    for version, text in enumerate(moves):  # the synchronous writer's session: the same
+        assert storage.append([Append(tables[2].id, version, [text], "n")]) == [True]
+    conn = storage._writer.dbapi_connection
+    rows = conn.execute("SELECT generic_plans, custom_plans FROM pg_prepared_statements")
+    assert [tuple(row) for row in rows.fetchall()] == [(len(moves) - 5, 0)]

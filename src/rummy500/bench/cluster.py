@@ -288,6 +288,17 @@ class Cluster:
             raise
         return self
 
+    def start_database(self) -> str:
+        """Start the throw-away PostgreSQL alone (``rummy500 bench writer``); its URL.
+        :meth:`stop` stops it."""
+        try:
+            self._check_tools()
+            self._start_postgres()
+        except BaseException:
+            self.stop()
+            raise
+        return self.db_url
+
     def _check_tools(self) -> None:
         self._pg_bin = pg_bin()
         if self._pg_bin is None:

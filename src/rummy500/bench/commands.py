@@ -1,5 +1,6 @@
-"""``rummy500 cluster``, ``rummy500 bench server`` and ``rummy500 bench failover``: a site of
-several processes to try, and the benchmarks that load a real server from outside.
+"""``rummy500 cluster``, ``rummy500 bench server``, ``rummy500 bench failover``, ``rummy500 bench
+pairing`` and ``rummy500 bench writer``: a site of several processes to try, the benchmarks that
+load a real server from outside, and the cost of the database writer's batches.
 
 Everything they need is imported inside the commands, so that the rest of the command line
 starts without it.
@@ -23,6 +24,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     bench_app.command("server", help=BENCH_SERVER_HELP)(bench_server)
     bench_app.command("failover", help=BENCH_FAILOVER_HELP)(bench_failover)
     bench_app.command("pairing", help=BENCH_PAIRING_HELP)(bench_pairing)
+    bench_app.command("writer", help=BENCH_WRITER_HELP)(bench_writer)
 
 
 CLUSTER_HELP = N_(
@@ -245,6 +247,41 @@ def bench_pairing(
         print(json.dumps({key: result[key] for key in JSON_KEYS} | result))
         return
     table = Table(title=_("Pairing benchmark ({n} players)").format(n=seekers))
+    table.add_column(_("measure"))
+    table.add_column(_("value"), justify="right")
+    for key, value in result.items():
+        table.add_row(key, str(value))
+    Console().print(table)
+
+
+BENCH_WRITER_HELP = N_(
+    "Time the server's PostgreSQL writer: the CPU a batch of moves costs.\n\n"
+    "Starts a throw-away PostgreSQL with TABLES tables and sends BATCHES batches of SIZE moves "
+    "(each of another table) as a server process stores them, one after the other; reports "
+    "per batch the microseconds of CPU of this process (the driver's side) and of PostgreSQL, "
+    "and the wall time."
+)
+
+
+def bench_writer(
+    size: Annotated[int, typer.Option(min=1, max=500, help=N_("Moves a batch."))] = 1,
+    batches: Annotated[int, typer.Option(min=1, help=N_("Batches measured."))] = 3000,
+    tables: Annotated[
+        int, typer.Option(min=1, help=N_("Tables in the database (the batches go round them)."))
+    ] = 600,
+    json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
+) -> None:
+    """The command; its help is BENCH_WRITER_HELP."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from rummy500.bench.writer import WRITER_KEYS, run_writer
+
+    result = run_writer(size=size, batches=batches, tables=tables)
+    if json_out:
+        print(json.dumps({key: result[key] for key in WRITER_KEYS}))
+        return
+    table = Table(title=_("Writer benchmark ({n} moves a batch)").format(n=size))
     table.add_column(_("measure"))
     table.add_column(_("value"), justify="right")
     for key, value in result.items():

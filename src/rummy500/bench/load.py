@@ -62,6 +62,7 @@ from rummy500.bench.client_socket import BenchSocket, SocketClosed
 from rummy500.bench.cluster import descendants, free_port
 
 __all__ = [
+    "CpuShares",
     "FAILOVER_KEYS",
     "HINT_KEYS",
     "JSON_KEYS",
@@ -116,7 +117,7 @@ class _Stats:
     #: the simulated players that have had their first ``state`` (are seated and playing)
     seated: int = 0
     error_samples: list[str] = field(default_factory=list)
-    #: each part's CPU time while measuring, in percent of one core (:class:`_CpuShares`)
+    #: each part's CPU time while measuring, in percent of one core (:class:`CpuShares`)
     cpu: dict[str, float] = field(default_factory=dict)
     #: hints answered while measuring: the time from asking to the answer, in seconds
     hint_latencies: list[float] = field(default_factory=list)
@@ -218,7 +219,7 @@ def run(main: Coroutine[Any, Any, T]) -> T:
 Parts = Callable[[], dict[str, list[int]]]
 
 
-class _CpuShares:
+class CpuShares:
     """The CPU time (user and system) each part of the benchmark takes while it measures, in
     percent of one core, from ``/proc``: the server processes, their search workers, PostgreSQL
     and HAProxy (as ``parts`` lists them), the benchmark's own process (``bench``: the simulated
@@ -605,7 +606,7 @@ async def _play(
     while stats.seated < len(players) and time.monotonic() < seated_by:
         await asyncio.sleep(0.05)
     await asyncio.sleep(warmup)
-    cpu = _CpuShares(parts)
+    cpu = CpuShares(parts)
     cpu.start()
     stats.measuring = True
     start = time.perf_counter()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import secrets
 import sqlite3
 import threading
@@ -485,7 +486,9 @@ class Append:
 
 def _append_pg_statements(items: Sequence[Append]) -> list[tuple[list[int], list[Any]]]:
     """The statements of a batch for ``Storage._APPEND_PG``: the items of each (each table
-    once per statement, in order) and its parameters."""
+    once per statement, in order) and its parameters: the batch as one JSON text, each table
+    with its events (one string for the driver to send, where arrays took it 20–80 µs more a
+    batch, adapted element by element: ``rummy500 bench writer``)."""
     now = time.time()
     rounds: list[list[int]] = []
     times: dict[str, int] = {}
@@ -496,25 +499,17 @@ def _append_pg_statements(items: Sequence[Append]) -> list[tuple[list[int], list
         rounds[k].append(n)
     statements = []
     for numbers in rounds:
-        batch = [items[n] for n in numbers]
-        stored = [
-            (item.table_id, item.version + k, text)
-            for item in batch
-            for k, text in enumerate(item.texts, start=1)
+        batch = [
+            {
+                "id": items[n].table_id,
+                "version": items[n].version,
+                "owner": items[n].node,
+                "status": items[n].status,
+                "texts": items[n].texts,
+            }
+            for n in numbers
         ]
-        parameters = [
-            [item.table_id for item in batch],
-            [item.version for item in batch],
-            [item.node for item in batch],
-            [len(item.texts) for item in batch],
-            [item.status for item in batch],
-            now,
-            now,
-            [row[0] for row in stored],
-            [row[1] for row in stored],
-            [row[2] for row in stored],
-        ]
-        statements.append((numbers, parameters))
+        statements.append((numbers, [json.dumps(batch), now, now]))
     return statements
 
 
@@ -1140,36 +1135,52 @@ class Storage:
         return [n in ok for n in range(len(items))]
 
     #: PostgreSQL: a batch (each table once) in one statement — each table checked and
-    #: advanced, and the events of those that were inserted — its values as arrays.
+    #: advanced, and the events of those that were, numbered from the version they were
+    #: checked at — its values as one JSON text.
     _APPEND_PG = """
         WITH batch AS (
-            SELECT * FROM unnest(%s::varchar[], %s::int[], %s::varchar[], %s::int[], %s::varchar[])
-                AS b(id, version, owner, events, status)
+            SELECT * FROM json_to_recordset(%s::json)
+                AS b(id varchar, version int, owner varchar, status varchar, texts json)
         ), advanced AS (
             UPDATE tables AS t
-            SET version = t.version + batch.events, updated_at = %s,
+            SET version = t.version + json_array_length(batch.texts), updated_at = %s,
                 status = COALESCE(batch.status, t.status)
             FROM batch
             WHERE t.id = batch.id AND t.version = batch.version AND t.owner = batch.owner
-            RETURNING t.id
+            RETURNING t.id, batch.version, batch.texts
         ), stored AS (
             INSERT INTO events (table_id, seq, text, at)
-            SELECT e.table_id, e.seq, e.text, %s
-            FROM unnest(%s::varchar[], %s::int[], %s::varchar[]) AS e(table_id, seq, text)
-            JOIN advanced ON advanced.id = e.table_id
+            SELECT advanced.id, advanced.version + e.n, e.text, %s
+            FROM advanced, json_array_elements_text(advanced.texts) WITH ORDINALITY AS e(text, n)
         )
         SELECT id FROM advanced
     """
+    #: PostgreSQL: the writer's session runs only that statement, and plans it once, so that
+    #: the one plan must do for any batch and any number of tables: each table of the batch
+    #: looked up by key (a nested loop over the batch, an index scan of ``tables``). Planned
+    #: for its own costs, it became a hash join over all of ``tables`` when they were few or
+    #: not yet analysed, and could keep it (a scan of every table, every batch), or it was
+    #: planned again for every batch of a table or two (a plan for the batch's size looked
+    #: cheaper than the one kept), which took PostgreSQL about twice the CPU of running it:
+    #: more, smaller batches (a process of a site serving fewer moves) cost more a move
+    #: (docs/server.md).
+    _WRITER_SETTINGS = (
+        "SET enable_seqscan = off",
+        "SET enable_hashjoin = off",
+        "SET enable_mergejoin = off",
+        "SET plan_cache_mode = force_generic_plan",
+    )
 
     def _append_pg(self, items: Sequence[Append]) -> list[bool]:
         """PostgreSQL: the whole batch in one statement on a connection kept for it, in
         autocommit (one statement is one transaction): one round trip, where :meth:`_append`
         takes a pool check-out with its ``SELECT 1``, ``BEGIN``, two or more statements and
-        ``COMMIT``. Its text is the same whatever the batch's size (the values go as arrays),
-        so the driver parses it once and the server prepares it once per connection. (A table
-        twice in a batch, which the writer never does, takes one statement per time.) A
-        broken connection is dropped and the next batch opens another; a batch that failed
-        is tried again item by item, each behind its version check."""
+        ``COMMIT``. Its text is the same whatever the batch's size (the values go as JSON), so
+        the driver parses it once and the server prepares and plans it once per connection
+        (:data:`_WRITER_SETTINGS`). (A table twice in a batch, which the writer never does,
+        takes one statement per time.) A broken connection is dropped and the next batch opens
+        another; a batch that failed is tried again item by item, each behind its version
+        check."""
         ok: set[int] = set()
         with self._writer_lock:
             if self._writer is None or self._writer.closed:
@@ -1179,10 +1190,8 @@ class Storage:
                 assert driver is not None  # a fresh check-out holds its DBAPI connection
                 writer.detach()  # out of the pool: it stays in autocommit
                 driver.autocommit = True
-                # Its one statement looks tables up by id: without this, the plan PostgreSQL
-                # keeps for it (made for any 10 tables) scans the whole tables table instead,
-                # every batch (0.1 ms at 600 tables; longer as tables pile up).
-                driver.execute("SET enable_seqscan = off")
+                for setting in self._WRITER_SETTINGS:
+                    driver.execute(setting)
                 self._writer = writer
             conn = self._writer
             try:
@@ -1225,7 +1234,8 @@ class Storage:
             self._async_writer = None
             url = "postgresql://" + self.url.split("://", 1)[1]
             conn = await psycopg.AsyncConnection.connect(url, autocommit=True)
-            await conn.execute("SET enable_seqscan = off")  # see _append_pg
+            for setting in self._WRITER_SETTINGS:
+                await conn.execute(setting)
             self._async_writer = conn
         ok: set[int] = set()
         try:
