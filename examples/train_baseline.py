@@ -7,21 +7,24 @@ encoding that plays two-player games against the ``medium`` level.
     rummy500 bench baseline --games 400                    # evaluate the shipped weights
 
 Needs the research and train extras (numpy, PyTorch's CPU wheel; matplotlib, from the sim extra,
-for the figure). It uses one core (``torch.set_num_threads(1)``, one process). Three stages:
+for the figure). It uses one core (``torch.set_num_threads(1)``, one process). Its stages:
 
 1. **Behaviour cloning of ``medium``**: ``--bc-samples`` decisions of intermediate self-play
    (every decision with more than one legal action), each the seat's observation vector, its
    action mask and the action the intermediate bot chose (the first action of a long run's
-   sequence); a masked cross-entropy.
-2. **DAgger with ``hard``**: the policy plays (greedily) against ``medium`` and the ``hard``
-   level says what it would have played in each of the policy's positions (``--dagger-labels``
-   labels per round, ``--dagger-rounds`` rounds); the policy is trained again on every label so
-   far, the medium labels kept (the hard ones counted ``--hard-weight`` times).
+   sequence); a masked cross-entropy, ``--bc-epochs`` passes.
+2. **DAgger**: the policy plays (greedily) against ``medium`` and a teacher says what it would
+   have played in each of the policy's positions; the policy is trained again on every label
+   so far. First ``--medium-rounds`` rounds of ``--medium-labels`` labels of ``medium`` itself
+   (cheap: they correct the positions the policy's own mistakes lead to), then
+   ``--dagger-rounds`` rounds of ``--dagger-labels`` labels of the ``hard`` level (a search,
+   19 ms a label; its labels counted ``--hard-weight`` times beside the medium ones).
 3. **Policy gradient against ``medium``**: the policy samples its moves in whole games
    against the intermediate bot; every decision of a hand is credited with the hand's net score
    (the policy's hand score minus the opponent's, /100) plus ±0.5 for the game's result,
-   advantages normalized per batch (REINFORCE), with the hard labels' cross-entropy kept as an
-   anchor so that the policy does not drift from what it learned.
+   advantages normalized per batch (REINFORCE, ``--pg-games`` games an update), with the hard
+   labels' cross-entropy kept as an anchor (``--anchor``) so that the policy does not drift
+   from what it learned.
 
 After each stage (and every ``--eval-every`` updates of stage 3) the greedy policy, with the
 weights rounded to float16 as they are shipped, plays ``--eval-games`` games against ``medium``
@@ -260,18 +263,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hidden", type=int, default=256)
     parser.add_argument("--bc-samples", type=int, default=300_000)
-    parser.add_argument("--bc-epochs", type=float, default=3.0)
+    parser.add_argument("--bc-epochs", type=float, default=4.0)
+    parser.add_argument("--medium-rounds", type=int, default=2)
+    parser.add_argument("--medium-labels", type=int, default=100_000, help="per round")
+    parser.add_argument("--medium-epochs", type=float, default=2.0)
     parser.add_argument("--teacher", default="hard")
-    parser.add_argument("--dagger-rounds", type=int, default=2)
-    parser.add_argument("--dagger-labels", type=int, default=20_000, help="per round")
+    parser.add_argument("--dagger-rounds", type=int, default=1)
+    parser.add_argument("--dagger-labels", type=int, default=10_000, help="per round")
     parser.add_argument("--dagger-epochs", type=float, default=1.0)
     parser.add_argument("--hard-weight", type=int, default=4)
-    parser.add_argument("--pg-updates", type=int, default=300)
+    parser.add_argument("--pg-updates", type=int, default=100)
     parser.add_argument("--pg-games", type=int, default=16, help="games per update")
     parser.add_argument("--pg-lr", type=float, default=3e-5)
     parser.add_argument("--anchor", type=float, default=0.5, help="weight of the hard labels' loss")
-    parser.add_argument("--eval-every", type=int, default=60, help="stage 3 updates")
-    parser.add_argument("--eval-games", type=int, default=200)
+    parser.add_argument("--eval-every", type=int, default=50, help="stage 3 updates")
+    parser.add_argument("--eval-games", type=int, default=100)
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--out", default="src/rummy500/envs/baseline.npz")
@@ -345,16 +351,29 @@ def main() -> None:
     acc = train_bc(net, opt, [(medium, 1)], args.bc_epochs, args.batch, gen)
     checkpoint("bc-medium", accuracy=acc)
 
-    # Stage 2
+    # Stage 2a: DAgger with medium itself (cheap labels: the policy's own mistakes corrected)
+    for r in range(args.medium_rounds):
+        policy = numpy_policy(net, scratch, meta)
+        games = dagger_data(policy, args.medium_labels, "intermediate", rng, medium)
+        print(
+            f"stage 2a, round {r + 1}: {len(medium)} labels of medium ({games} games)", flush=True
+        )
+        acc = train_bc(net, opt, [(medium, 1)], args.medium_epochs, args.batch, gen)
+        checkpoint(f"dagger-medium-{r + 1}", accuracy=acc)
+
+    # Stage 2b
     hard = Data()
     for r in range(args.dagger_rounds):
         policy = numpy_policy(net, scratch, meta)
         games = dagger_data(policy, args.dagger_labels, args.teacher, rng, hard)
-        print(f"stage 2, round {r + 1}: {len(hard)} labels of {args.teacher} ({games} games)")
+        print(
+            f"stage 2b, round {r + 1}: {len(hard)} labels of {args.teacher} ({games} games)",
+            flush=True,
+        )
         acc = train_bc(
             net, opt, [(hard, args.hard_weight), (medium, 1)], args.dagger_epochs, args.batch, gen
         )
-        checkpoint(f"dagger-{r + 1}", accuracy=acc)
+        checkpoint(f"dagger-{args.teacher}-{r + 1}", accuracy=acc)
 
     # Stage 3
     pg_opt = torch.optim.Adam(net.parameters(), lr=args.pg_lr)
