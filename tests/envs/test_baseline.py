@@ -123,6 +123,7 @@ def test_the_training_script_runs_a_tiny_configuration(tmp_path: Path) -> None:
             sys.executable,
             str(EXAMPLES / "train_baseline.py"),
             *("--bc-samples", "300", "--bc-epochs", "1", "--hidden", "16"),
+            *("--medium-rounds", "1", "--medium-labels", "50"),
             *("--dagger-rounds", "1", "--dagger-labels", "20", "--teacher", "easy"),
             *("--pg-updates", "1", "--pg-games", "1", "--eval-games", "2"),
             *("--out", str(weights), "--plot", str(tmp_path / "curve.png")),
