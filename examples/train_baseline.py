@@ -272,7 +272,7 @@ def main() -> None:
     parser.add_argument("--dagger-labels", type=int, default=10_000, help="per round")
     parser.add_argument("--dagger-epochs", type=float, default=1.0)
     parser.add_argument("--hard-weight", type=int, default=4)
-    parser.add_argument("--pg-updates", type=int, default=100)
+    parser.add_argument("--pg-updates", type=int, default=50)
     parser.add_argument("--pg-games", type=int, default=16, help="games per update")
     parser.add_argument("--pg-lr", type=float, default=3e-5)
     parser.add_argument("--anchor", type=float, default=0.5, help="weight of the hard labels' loss")
@@ -426,18 +426,25 @@ def plot(curve: list[dict], path: Path) -> None:
     low = [100 * (p["rate"] - p["low"]) for p in curve]
     high = [100 * (p["high"] - p["rate"]) for p in curve]
     fig, ax = plt.subplots(figsize=(7, 4), dpi=110)
-    ax.errorbar(minutes, rate, yerr=[low, high], fmt="o-", capsize=3, label="baseline (greedy)")
+    games = curve[-1]["games"]
+    ax.errorbar(
+        minutes,
+        rate,
+        yerr=[low, high],
+        fmt="o-",
+        capsize=3,
+        label=f"the baseline (greedy), {games} games a point, 95% interval",
+    )
     ax.axhline(50, color="grey", linestyle="--", linewidth=1, label="even with medium")
     for p, x, y in zip(curve, minutes, rate, strict=True):
         if not p["stage"].startswith("pg-") or p is curve[-1]:
             ax.annotate(p["stage"], (x, y), textcoords="offset points", xytext=(4, -12), fontsize=7)
-    games = curve[-1]["games"]
     ax.set_xlabel("training CPU time (minutes, one core)")
-    ax.set_ylabel(f"games won against medium (%), {games} games, 95% interval")
+    ax.set_ylabel("games won against medium (%)")
     ax.set_title("rummy500 baseline: learning curve (examples/train_baseline.py, seed 0)")
     ax.set_ylim(0, 100)
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)
