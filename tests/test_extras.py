@@ -43,6 +43,11 @@ def _run(monkeypatch: pytest.MonkeyPatch, *args: str) -> None:
             "pettingzoo",
             "rummy500 bench env needs the research extra: pip install 'rummy500[research]'",
         ),
+        (
+            ("bench", "baseline", "--games", "1"),
+            "numpy",
+            "rummy500 bench baseline needs the research extra: pip install 'rummy500[research]'",
+        ),
     ],
 )
 def test_a_command_names_the_extra_it_needs(

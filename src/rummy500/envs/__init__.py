@@ -14,7 +14,10 @@ who do not use them (they come with the ``research`` extra). The modules:
   imported);
 - :mod:`rummy500.envs.openspiel_bots`: the built-in levels as OpenSpiel bots, and OpenSpiel's
   ISMCTS ready for ``evaluate_bots``;
-- :mod:`rummy500.envs.benchmark` and :mod:`rummy500.envs.commands`: ``rummy500 bench env``.
+- :mod:`rummy500.envs.baseline`: the published baseline, a trained policy in numpy
+  (``examples/train_baseline.py``), as a bot;
+- :mod:`rummy500.envs.benchmark` and :mod:`rummy500.envs.commands`: ``rummy500 bench env`` and
+  ``rummy500 bench baseline``.
 
 ``docs/encoding.md`` documents the encoding.
 """
