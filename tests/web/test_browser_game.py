@@ -291,7 +291,7 @@ def test_two_people_and_a_bot_play_a_game_by_clicks(
             mine = alice.page.locator(f'[data-meld="{move.number}"]').get_attribute("aria-label")
             bob.wait_for("s.version >= arg", alice.snapshot()["version"])  # shown at Bob's pace
             theirs = bob.page.locator(f'[data-meld="{move.number}"]').get_attribute("aria-label")
-            assert "by You" in (mine or "") and "by Alice" in (theirs or "")
+            assert "by you" in (mine or "") and "by Alice" in (theirs or "")
             for p in players.values():
                 p.dismiss_toasts()
             page.screenshot(path=str(artifacts / "table.png"))

@@ -60,6 +60,11 @@ def open_page(chromium: Any, live_server: LiveServer) -> Iterator[Any]:
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        # which resource failed (the console's line does not name it)
+        page.on(
+            "response",
+            lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None,
+        )
         page.errors = errors
         page.goto(live_server.url + "/")
         page.wait_for_selector(".lobby")

@@ -274,8 +274,9 @@ export function RatingsSection({ ratings }) {
   </section>`;
 }
 
-/** At the end of a rated game: each seat's new rating and its change (the server rates the
- * game just after it ends: asked again a few times until it has). */
+/** At the end of a rated game (shown only where `state.table.rated`): each seat's new rating
+ * and its change (the server rates the game just after it ends: asked again a few times until
+ * it has). */
 export function RatingChanges({ tableId, name }) {
   const [ratings, setRatings] = useState(null);
   useEffect(() => {
@@ -304,7 +305,8 @@ export function RatingChanges({ tableId, name }) {
   </ul>`;
 }
 
-/** A rated table's seats' ratings as the game starts (`{}` at a casual table): asked once. */
+/** A rated table's seats' ratings as the game starts, asked once (`tableId` null at a casual
+ * table: nothing is asked, `{}`). */
 export function useTableRatings(tableId) {
   const [ratings, setRatings] = useState({});
   useEffect(() => {

@@ -55,7 +55,7 @@ export function SeatPanel({ state, seat, info, isTurn, you, rating }) {
 /** The other players, round the table from the player's left. */
 export function OtherSeats({ state, seats, turnSeat }) {
   const infoOf = (seat) => (state.seats || []).find((s) => s.seat === seat);
-  const ratings = useTableRatings(state.table && state.table.table_id);
+  const ratings = useTableRatings(state.table && state.table.rated ? state.table.table_id : null);
   return html`<section class="others" aria-label=${t('table.players')}>
     <ul class="seat-list">
       ${seats.map(

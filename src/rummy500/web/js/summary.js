@@ -134,7 +134,7 @@ export function Summary({ state, me, token, tableId, name, onClose, onReady, toa
   return html`<${Modal} title=${title} onClose=${onClose} className=${cls('summary', over && 'game-over')}>
     <div data-summary>
       ${over && html`<p class="winner-line">${over.winner === me ? t('summary.you.won') : t('summary.hand.of', { n: summary.hand_number })}</p>`}
-      ${over && html`<${RatingChanges} tableId=${tableId} name=${name} />`}
+      ${over && state.table && state.table.rated && html`<${RatingChanges} tableId=${tableId} name=${name} />`}
       <p>${how}</p>
       <table class="scores">
         <caption class="visually-hidden">${t('summary.caption', { n: summary.hand_number })}</caption>
