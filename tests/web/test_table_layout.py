@@ -63,11 +63,21 @@ def test_the_hint_banner_never_covers_the_melds(
     page = browser_page(**SIZES[size])
     start_table(page)
     my_turn(page)
+    toolbar = '.actions[role="toolbar"]'
+    before = box_of(page, toolbar)
     page.locator('[data-action="hint"]').click()
     page.locator(".me .hint").wait_for()
     hint = box_of(page, ".me .hint")
     melds = box_of(page, "section.melds")
     assert not overlaps(hint, melds), (hint, melds)
+    # nor does it move the toolbar (its tray keeps its room while empty), a hint of the longest
+    # kind (two lines on a phone) included
+    assert box_of(page, toolbar) == before
+    page.locator(".me .hint").evaluate(
+        "e => { e.textContent = 'Tipp: vegyél fel 3 lapot a dobópakliból, egészen eddig: 10♥,"
+        " és rakd ki.'; }"
+    )
+    assert box_of(page, toolbar) == before
     page.screenshot(path=str(artifacts / f"table-hint-{size}.png"))
 
 

@@ -263,7 +263,12 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
               ${state.timer && html` <span class="timer">${state.timer.seat === me && me ? t('timer.label.you') : t('timer.label', { who: name(state.timer.seat) })} <${Countdown} until=${state.timerUntil} /></span>`}
             </div>
             ${state.call && me && online && html`<${CallBar} until=${state.callUntil} actions=${actions} />`}
-            ${hint && html`<div class="hint" role="status">${t('hint.prefix')} ${hint.text}</div>`}
+            ${(hint || (!spectator && !rated)) &&
+            html`<div class="hint-tray" role="status" data-hint-tray>
+              ${hint
+                ? html`<div class="hint">${t('hint.prefix')} ${hint.text}</div>`
+                : html`<span class="hint-empty" aria-hidden="true"><kbd>H</kbd> ${t('action.hint')}</span>`}
+            </div>`}
             ${!spectator &&
             html`<${Toolbar}
               legal=${legal}
