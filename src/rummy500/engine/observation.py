@@ -17,7 +17,7 @@ small values of :mod:`rummy500.engine.phases`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from rummy500.engine.cards import JOKER, JOKER_AS, NUM_CODES, card_str, deck, decks_for, played_str
@@ -45,6 +45,12 @@ class MeldView:
             "cards": [played_str(c) for c in self.cards],
             "played_by": [seat_str(s) for s in self.played_by],
         }
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as its constructor's arguments: the compiled build's frozen classes refuse
+        # the attribute assignment of pickle's default way (the server's search workers
+        # receive observations by pickle).
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +141,12 @@ class Observation:
         if self.phase == Phase.DRAW and not self.hand and self.to_act == self.seat:
             return "float"
         return self.phase
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as its constructor's arguments: the compiled build's frozen classes refuse
+        # the attribute assignment of pickle's default way (the server's search workers
+        # receive observations by pickle).
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
 
 
 def own_json(seat: int, hand: Sequence[int], phase: str) -> dict[str, Any]:

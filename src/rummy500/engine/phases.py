@@ -3,7 +3,7 @@ taken from the discard pile, who may still call "Rummy!", and how a hand ended."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
@@ -45,6 +45,12 @@ class Obligation:
     card: int
     kind: ObligationKind
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as its constructor's arguments: the compiled build's frozen classes refuse
+        # the attribute assignment of pickle's default way (the server's search workers
+        # receive observations by pickle).
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
+
 
 @dataclass(frozen=True, slots=True)
 class CallWindow:
@@ -55,6 +61,12 @@ class CallWindow:
     discarder: int
     seats: tuple[int, ...]
     depths: tuple[int, ...]
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as its constructor's arguments: the compiled build's frozen classes refuse
+        # the attribute assignment of pickle's default way (the server's search workers
+        # receive observations by pickle).
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,3 +90,9 @@ class HandResult:
             "out": None if self.out is None else seat_str(self.out),
             "capped": self.capped,
         }
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as its constructor's arguments: the compiled build's frozen classes refuse
+        # the attribute assignment of pickle's default way (the server's search workers
+        # receive observations by pickle).
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
