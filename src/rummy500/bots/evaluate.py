@@ -22,7 +22,8 @@ import math
 import random
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from rummy500.bots.intermediate import IntermediatePolicy
 from rummy500.bots.reading import read_hand, table_fits
@@ -70,6 +71,12 @@ class MoveValue:
     #: its place in the intermediate player's ranking of the candidates (0: its choice)
     rank: int = 0
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as its constructor's arguments: the compiled build's frozen classes refuse
+        # the attribute assignment of pickle's default way (hints come back from worker
+        # processes by pickle).
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
+
 
 @dataclass(frozen=True, slots=True)
 class Evaluation:
@@ -94,6 +101,12 @@ class Evaluation:
     def ranked(self) -> list[MoveValue]:
         """The candidates in the intermediate player's order (its choice first)."""
         return sorted(self.values, key=lambda v: v.rank)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as its constructor's arguments: the compiled build's frozen classes refuse
+        # the attribute assignment of pickle's default way (hints come back from worker
+        # processes by pickle).
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
 
 
 def deal_seed(obs: Observation, seed: int = 0) -> int:

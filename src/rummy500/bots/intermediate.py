@@ -26,7 +26,8 @@ policy runs inside the expert bot's playouts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from rummy500.bots.base import Bot
 from rummy500.bots.reading import Reading, TableFits, play_points, read_hand, table_fits
@@ -93,6 +94,12 @@ class IntermediatePolicy:
         for i in range(max(len(plays), len(discards))):
             merged.extend(x[i] for x in (plays, discards) if i < len(x))
         return list(dict.fromkeys(merged))
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as its constructor's arguments: the compiled build's frozen classes refuse
+        # the attribute assignment of pickle's default way (hints come back from worker
+        # processes by pickle).
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
 
 
 class IntermediateBot(Bot):
