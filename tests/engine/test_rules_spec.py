@@ -62,8 +62,12 @@ def test_the_older_command_line_constructor_is_the_same() -> None:
 
 
 def test_the_research_environments_take_a_preset_with_options() -> None:
-    pettingzoo = pytest.importorskip("rummy500.envs.pettingzoo")
-    gymnasium = pytest.importorskip("rummy500.envs.gymnasium")
+    pettingzoo = pytest.importorskip(
+        "rummy500.envs.pettingzoo", reason="PettingZoo: the research extra (make test installs it)"
+    )
+    gymnasium = pytest.importorskip(
+        "rummy500.envs.gymnasium", reason="Gymnasium: the research extra (make test installs it)"
+    )
     expected = Rules(pickup="must-meld", target=300)
     assert pettingzoo.Rummy500Env(2, "hoyle target=300").rules == expected
     assert gymnasium.Rummy500Env(opponents=["random"], rules="hoyle target=300").rules == expected
@@ -72,7 +76,11 @@ def test_the_research_environments_take_a_preset_with_options() -> None:
 
 
 def test_openspiel_parameters_are_the_rule_options() -> None:
-    pyspiel = pytest.importorskip("pyspiel")
-    pytest.importorskip("rummy500.envs.openspiel")
+    pyspiel = pytest.importorskip(
+        "pyspiel", reason="OpenSpiel: the research extra (make test installs it)"
+    )
+    pytest.importorskip(
+        "rummy500.envs.openspiel", reason="OpenSpiel: the research extra (make test installs it)"
+    )
     game = pyspiel.load_game("python_rummy500", {"going_out": "float", "values": "5-10-15"})
     assert game.rules == Rules(going_out="float", values="5-10-15")

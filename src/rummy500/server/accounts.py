@@ -252,8 +252,19 @@ def _forget_cookie(response: Response, rp: RelyingParty) -> None:
     )
 
 
-async def _challenge(hub: TableHub, challenge: Challenge) -> None:
+async def _challenge(
+    hub: TableHub, options: Any, purpose: str, creator: str, **fields: Any
+) -> dict[str, Any]:
+    """Keep the challenge of ``options`` (single-use, expiring, bounded in total and per
+    address) and answer with the options for the browser; 429 past the bounds."""
     config = hub.config
+    challenge = Challenge(
+        challenge=_b64(options.challenge),
+        purpose=purpose,
+        expires_at=time.time() + config.challenge_seconds,
+        creator=creator,
+        **fields,
+    )
     put = functools.partial(
         hub.storage.put_challenge,
         most=config.max_challenges,
@@ -265,6 +276,7 @@ async def _challenge(hub: TableHub, challenge: Challenge) -> None:
             _("too many passkey requests are waiting: try again in a few minutes"),
             headers={"Retry-After": str(max(1, int(config.challenge_seconds // 4)))},
         )
+    return {"options": json.loads(options_to_json(options))}
 
 
 def _client_challenge(credential: dict[str, Any]) -> str:
@@ -417,18 +429,14 @@ async def register_options(
             user_verification=UserVerificationRequirement.PREFERRED,
         ),
     )
-    await _challenge(
+    return await _challenge(
         hub,
-        Challenge(
-            challenge=_b64(options.challenge),
-            purpose="register",
-            expires_at=time.time() + hub.config.challenge_seconds,
-            username=body.username,
-            user_handle=_b64(handle),
-            creator=creator,
-        ),
+        options,
+        "register",
+        creator,
+        username=body.username,
+        user_handle=_b64(handle),
     )
-    return {"options": json.loads(options_to_json(options))}
 
 
 @router.post("/account/register")
@@ -466,16 +474,12 @@ async def signin_options(hub: Hub, rp: RP, creator: Creator) -> dict[str, Any]:
         timeout=int(hub.config.challenge_seconds * 1000),
         user_verification=UserVerificationRequirement.PREFERRED,
     )
-    await _challenge(
+    return await _challenge(
         hub,
-        Challenge(
-            challenge=_b64(options.challenge),
-            purpose="signin",
-            expires_at=time.time() + hub.config.challenge_seconds,
-            creator=creator,
-        ),
+        options,
+        "signin",
+        creator,
     )
-    return {"options": json.loads(options_to_json(options))}
 
 
 @router.post("/account/signin")
@@ -515,17 +519,13 @@ async def passkey_options(hub: Hub, rp: RP, account: SignedIn, creator: Creator)
             PublicKeyCredentialDescriptor(id=base64url_to_bytes(k.credential_id)) for k in keys
         ],
     )
-    await _challenge(
+    return await _challenge(
         hub,
-        Challenge(
-            challenge=_b64(options.challenge),
-            purpose="add",
-            expires_at=time.time() + hub.config.challenge_seconds,
-            account_id=account.id,
-            creator=creator,
-        ),
+        options,
+        "add",
+        creator,
+        account_id=account.id,
     )
-    return {"options": json.loads(options_to_json(options))}
 
 
 @router.post("/account/passkeys")
@@ -594,17 +594,13 @@ async def delete_options(hub: Hub, rp: RP, account: SignedIn, creator: Creator) 
         ],
         user_verification=UserVerificationRequirement.PREFERRED,
     )
-    await _challenge(
+    return await _challenge(
         hub,
-        Challenge(
-            challenge=_b64(options.challenge),
-            purpose="delete",
-            expires_at=time.time() + hub.config.challenge_seconds,
-            account_id=account.id,
-            creator=creator,
-        ),
+        options,
+        "delete",
+        creator,
+        account_id=account.id,
     )
-    return {"options": json.loads(options_to_json(options))}
 
 
 @router.delete("/account")
