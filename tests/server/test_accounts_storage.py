@@ -150,3 +150,48 @@ def test_a_chat_line_keeps_the_account_at_its_seat_after_it_leaves(storage: Stor
     storage.add_chat(table, 0, "Cy", "mine", 0)
     assert storage.wipe_chat(account_id=ann.id) == 1
     assert [line.text for line in storage.recent_chat(table, 10)] == ["hi", "a note", "mine"]
+
+
+def test_a_chat_line_names_its_authors_account_wherever_and_after_it_left(
+    storage: Storage,
+) -> None:
+    """What a mute by account matches (docs/accounts.md "Mute, block, report"): the username of
+    the account at the seat when the line was written — not of whoever sits there later, never
+    a guest's, and no longer once the account is deleted."""
+    ann = storage.create_account("Ann", "h1", key(1))
+
+    def new_table() -> str:
+        return storage.create_table(
+            seats_spec=[("human", None), ("human", None)],
+            rules="target=500",
+            seed=1,
+            private=False,
+            call_seconds=5.0,
+            turn_seconds=None,
+            away_seconds=30.0,
+            hand_pause=3.0,
+            max_moves=1000,
+        ).id
+
+    table, other = new_table(), new_table()
+    storage.take_seat(table, "Ann", hash_token("t1"), 0, account_id=ann.id)
+    storage.take_seat(table, "Bea", hash_token("t2"), 1)
+    said = storage.add_chat(table, 0, "Ann", "hello", 0)
+    assert (said.text, said.account) == ("hello", "Ann")
+    assert storage.add_chat(table, 1, "Bea", "hi", 0).account is None  # a guest
+    assert storage.add_chat(table, None, "table", "a note", 0).account is None
+    assert storage.free_seat(table, hash_token("t1")) == 0
+    storage.take_seat(table, "Cy", hash_token("t3"), 0)  # a guest at the seat Ann left
+    assert storage.add_chat(table, 0, "Cy", "mine", 0).account is None
+    storage.take_seat(other, "Ann at another table", hash_token("t4"), 1, account_id=ann.id)
+    assert storage.add_chat(other, 1, "Ann at another table", "again", 0).account == "Ann"
+    lines = storage.recent_chat(table, 10)
+    assert [(line.text, line.account) for line in lines] == [
+        ("hello", "Ann"),
+        ("hi", None),
+        ("a note", None),
+        ("mine", None),
+    ]
+    assert [line.account for line in storage.recent_chat(other, 10)] == ["Ann"]
+    assert storage.delete_account(ann.id)
+    assert [line.account for line in storage.recent_chat(table, 10)] == [None] * 4

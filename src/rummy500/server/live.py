@@ -385,7 +385,7 @@ class LiveTable:
         async with self.chat_lock:  # lines are sent in the order they are stored
             async with self.lock:
                 version = self.version
-            at = await self.services.db(
+            line = await self.services.db(
                 self.services.storage.add_chat,
                 self.id,
                 client.seat,
@@ -394,7 +394,6 @@ class LiveTable:
                 version,
                 self.config.chat_history,
             )
-            line = ChatLine(client.seat, name, text, version, at)
             async with self.lock:
                 self.chat.append(line)
                 self.play.publish([ChatSaid(line)])

@@ -3,7 +3,7 @@
 A rated game (quick pairing's rated pools: standard rules, accounts only, no undo, no hints, no
 take-over) updates its players' ratings from the final order of their totals with OpenSkill's
 Plackett–Luce model (``openskill``): the model that rates a whole finishing order of 2 to 8
-players at once, chosen on predictive accuracy (``rummy500 bench ratings``). A rating is
+players at once, measured against TrueSkill (``examples/rating_models.py``). A rating is
 shown on an Elo-like scale: ``1500 + (mu - 25) x`` :data:`SCALE`, so that for two settled
 players 400 points mean odds of ten to one, as on the computer players' ladder
 (docs/ladder.md); the computer levels have the ladder's ratings (:data:`LEVEL_RATINGS`).

@@ -471,6 +471,9 @@ class ChatLine:
     text: str
     version: int
     at: float
+    #: the username of the account that wrote it (``None``: a guest, or a deleted account), so
+    #: that a mute by account hides its lines wherever and whenever they were written
+    account: str | None = None
 
 
 @dataclass
@@ -1345,21 +1348,26 @@ class Storage:
         version: int,
         keep: int | None = None,
         account_id: str | None = None,
-    ) -> float:
+    ) -> ChatLine:
         """Store a chat line; with ``keep``, the table's older lines past its newest ``keep``
         go in the same transaction (at most :data:`CHAT_TRIM_BATCH` of them: a table that
         holds more from before, trims them a batch a line). The line keeps the account that
         holds the seat now (``account_id``, else the seat's own), so that an account's lines
-        stay its own after it leaves the seat (``wipe_chat``, mutes)."""
+        stay its own after it leaves the seat (``wipe_chat``, mutes). Returns the line as
+        stored, with its author's username (``ChatLine.account``)."""
         now = time.time()
-        writer: Any = account_id
-        if writer is None and seat is not None:
-            writer = (
-                select(seats.c.account_id)
-                .where(seats.c.table_id == table_id, seats.c.number == seat)
-                .scalar_subquery()
-            )
         with self.engine.begin() as conn:
+            if account_id is not None:
+                found = select(accounts.c.id, accounts.c.username).where(
+                    accounts.c.id == account_id
+                )
+            else:
+                found = (
+                    select(accounts.c.id, accounts.c.username)
+                    .join(seats, seats.c.account_id == accounts.c.id)
+                    .where(seats.c.table_id == table_id, seats.c.number == seat)
+                )
+            author = conn.execute(found).first() if account_id or seat is not None else None
             conn.execute(
                 insert(chat).values(
                     table_id=table_id,
@@ -1368,7 +1376,7 @@ class Storage:
                     text=text,
                     version=version,
                     at=now,
-                    account_id=writer,
+                    account_id=author[0] if author else None,
                 )
             )
             if keep is not None:
@@ -1380,7 +1388,7 @@ class Storage:
                     .offset(max(0, keep))
                 )
                 conn.execute(delete(chat).where(chat.c.id.in_(older)))
-        return now
+        return ChatLine(seat, name, text, version, now, author[1] if author else None)
 
     def expire_chat(
         self, after: int, finished_before: float, page: int = CHAT_EXPIRY_PAGE
@@ -1423,12 +1431,16 @@ class Storage:
     def recent_chat(self, table_id: str, limit: int) -> list[ChatLine]:
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(chat)
+                select(chat, accounts.c.username)
+                .outerjoin(accounts, accounts.c.id == chat.c.account_id)
                 .where(chat.c.table_id == table_id)
                 .order_by(chat.c.id.desc())
                 .limit(limit)
             ).mappings()
-            lines = [ChatLine(r["seat"], r["name"], r["text"], r["version"], r["at"]) for r in rows]
+            lines = [
+                ChatLine(r["seat"], r["name"], r["text"], r["version"], r["at"], r["username"])
+                for r in rows
+            ]
         lines.reverse()
         return lines
 

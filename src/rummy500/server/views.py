@@ -316,6 +316,7 @@ def chat_payload(line: ChatLine) -> dict[str, Any]:
         "name": line.name,
         "text": line.text,
         "at": line.at,
+        "account": line.account,
     }
 
 

@@ -223,11 +223,19 @@ class SeatRow(_Sent):
     )
 
 
+ACCOUNT_DESCRIPTION = (
+    "The username of the signed-in player who wrote the line (as on their profile, "
+    "/players/NAME), also after they left the seat; null for a guest's line (or a deleted "
+    'account\'s). A client mutes by it (docs/accounts.md "Mute, block, report").'
+)
+
+
 class ChatLine(_Sent):
     seat: Seat | None
     name: str
     text: str
     at: float = Field(description="Unix time.")
+    account: str | None = Field(description=ACCOUNT_DESCRIPTION)
 
 
 class RematchLink(_Sent):
@@ -405,6 +413,7 @@ class ChatLineMessage(_Message):
     name: str
     text: str
     at: float
+    account: str | None = Field(description=ACCOUNT_DESCRIPTION)
 
 
 class QueuedMessage(_Message, MoveData):

@@ -326,24 +326,75 @@ export function ProfileScreen({ name, settings, onSettings }) {
   </div>`;
 }
 
-/** The seats (P1…) of a table taken by accounts the signed-in account muted: their chat is
- * hidden. Asked once when the table opens (a guest: none). */
-export function useMutedSeats(tableId) {
-  const [seats, setSeats] = useState(new Set());
+const HIDDEN_KEY = 'rummy500.hidden';
+const HIDDEN_MOST = 200;
+
+/** Who wrote a chat line, as a mute names them: a signed-in player by account (wherever and
+ * whenever they wrote), a guest by the table, seat and name they wrote with (a guest has no
+ * other identity). */
+export function chatAuthor(tableId, line) {
+  return line.account ? `account:${line.account.toLowerCase()}` : `guest:${tableId}:${line.seat}:${line.name}`;
+}
+
+function sessionHidden() {
+  try {
+    return new Set(JSON.parse(sessionStorage.getItem(HIDDEN_KEY) || '[]'));
+  } catch {
+    return new Set();
+  }
+}
+
+/** Whose chat this browser hides at a table (docs/accounts.md "Mute, block, report").
+ * Signed in, muting a signed-in player is the account's mute, kept by the server
+ * (`PUT /api/account/mutes/NAME`): their lines are hidden at every table, also those written
+ * before and after they left a seat. A guest's mutes, and anyone's of a guest, last this tab's
+ * session (`sessionStorage`). Returns `{ username, muted(line), toggle(line), error }`. */
+export function useMutes(tableId) {
+  const [username, setUsername] = useState(null); // the signed-in account's, or null
+  const [accounts, setAccounts] = useState(() => new Set()); // the account's mutes, lower case
+  const [hidden, setHidden] = useState(sessionHidden);
+  const [error, setError] = useState(null);
   useEffect(() => {
     let live = true;
     call('GET', '/api/account')
-      .then(async (me) => {
-        const muted = new Set((me.muted || []).map((n) => n.toLowerCase()));
-        if (!me.account || !muted.size) return;
-        const table = await call('GET', `/api/tables/${encodeURIComponent(tableId)}`);
-        const found = Object.entries(table.accounts || {}).filter(([, name]) => muted.has(name.toLowerCase()));
-        if (live) setSeats(new Set(found.map(([seat]) => seat)));
+      .then((me) => {
+        if (!live || !me.account) return;
+        setUsername(me.account.username);
+        setAccounts(new Set((me.muted || []).map((n) => n.toLowerCase())));
       })
       .catch(() => {});
     return () => {
       live = false;
     };
   }, [tableId]);
-  return seats;
+  const muted = (line) =>
+    (!!username && !!line.account && accounts.has(line.account.toLowerCase())) || hidden.has(chatAuthor(tableId, line));
+  const toggle = async (line) => {
+    setError(null);
+    if (username && line.account) {
+      const name = line.account.toLowerCase();
+      const on = accounts.has(name);
+      try {
+        await call(on ? 'DELETE' : 'PUT', `/api/account/mutes/${encodeURIComponent(line.account)}`);
+        const next = new Set(accounts);
+        if (on) next.delete(name);
+        else next.add(name);
+        setAccounts(next);
+      } catch (e) {
+        setError(failure(e));
+      }
+      return;
+    }
+    const key = chatAuthor(tableId, line);
+    const next = new Set(hidden);
+    if (!next.delete(key)) next.add(key);
+    const kept = [...next].slice(-HIDDEN_MOST);
+    try {
+      sessionStorage.setItem(HIDDEN_KEY, JSON.stringify(kept));
+    } catch {
+      // private mode: hidden until the page is left
+    }
+    setHidden(new Set(kept));
+  };
+  return { username, muted, toggle, error };
 }

@@ -10,10 +10,11 @@ import { UnreadBadge } from './chat-unread.js';
  * `panel`: 'log' or 'chat' (the C key opens the chat too); `onSay(text)` sends a chat line and
  * is true when it went; `canChat`: a seated player (spectators read only); `unread`: the chat's
  * lines not seen yet (chat-unread.js); `me`: the page's player, whose moves are said to them;
- * `chatSeats`: the other seats that wrote, whose lines `onHide(seat)` hides or shows again
- * (`hidden`: those hidden, in this browser only).
+ * `chatAuthors`: the other people who wrote (table.js), whose lines `onMute(line)` hides or
+ * shows again — signed in, a signed-in author is muted by account (at every table); otherwise
+ * for this tab's session; `muteError`: why the last mute failed.
  */
-export function SidePanel({ log, chat, panel, onPanel, name, me = null, canChat, onSay, unread = 0, chatSeats = [], hidden = new Set(), onHide }) {
+export function SidePanel({ log, chat, panel, onPanel, name, me = null, canChat, onSay, unread = 0, chatAuthors = [], onMute, muteError = null }) {
   const logList = useFollowNewest([log, panel]);
   const [draft, setDraft] = useState(''); // kept while the player looks at the log
   return html`<aside class="side" aria-label=${t('side.label')}>
@@ -33,11 +34,15 @@ export function SidePanel({ log, chat, panel, onPanel, name, me = null, canChat,
               (line, i) => html`<li key=${i}><strong class=${line.seat ? seatColorClass(line.seat) : ''}>${line.name}:</strong> ${line.text}</li>`,
             )}
           </ol>
-          ${onHide && chatSeats.length > 0 &&
+          ${muteError && html`<p class="error-box" role="alert" data-mute-error>${muteError}</p>`}
+          ${onMute && chatAuthors.length > 0 &&
           html`<div class="row chat-hide" role="group" aria-label=${t('chat.hide.label')}>
-            ${chatSeats.map(
-              (seat) => html`<button type="button" class="ghost" key=${seat} aria-pressed=${hidden.has(seat)} data-hide-seat=${seat}
-                onClick=${() => onHide(seat)}>${t(hidden.has(seat) ? 'chat.show' : 'chat.hide', { name: name(seat) })}</button>`,
+            ${chatAuthors.map(
+              (a) => html`<button type="button" class="ghost" key=${a.key} aria-pressed=${a.muted} data-hide-seat=${a.seat}
+                data-mute-account=${a.line.account || undefined} onClick=${() => onMute(a.line)}>${t(
+                  a.byAccount ? (a.muted ? 'chat.unmute' : 'chat.mute') : a.muted ? 'chat.show' : 'chat.hide',
+                  { name: a.name },
+                )}</button>`,
             )}
           </div>`}
           ${canChat && html`<${ChatForm} text=${draft} setText=${setDraft} onSay=${onSay} />`}

@@ -183,7 +183,7 @@ export function reduce(state, message, now = Date.now()) {
     case 'chat':
       return {
         ...state,
-        chat: [...state.chat.slice(-99), { seat: message.seat, name: message.name, text: message.text, at: message.at }],
+        chat: [...state.chat.slice(-99), { seat: message.seat, name: message.name, text: message.text, at: message.at, account: message.account || null }],
       };
     case 'hand_over': {
       const { type, version, ...result } = message;

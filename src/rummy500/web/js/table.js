@@ -28,7 +28,7 @@ import { MeldsArea } from './melds-area.js';
 import { Toolbar, CallBar } from './toolbar.js';
 import { useHand, Hand } from './hand.js';
 import { SidePanel } from './side-panel.js';
-import { useMutedSeats } from './account.js';
+import { useMutes, chatAuthor } from './account.js';
 import { useLastMoveMarks, markMs } from './pace.js';
 import { useUnreadChat } from './chat-unread.js';
 
@@ -37,15 +37,7 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   const token = held ? held.token : null;
   const toasts = useToasts();
   const { state, dispatch, status, conn, stateRef, pacer } = useTableConnection(tableId, token, toasts, settings.computerSpeed);
-  const muted = useMutedSeats(tableId); // the seats of accounts this account muted
-  // the seats whose chat this browser hides at this table (anyone, a guest too: not kept)
-  const [hidden, setHidden] = useState(() => new Set());
-  const hideSeat = (seat) =>
-    setHidden((old) => {
-      const next = new Set(old);
-      if (!next.delete(seat)) next.add(seat);
-      return next;
-    });
+  const mutes = useMutes(tableId); // whose chat is hidden: by account, or for this session
   const [selected, setSelected] = useState(new Set());
   // a saved order (this browser's last at this table) is kept until the player sorts again
   const [sortMode, setSortMode] = useState(() => (store.handOrder(tableId) ? 'custom' : 'suit'));
@@ -67,7 +59,8 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
   useTurnAlert(myTurn, settings.sound);
   useSeatEffects(state, me, tableId, toasts);
   useLastMoveMarks(state.lastEvent, view, me, markMs(settings.computerSpeed));
-  const unread = useUnreadChat(state.chat, panel === 'chat', me, state.version >= 0);
+  const chat = state.chat.filter((line) => !mutes.muted(line)); // a muted player's lines: none
+  const unread = useUnreadChat(chat, panel === 'chat', me, state.version >= 0);
   const values = useMemo(() => ruleValues(state.table && state.table.rules).values || 'standard', [state.table]);
   const features = new Set((state.table && state.table.features) || []);
   const rated = !!(state.table && state.table.rated); // no undo, no hints (the server refuses them)
@@ -303,10 +296,10 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
 
       <${SidePanel}
         log=${state.log}
-        chat=${muted.size || hidden.size ? state.chat.filter((line) => !muted.has(line.seat) && !hidden.has(line.seat)) : state.chat}
-        chatSeats=${[...new Set(state.chat.map((line) => line.seat))].filter((seat) => seat && seat !== me && !muted.has(seat))}
-        hidden=${hidden}
-        onHide=${hideSeat}
+        chat=${chat}
+        chatAuthors=${chatAuthors(state.chat, tableId, me, mutes)}
+        onMute=${mutes.toggle}
+        muteError=${mutes.error}
         panel=${panel}
         onPanel=${setPanel}
         name=${name}
@@ -346,6 +339,25 @@ export function TableScreen({ tableId, watch, settings, onSettings }) {
     ${help && html`<${HelpDialog} table=${state.table} spectator=${spectator} onClose=${() => setHelp(false)} />`}
     <${Toasts} toasts=${toasts} />
   </div>`;
+}
+
+/** The other people who wrote in the chat (the newest line of each), each with whether
+ * their chat is hidden and whether hiding it is the account's mute (`SidePanel`'s buttons). */
+function chatAuthors(chat, tableId, me, mutes) {
+  const latest = new Map();
+  for (const line of chat) {
+    if (!line.seat) continue; // the table's own notes
+    const mine = line.account ? !!mutes.username && line.account.toLowerCase() === mutes.username.toLowerCase() : line.seat === me;
+    if (!mine) latest.set(chatAuthor(tableId, line), line);
+  }
+  return [...latest.entries()].map(([key, line]) => ({
+    key,
+    line,
+    name: line.name,
+    seat: line.seat,
+    muted: mutes.muted(line),
+    byAccount: !!mutes.username && !!line.account,
+  }));
 }
 
 /** What the seat's player is told and what this browser counts: a Rummy! call lost to another

@@ -563,7 +563,7 @@ export default {
   'profile.report.sent': "Thank you: the operators will read your report.",
   'profile.safety.help': "Muting hides their chat from you. Blocking keeps you from sitting at the same table. A report sends the record of your last game together to the operators.",
   'account.needs.name': "Passkeys work only at an address with a name: on this computer, open {url}.",
-  'chat.hide.label': "Hide a player's chat here (at this table, in this browser)",
+  'chat.hide.label': "Hide a player's chat: signed in, a signed-in player's is muted at every table; otherwise until this tab closes",
   'chat.hide': "Hide {name}",
   'chat.show': "Show {name}",
   'play.title': "Play now",
@@ -603,4 +603,6 @@ export default {
   'rated.note': "Rated game: no undo, no hints.",
   'rated.undo': "There is no undo in a rated game.",
   'rated.hint': "There are no hints in a rated game.",
+  'chat.mute': "Mute {name}",
+  'chat.unmute': "Unmute {name}",
 };

@@ -569,7 +569,7 @@ export default {
   'profile.report.sent': "Köszönjük: az üzemeltetők elolvassák a jelentésedet.",
   'profile.safety.help': "A némítás elrejti előled a csevegését. A letiltás után nem ültök egy asztalnál. A jelentés a legutóbbi közös játszmátok lapját is elküldi az üzemeltetőknek.",
   'account.needs.name': "Az azonosítókulcsok csak névvel megadott címen működnek: ezen a gépen nyisd meg ezt: {url}.",
-  'chat.hide.label': "Egy játékos csetjének elrejtése itt (ennél az asztalnál, ebben a böngészőben)",
+  'chat.hide.label': "Egy játékos csevegésének elrejtése: bejelentkezve a bejelentkezett játékost minden asztalnál elnémítod; máskülönben a lap bezárásáig marad rejtve",
   'chat.hide': "{name} elrejtése",
   'chat.show': "{name} mutatása",
   'play.title': "Játék most",
@@ -609,4 +609,6 @@ export default {
   'rated.note': "Értékelt játszma: nincs visszavonás, nincs tipp.",
   'rated.undo': "Értékelt játszmában nincs visszavonás.",
   'rated.hint': "Értékelt játszmában nincs tipp.",
+  'chat.mute': "{name} elnémítása",
+  'chat.unmute': "{name} elnémításának feloldása",
 };
