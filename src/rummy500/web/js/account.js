@@ -1,7 +1,7 @@
 // Accounts (docs/accounts.md): sign up and sign in with a passkey, the account's passkeys,
 // signing out (here or everywhere), deleting the account; and a player's profile (/players/NAME)
 // with mute, block and report. Playing as a guest needs none of it.
-import { html, useState, useEffect } from './lib.js';
+import { html, useState, useEffect, useRef } from './lib.js';
 import { t } from './i18n.js';
 import { ApiError } from './api.js';
 import * as store from './store.js';
@@ -104,8 +104,13 @@ export function AccountPanel() {
   useEffect(() => {
     load();
   }, []);
+  // the control an action was started from, to be given the focus back once it is done: or,
+  // when it went (signed in or out, a passkey removed), the panel's title
+  const [refocus, setRefocus] = useState(null);
+  useFocusBack(refocus, 'account-title');
   const run = (work) => async (e) => {
     if (e) e.preventDefault();
+    const from = { element: document.activeElement };
     setBusy(true);
     setError(null);
     try {
@@ -115,6 +120,7 @@ export function AccountPanel() {
       setError(failure(err));
     } finally {
       setBusy(false);
+      setRefocus(from);
     }
   };
   const signUp = run(async () => {
@@ -140,7 +146,7 @@ export function AccountPanel() {
   const alert = error && html`<p class="error-box" role="alert" data-account-error>${error}</p>`;
   if (!me) {
     return html`<section class="panel account" aria-labelledby="account-title" data-account="guest">
-      <h2 id="account-title">${t('account.title')}</h2>
+      <h2 id="account-title" tabindex="-1">${t('account.title')}</h2>
       <p class="help">${t('account.guest.help')}</p>
       ${/^[\d.]+$|^\[/.test(location.hostname) &&
       html`<p class="help" data-account-hint>${t('account.needs.name', { url: `${location.protocol}//localhost${location.port ? `:${location.port}` : ''}` })}</p>`}
@@ -165,7 +171,7 @@ export function AccountPanel() {
   }
   const account = me.account;
   return html`<section class="panel account" aria-labelledby="account-title" data-account="signed-in">
-    <h2 id="account-title">${t('account.title')}</h2>
+    <h2 id="account-title" tabindex="-1">${t('account.title')}</h2>
     <p data-signed-in=${account.username}>
       ${t('account.signedin', { name: account.username })}
       ${' '}<a href=${profilePath(account.username)}
@@ -186,10 +192,33 @@ export function AccountPanel() {
     <div class="row">
       <button disabled=${busy} onClick=${addKey} data-action="add-passkey">${t('account.passkey.add')}</button>
       <button disabled=${busy} onClick=${run(() => call('POST', '/api/account/signout'))} data-action="sign-out">${t('account.signout')}</button>
-      <button class="ghost" disabled=${busy} onClick=${run(() => call('POST', '/api/account/signout-everywhere'))}>${t('account.signout.all')}</button>
+      <button class="ghost" disabled=${busy} onClick=${run(() => call('POST', '/api/account/signout-everywhere'))} data-action="sign-out-everywhere">${t('account.signout.all')}</button>
     </div>
     <${DeleteAccount} run=${run} busy=${busy} />
   </section>`;
+}
+
+/** After an action (`from`: `{ element }`, the control it was started from, a new object each
+ * time), the focus goes back to that control — it was disabled meanwhile — or, when it is gone
+ * with what the action changed, to the element `fallbackId`: never lost to the page's body. */
+function useFocusBack(from, fallbackId) {
+  useEffect(() => {
+    if (!from) return;
+    const now = document.activeElement;
+    if (now && now !== document.body && now !== from.element && now.isConnected) return; // moved on
+    const back = from.element && from.element.isConnected && !from.element.disabled ? from.element : document.getElementById(fallbackId);
+    if (back) back.focus();
+  }, [from]);
+}
+
+/** Escape closes an open `<details>` and gives the focus to its summary. */
+function closeOnEscape(e) {
+  const details = e.currentTarget;
+  if (e.key !== 'Escape' || !details.open) return;
+  e.preventDefault();
+  e.stopPropagation();
+  details.open = false;
+  details.querySelector('summary').focus();
 }
 
 function DeleteAccount({ run, busy }) {
@@ -198,7 +227,7 @@ function DeleteAccount({ run, busy }) {
     const { options } = await call('POST', '/api/account/delete/options');
     await call('DELETE', '/api/account', { credential: await signWithPasskey(options) });
   });
-  return html`<details class="delete-account">
+  return html`<details class="delete-account" onKeyDown=${closeOnEscape}>
     <summary>${t('account.delete')}</summary>
     <p class="help">${t('account.delete.help')}</p>
     <p class="help">${t('account.delete.confirm')}</p>
@@ -256,8 +285,14 @@ export function ProfileScreen({ name, settings, onSettings }) {
       setError(failure(e));
     }
   };
+  const noteRef = useRef(null);
+  useEffect(() => {
+    // the button that sent it is disabled now (no reason typed): the note takes the focus
+    if (note && noteRef.current) noteRef.current.focus();
+  }, [note]);
   const report = async (e) => {
     e.preventDefault();
+    setNote(null);
     try {
       await call('POST', '/api/reports', { username: name, reason });
       setReason('');
@@ -279,7 +314,7 @@ export function ProfileScreen({ name, settings, onSettings }) {
     <main id="main" class="lobby-main">
       <h1>${t('profile.title', { name: profile ? profile.username : name })}</h1>
       ${error && html`<p class="error-box" role="alert">${error}</p>`}
-      ${note && html`<p class="notice" role="status">${note}</p>`}
+      ${note && html`<p class="notice" role="status" tabindex="-1" ref=${noteRef} data-report-sent>${note}</p>`}
       ${profile &&
       html`<section class="panel" aria-labelledby="profile-games">
           <h2 id="profile-games">${t('profile.games')}</h2>
@@ -318,7 +353,7 @@ export function ProfileScreen({ name, settings, onSettings }) {
               <span>${t('profile.report.reason')}</span>
               <textarea id="report-reason" maxlength="500" value=${reason} onInput=${(e) => setReason(e.target.value)} required></textarea>
             </label>
-            <button type="submit" disabled=${!reason.trim()}>${t('profile.report')}</button>
+            <button type="submit" disabled=${!reason.trim()} data-action="report">${t('profile.report')}</button>
           </form>
           <p class="help">${t('profile.safety.help')}</p>
         </section>`}`}

@@ -99,9 +99,23 @@ export function PlayNow() {
     setWaiting(null);
     if (token) await call('DELETE', '/api/pairing', { token }).catch(() => null);
   };
+  // the button pressed went with the form (or the waiting): its successor takes the focus
+  const section = useRef(null);
+  const isWaiting = !!waiting;
+  const started = useRef(false);
+  useEffect(() => {
+    if (!started.current) {
+      started.current = true;
+      return;
+    }
+    const now = document.activeElement;
+    if (now && now !== document.body && now.isConnected) return;
+    const next = section.current && section.current.querySelector(isWaiting ? '[data-action=stop-waiting]' : '[data-action=play-now]');
+    if (next) next.focus();
+  }, [isWaiting]);
   const s = waiting && waiting.status;
   // signed in or out in the account panel meanwhile: asked again when the panel is used
-  return html`<section class="panel play-now" aria-labelledby="play-now-title" onfocusin=${refresh} onPointerEnter=${refresh}>
+  return html`<section class="panel play-now" ref=${section} aria-labelledby="play-now-title" onfocusin=${refresh} onPointerEnter=${refresh}>
     <h2 id="play-now-title">${t('play.title')}</h2>
     ${error && html`<p class="error-box" role="alert">${error}</p>`}
     ${waiting
