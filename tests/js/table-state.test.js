@@ -189,6 +189,9 @@ test('chat keeps the newest 100 lines; seats, hints and rematches are kept as se
   for (let i = 0; i < 120; i++) s = reduce(s, { type: 'chat', seat: 'P1', name: 'Ann', text: `line ${i}`, at: i });
   assert.equal(s.chat.length, 100);
   assert.equal(s.chat.at(-1).text, 'line 119');
+  assert.equal(s.chat.at(-1).account, null, "a guest's line names no account");
+  s = reduce(s, { type: 'chat', seat: 'P2', name: 'Bo', text: 'hi', at: 200, account: 'Bobby' });
+  assert.equal(s.chat.at(-1).account, 'Bobby', 'a mute by account matches it');
   s = reduce(s, { type: 'hint', move: 'P1 draw', version: 3 });
   assert.deepEqual(s.serverHint, { move: 'P1 draw', version: 3 });
   assert.equal(reduce(s, update(4, move('P1 draw'))).serverHint, null, 'a hint is for one position');
