@@ -56,6 +56,28 @@ def tab_to(page: Any, selector: str, back: bool = False) -> None:
     raise AssertionError(f"Tab never reached {selector}; the focus is on {focus(page)}")
 
 
+def every_stop_drawn(page: Any, screen: str) -> None:
+    """Tab round the whole page once (past its end, the focus starts again at its top): every
+    stop is drawn."""
+    seen: list[str] = []
+    for _ in range(MAX_TABS * 3):
+        page.keyboard.press("Tab")
+        now = page.evaluate(
+            """() => { const e = document.activeElement;
+              if (e === document.body) return null;
+              e.dataset.stop = e.dataset.stop || String(Math.random()).slice(2);  // its identity
+              return e.dataset.stop + " " + e.outerHTML.slice(0, 100); }"""
+        )
+        if now is None:  # between the end and the top
+            continue
+        if now in seen:  # round again
+            break
+        seen.append(now)
+        drawn = focus(page)
+        assert drawn["visible"], f"{screen}: the focus on {now} is not drawn"
+    assert len(seen) >= 3, f"{screen}: Tab reached only {seen}"
+
+
 def press(page: Any, selector: str, key: str = "Enter") -> None:
     tab_to(page, selector)
     page.keyboard.press(key)
@@ -101,10 +123,12 @@ def test_sign_up_passkeys_sign_out_everywhere_and_delete_with_the_keyboard(
     press(page, "#account-name", "Control+a")
     page.keyboard.type("KeyAnn")
     audit(page, "guest account panel", found)
+    every_stop_drawn(page, "start page, guest")
     press(page, "[data-action=sign-up]")
     signed_in(page, "KeyAnn")
     kept_focus(page, "#account-title")  # the panel that replaced the form says who
     audit(page, "signed-in account panel", found)
+    every_stop_drawn(page, "start page, signed in")
 
     # a second passkey, on another device (a second authenticator: the first holds one already)
     other_device = add_authenticator(page)
@@ -155,6 +179,7 @@ def test_a_profile_the_leaderboard_play_now_and_muting_with_the_keyboard(
     ann.goto(f"{local(live_server)}/players/KeyDan")
     ann.wait_for_selector("[data-action=mute]")
     audit(ann, "profile", found)
+    every_stop_drawn(ann, "profile")
     press(ann, "[data-action=mute]")
     ann.wait_for_selector("[data-action=mute][aria-pressed=true]")
     kept_focus(ann, "[data-action=mute]")
@@ -177,6 +202,7 @@ def test_a_profile_the_leaderboard_play_now_and_muting_with_the_keyboard(
     press(ann, "#play-now-title ~ form a")  # the leaderboard of the pool chosen
     ann.wait_for_selector("[data-pool='2'][aria-pressed=true]")
     audit(ann, "leaderboard", found)
+    every_stop_drawn(ann, "leaderboard")
     press(ann, "[data-pool='5-8']")
     ann.wait_for_selector("[data-pool='5-8'][aria-pressed=true]")
     kept_focus(ann, "[data-pool='5-8']")
@@ -209,6 +235,7 @@ def test_a_profile_the_leaderboard_play_now_and_muting_with_the_keyboard(
     ann.wait_for_selector("[data-mute-account=KeyDan][aria-pressed=true]")
     assert ann.locator(".chat-lines li").count() == 0
     audit(ann, "table chat with a muted player", found)
+    every_stop_drawn(ann, "table chat")
     press(ann, "[data-mute-account=KeyDan]")
     ann.wait_for_selector("[data-mute-account=KeyDan][aria-pressed=false]")
     ann.locator(".chat-lines").get_by_text("hello").wait_for()
