@@ -125,7 +125,8 @@ class Score:
             return "–"
         return (
             f"{self.hits / self.games:.3f} | {self.loss / self.games:.3f} | "
-            f"{self.ordered / max(1, self.pairs):.3f} | {self.pair_loss / max(1, self.pairs):.3f}"
+            f"{self.ordered / max(1, self.pairs):.3f} | {self.pair_loss / max(1, self.pairs):.3f} | "
+            f"{self.games}"
         )
 
 
@@ -257,9 +258,10 @@ def bot_games(pool: str, games: int, seed: int) -> list[Game]:
 def table(title: str, rows: list[tuple[str, Score]]) -> None:
     print(f"\n{title}\n")
     print(
-        "| model | winner named | log-loss of the winner | pairs in order | log-loss of the pairs |"
+        "| model | winner named | log-loss of the winner | pairs in order | log-loss of the pairs "
+        "| games |"
     )
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|")
     for name, score in rows:
         print(f"| {name} | {score.row()} |")
 
