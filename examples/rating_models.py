@@ -125,8 +125,8 @@ class Score:
             return "–"
         return (
             f"{self.hits / self.games:.3f} | {self.loss / self.games:.3f} | "
-            f"{self.ordered / max(1, self.pairs):.3f} | {self.pair_loss / max(1, self.pairs):.3f} | "
-            f"{self.games}"
+            f"{self.ordered / max(1, self.pairs):.3f} | "
+            f"{self.pair_loss / max(1, self.pairs):.3f} | {self.games}"
         )
 
 
