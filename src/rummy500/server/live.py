@@ -407,6 +407,28 @@ class LiveTable:
             )
             self.chat = collections.deque(lines, maxlen=self.config.chat_history)
 
+    async def chat_wiped(self, *, check: bool = False) -> None:
+        """An operator wiped chat lines of this table (``rummy500 admin wipe-chat``): it keeps
+        the lines the database keeps, and every client gets the whole state again (the
+        browser shows the state's chat). ``check``: only if a line it shows is gone indeed
+        (looked at again while no line is being written)."""
+        async with self.chat_lock:
+            if check and self.chat:
+                since = {self.id: self.chat[0].at}
+                kept = await self.services.db(self.services.storage.chat_kept, since)
+                if kept.get(self.id, 0) >= len(self.chat):
+                    return
+            lines = await self.services.db(
+                self.services.storage.recent_chat, self.id, self.config.chat_history
+            )
+            self.chat = collections.deque(lines, maxlen=self.config.chat_history)
+            async with self.lock:
+                if self.shut_down:
+                    return
+                log.info("table %s: chat wiped; its clients get the state again", self.id)
+                for client in list(self.clients):
+                    client.send_state(self.state_text(client.seat))
+
     def _chat_allowed(self, seat: int) -> bool:
         """Whether ``seat`` may chat now (and count the line): its own token bucket."""
         if self.config.chat_per_second <= 0:

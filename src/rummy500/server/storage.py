@@ -1725,6 +1725,13 @@ class Storage:
     def wipe_chat(self, *, table_id: str | None = None, account_id: str | None = None) -> int:
         """Delete the chat of a table, or every line an account wrote (at the seats it took).
         Returns how many lines went."""
+        return self.wipe_chat_tables(table_id=table_id, account_id=account_id)[0]
+
+    def wipe_chat_tables(
+        self, *, table_id: str | None = None, account_id: str | None = None
+    ) -> tuple[int, list[str]]:
+        """:meth:`wipe_chat`, and the tables whose chat changed (their live tables are told:
+        ``rummy500 admin wipe-chat``)."""
         if (table_id is None) == (account_id is None):
             raise ValueError("a table or an account")
         if table_id is not None:
@@ -1735,7 +1742,25 @@ class Storage:
                 chat.c.account_id == account_id, tuple_(chat.c.table_id, chat.c.seat).in_(taken)
             )
         with self.engine.begin() as conn:
-            return int(conn.execute(delete(chat).where(where)).rowcount)
+            touched = list(conn.execute(select(chat.c.table_id).where(where).distinct()).scalars())
+            return int(conn.execute(delete(chat).where(where)).rowcount), touched
+
+    def chat_kept(self, since: dict[str, float]) -> dict[str, int]:
+        """For each table, how many of its chat lines written at or after its time in
+        ``since`` the database keeps (tables with none left out): fewer than a live table
+        shows means lines of it were wiped."""
+        counts: dict[str, int] = {}
+        items = list(since.items())
+        with self.engine.connect() as conn:
+            for start in range(0, len(items), 200):
+                chunk = items[start : start + 200]
+                rows = conn.execute(
+                    select(chat.c.table_id, func.count())
+                    .where(or_(*(and_(chat.c.table_id == t, chat.c.at >= at) for t, at in chunk)))
+                    .group_by(chat.c.table_id)
+                ).all()
+                counts.update({str(t): int(n) for t, n in rows})
+        return counts
 
     def account_games(self, account_id: str, limit: int) -> list[tuple[TableRecord, int]]:
         """The account's finished games, newest first (at most ``limit``): each table and the

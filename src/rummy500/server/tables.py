@@ -61,6 +61,9 @@ ATTEND_MIN_SECONDS = 0.5
 #: at most each time: other writers get the database between two.
 EXPIRE_BATCH = 200
 EXPIRE_ROUNDS = 50
+#: SQLite (one process, no ``NOTIFY``): how often the hub looks whether chat lines its live
+#: tables show were wiped (``rummy500 admin wipe-chat``), one statement for all of them.
+WIPED_CHAT_SECONDS = 2.0
 #: Tables whose holder refused to hand them over that a process remembers (not to ask again
 #: before the holder said it may): the oldest are forgotten first.
 MAX_KEPT_REMEMBERED = 10_000
@@ -143,6 +146,8 @@ class TableHub:
         self.spawn(self._expire_chat())
         if self.config.unattended_seconds > 0:
             self.spawn(self._tend_unattended())
+        if self.ownership.leased:
+            self.spawn(self._look_for_wiped_chat())
 
     async def _drop_stalled(self) -> None:
         """Disconnect clients that have not taken a message for ``send_timeout`` seconds."""
@@ -249,6 +254,27 @@ class TableHub:
                 log.exception("sweeping finished tables' chat failed")
             if deleted:
                 log.info("deleted %d chat lines of %d finished tables", deleted, len(expired))
+
+    async def _look_for_wiped_chat(self) -> None:
+        """SQLite: now and then, whether lines the live tables show are gone from the database
+        (an operator wiped them from another process: ``rummy500 admin wipe-chat``); such a
+        table shows what the database keeps, and its clients get the state again. With
+        PostgreSQL the operator's command says so (a ``chat`` notice)."""
+        while True:
+            await asyncio.sleep(WIPED_CHAT_SECONDS)
+            try:
+                shown = {t.id: (t.chat[0].at, len(t.chat)) for t in self.live.values() if t.chat}
+                if not shown:
+                    continue
+                kept = await self.db(
+                    self.storage.chat_kept, {t: at for t, (at, _n) in shown.items()}
+                )
+                for table_id, (_at, n) in shown.items():
+                    live = self.live.get(table_id)
+                    if live is not None and kept.get(table_id, 0) < n:
+                        await live.chat_wiped(check=True)
+            except Exception:
+                log.exception("looking for wiped chat failed")
 
     async def stop(self) -> None:
         if self._lease_task is not None:
@@ -470,6 +496,8 @@ class TableHub:
             self.spawn(self._announce_rematch(live, notice.rematch))
         elif notice.kind == "release":
             self.spawn(self._hand_over(live))
+        elif notice.kind == "chat":
+            self.spawn(live.chat_wiped())
 
     async def _announce_rematch(self, live: LiveTable, rematch_id: str) -> None:
         rematch = await self.db(self.storage.table, rematch_id)
