@@ -474,3 +474,67 @@ async def test_a_paired_player_away_past_the_grace_is_played_for_and_abandons_th
                 "SELECT a.username, r.strikes FROM ratings r JOIN accounts a"
                 " ON a.id = r.account_id ORDER BY a.username"
             ) == [("Mo", 1), ("Ned", 0)]
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_a_rated_player_away_past_the_grace_abandons_at_once_and_only_once(
+    arena: Arena,
+) -> None:
+    """Pat closes the connection in a rated game that goes on (Quin stays). Once Pat has been
+    away for the away grace (the computer plays Pat's seat from then), the abandonment counts
+    at once: a loss and a strike stored while the game is still in play, not at its end,
+    which may never come (a restart, an expiry). Pat coming back and going away again does
+    not count it twice."""
+
+    def pats() -> list[tuple[Any, ...]]:
+        return arena.db(
+            "SELECT h.abandoned, h.change FROM rating_history h JOIN accounts a"
+            " ON a.id = h.account_id WHERE a.username = 'Pat' AND h.table_id = ?",
+            table_id,
+        )
+
+    def strikes() -> list[tuple[Any, ...]]:
+        return arena.db(
+            "SELECT a.username, r.strikes FROM ratings r JOIN accounts a ON a.id = r.account_id"
+            " WHERE a.username IN ('Pat', 'Quin') ORDER BY a.username"
+        )
+
+    async with browser(arena, "127.0.38.1") as pat, browser(arena, "127.0.38.2") as quin:
+        await signed_up(arena, pat, "Pat")
+        await signed_up(arena, quin, "Quin")
+        tokens = [await seek(pat, pool="2", rated=True), await seek(quin, pool="2", rated=True)]
+        found = [await paired(pat, tokens[0]), await paired(quin, tokens[1])]
+        table_id, pat_seat = found[0]["table_id"], found[0]["seat"]
+        clients = [await TableClient.open(arena.server.ws_base, table_id, t) for t in tokens]
+
+        async def playing() -> bool:
+            info = (await quin.call("GET", f"/api/tables/{table_id}")).json()
+            return bool(info["status"] == "playing")
+
+        await wait_for(playing)
+        await clients[0].close()
+
+        async def counted() -> list[tuple[Any, ...]] | None:
+            return pats() or None
+
+        assert await wait_for(counted) == [(1, pats()[0][1])] and pats()[0][1] < 0
+        info = (await quin.call("GET", f"/api/tables/{table_id}")).json()
+        assert info["status"] == "playing"  # the game goes on: it counted before its end
+        assert strikes() == [("Pat", 1)]
+
+        # back, and away past the grace again: still one abandonment, one strike
+        again = await TableClient.open(arena.server.ws_base, table_id, tokens[0])
+        await again.expect("state")
+        await again.close()
+
+        def pat_is(connected: bool) -> Any:
+            def check(m: dict[str, Any]) -> bool:
+                row = {s["seat"]: s for s in m["seats"]}[pat_seat]
+                return bool(row["connected"] is connected and row["bot_playing"] is not connected)
+
+            return check
+
+        await clients[1].expect("seats", timeout=20, where=pat_is(True))
+        await clients[1].expect("seats", timeout=20, where=pat_is(False))
+        assert len(pats()) == 1 and strikes() == [("Pat", 1)]
+        await clients[1].close()

@@ -187,6 +187,8 @@ class TablePlay:
         self._told_seats: list[dict[str, Any]] | None = None
         #: the table is shut: nothing more is played or sent
         self.stopped = False
+        #: a rated game's seats whose abandonment was counted (away past the grace), here
+        self.abandoned: set[int] = set()
 
     def _alarm_rang(self) -> None:
         self.services.spawn(self.wake())
@@ -230,6 +232,36 @@ class TablePlay:
                 )
             )
         )
+
+    def _count_abandonments(self, now: float) -> None:
+        """A rated game in play: the people away past the away grace (the computer plays
+        their seat from then) abandoned it, now — a loss and a strike stored at once, whether
+        or not the game ever ends (docs/accounts.md "Leaving counts"); once per seat."""
+        g = self.game
+        if not self.record.rated or g is None or g.phase == GAME_OVER:
+            return
+        grace = self.seating.away_seconds
+        for s in self.seating.seats:
+            if s.kind != "human" or s.number in self.abandoned or not s.taken:
+                continue  # a seat given up in the lobby counted there
+            since = self.seating.away_since.get(s.number)
+            if since is None or self.clients.connected(s.number) or now - since < grace:
+                continue
+            self.abandoned.add(s.number)
+            self.services.seat_abandoned(self.id, s.number)
+
+    def _abandonment_due(self, now: float) -> float | None:
+        """When the next away person of a rated game in play will have abandoned it."""
+        g = self.game
+        if not self.record.rated or g is None or g.phase == GAME_OVER:
+            return None
+        due: list[float] = []
+        for s in self.seating.seats:
+            if s.kind == "human" and s.taken and s.number not in self.abandoned:
+                at = self.seating.takeover_at(s.number, now)
+                if at is not None:
+                    due.append(at)
+        return min(due, default=None)
 
     def undo_refusal(self, seat: int | None, now: float) -> MoveError | None:
         """Why ``seat`` cannot take a move back now (:meth:`TakeBacks.refusal`), or ``None``."""
@@ -305,6 +337,7 @@ class TablePlay:
             and seating.ready_to_deal(now=self.loop.time())
         ):
             await self.start()  # a paired table: its absent person's grace is over
+        self._count_abandonments(self.loop.time())
         while True:
             g = self.game
             if g is None or self.stopped or not self.seating.people_here():
@@ -510,6 +543,10 @@ class TablePlay:
                     at = None if seat is None else self.seating.takeover_at(seat, now)
                     if at is not None:
                         due.append(at)  # a takeover still to come
+        if not self.stopped:
+            abandoned = self._abandonment_due(self.loop.time())
+            if abandoned is not None:
+                due.append(abandoned)  # a rated game's away person abandons it then
         self.alarm.set(min(due) if due else None)
 
     # --- changing the table: every change is stored before anyone hears of it -----------------

@@ -81,6 +81,11 @@ class TableServices(Protocol):
         ratings are updated (:mod:`~rummy500.server.ratings`), beside the table."""
         ...
 
+    def seat_abandoned(self, table_id: str, seat: int) -> None:
+        """``seat``'s person abandoned the rated game in play (away past the grace): it counts
+        now, durably and once (:func:`~rummy500.server.ratings.abandon`), beside the table."""
+        ...
+
     async def unload(self, table: ServedTable) -> None:
         """Release the table: nobody has used it for ``idle_seconds``."""
         ...

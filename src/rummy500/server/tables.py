@@ -35,7 +35,7 @@ from rummy500.server.config import ServerConfig
 from rummy500.server.events import EventWriter, rebuild_game
 from rummy500.server.live import LiveTable
 from rummy500.server.ownership import HandOverLimit, Notice, make_ownership
-from rummy500.server.ratings import rate_game
+from rummy500.server.ratings import abandon, rate_game
 from rummy500.server.services import ServedTable
 from rummy500.server.storage import Storage, TableRecord
 
@@ -461,6 +461,18 @@ class TableHub:
     def rated_game_over(self, table_id: str, totals: list[int], away: frozenset[int]) -> None:
         """A rated game ended: its players' ratings are updated (in a worker thread)."""
         self.spawn(self._rate(table_id, totals, away))
+
+    def seat_abandoned(self, table_id: str, seat: int) -> None:
+        """A rated game's person has been away past the grace: the abandonment counts now
+        (once per seat and game: the rating history's row says it was)."""
+        self.spawn(self._abandon(table_id, seat))
+
+    async def _abandon(self, table_id: str, seat: int) -> None:
+        try:
+            if await self.db(abandon, self.storage, table_id, seat):
+                log.info("table %s: %s abandoned the rated game", table_id, seat)
+        except Exception:
+            log.exception("table %s: counting an abandonment failed", table_id)
 
     async def _rate(self, table_id: str, totals: list[int], away: frozenset[int]) -> None:
         try:
