@@ -86,6 +86,13 @@ class TableServices(Protocol):
         now, durably and once (:func:`~rummy500.server.ratings.abandon`), beside the table."""
         ...
 
-    async def unload(self, table: ServedTable) -> None:
-        """Release the table: nobody has used it for ``idle_seconds``."""
+    async def no_show(self, table_id: str, here: list[int]) -> bool:
+        """A paired table's people did not all come in time: cancel it (the people of the
+        ``here`` seats wait to be paired again, the others get a strike; nobody's rating
+        moves). Whether it was still there to cancel."""
+        ...
+
+    async def unload(self, table: ServedTable, code: int = ...) -> None:
+        """Release the table: nobody has used it for ``idle_seconds`` (its clients are closed
+        with ``code``)."""
         ...

@@ -1745,6 +1745,15 @@ class Storage:
             touched = list(conn.execute(select(chat.c.table_id).where(where).distinct()).scalars())
             return int(conn.execute(delete(chat).where(where)).rowcount), touched
 
+    def paired_at(self, table_id: str) -> float | None:
+        """When quick pairing made the table, while its pairing is under way (its players'
+        rows in the queue); ``None`` for any other table."""
+        with self.engine.connect() as conn:
+            at = conn.execute(
+                select(func.min(seekers.c.paired_at)).where(seekers.c.table_id == table_id)
+            ).scalar()
+        return None if at is None else float(at)
+
     def chat_kept(self, since: dict[str, float]) -> dict[str, int]:
         """For each table, how many of its chat lines written at or after its time in
         ``since`` the database keeps (tables with none left out): fewer than a live table

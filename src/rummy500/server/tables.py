@@ -127,6 +127,9 @@ class TableHub:
         #: quick pairing's wake-up (:mod:`~rummy500.server.pairing`): a player began to wait
         #: here or at another process
         self.on_seek: Callable[[], None] | None = None
+        #: quick pairing's cancelling of a paired table someone did not come to (in a worker
+        #: thread: the table, the seats whose people came; whether it was there to cancel)
+        self.on_no_show: Callable[[str, list[int]], bool] | None = None
 
     def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
         """Run ``coroutine`` as a task the hub keeps until it is done."""
@@ -346,10 +349,13 @@ class TableHub:
         assert record is not None
         events = await self.db(self.storage.events, table_id)
         chat = await self.db(self.storage.recent_chat, table_id, self.config.chat_history)
+        paired_at = None
+        if record.status == "waiting":
+            paired_at = await self.db(self.storage.paired_at, table_id)
         game = await asyncio.get_running_loop().run_in_executor(
             self.db_executor, rebuild_game, record, events
         )
-        live = LiveTable(self, record, game, len(events), chat)
+        live = LiveTable(self, record, game, len(events), chat, paired_at)
         if not self.ownership.holds(table_id):  # the lock went with a lost connection meanwhile
             live.shut()
             raise TableMoved(table_id)
@@ -368,11 +374,11 @@ class TableHub:
             self._handovers.pop(table.id, None)
         table.shut(code)
 
-    async def unload(self, table: ServedTable) -> None:
-        """Release a table nobody uses any more."""
+    async def unload(self, table: ServedTable, code: int = CLOSE_RELOAD) -> None:
+        """Release a table nobody uses any more (its clients are closed with ``code``)."""
         if self.live.get(table.id) is not table or table.id in self._unloading:
             return
-        self.drop(table)
+        self.drop(table, code)
         task = asyncio.get_running_loop().create_task(self._release(table.id))
         self._unloading[table.id] = task
         try:
@@ -461,6 +467,12 @@ class TableHub:
     def rated_game_over(self, table_id: str, totals: list[int], away: frozenset[int]) -> None:
         """A rated game ended: its players' ratings are updated (in a worker thread)."""
         self.spawn(self._rate(table_id, totals, away))
+
+    async def no_show(self, table_id: str, here: list[int]) -> bool:
+        """A paired table someone did not come to is cancelled (quick pairing's own rule)."""
+        if self.on_no_show is None:
+            return False
+        return await self.db(self.on_no_show, table_id, here)
 
     def seat_abandoned(self, table_id: str, seat: int) -> None:
         """A rated game's person has been away past the grace: the abandonment counts now
