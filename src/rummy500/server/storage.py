@@ -57,7 +57,7 @@ from sqlalchemy.sql.expression import ColumnElement
 
 from rummy500.engine import seat_str
 from rummy500.extras import require_extra
-from rummy500.i18n import _
+from rummy500.i18n import N_, _
 
 __all__ = [
     "Account",
@@ -68,6 +68,7 @@ __all__ = [
     "ListKey",
     "NewPasskey",
     "Passkey",
+    "REPORTS_WAITING",
     "Report",
     "SeatError",
     "SeatRecord",
@@ -333,6 +334,9 @@ seekers = Table(
 Index("ix_seekers_waiting", seekers.c.table_id, seekers.c.pool, seekers.c.created_at)
 Index("ix_seekers_account", seekers.c.account_id)
 Index("ix_seekers_creator", seekers.c.creator)
+
+#: Why a report is refused: the reporter has ``n`` open already (``--reports-per-account``).
+REPORTS_WAITING = N_("you have {n} reports waiting for the operators: wait until they are read")
 
 #: Chat lines a new line may trim of its table's older ones (a table stored before lines were
 #: trimmed loses its excess this many at a time), and the page of the sweep of finished tables'
@@ -1625,6 +1629,17 @@ class Storage:
 
     # --- reports and moderation ----------------------------------------------------------------
 
+    def open_reports(self, reporter_id: str) -> int:
+        """How many of a reporter's reports wait for the operators."""
+        with self.engine.connect() as conn:
+            return int(
+                conn.execute(
+                    select(func.count()).where(
+                        reports.c.reporter_id == reporter_id, reports.c.resolved_at.is_(None)
+                    )
+                ).scalar_one()
+            )
+
     def add_report(
         self,
         reporter_id: str,
@@ -1647,11 +1662,7 @@ class Storage:
                 )
             ).scalar_one()
             if count >= most:
-                raise AccountError(
-                    _(
-                        "you have {n} reports waiting for the operators: wait until they are read"
-                    ).format(n=most)
-                )
+                raise AccountError(_(REPORTS_WAITING).format(n=most))
             number = conn.execute(
                 insert(reports).values(
                     reporter_id=reporter_id,
