@@ -14,9 +14,11 @@ import asyncio
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from .conftest import StartServer
 from .passkeys import SoftPasskey
 from .test_abuse_lobby import arena_of
 from .test_abuse_tables import Arena
@@ -107,3 +109,35 @@ async def test_a_flood_of_reports_blocks_and_mutes_is_held_to_the_caps_while_a_g
         # the reports kept attach the shared table's record, as an honest one does
         kept = arena.db("SELECT table_id FROM reports WHERE reporter_id = ?", me)
         assert kept == [(seat.table_id,)] * REPORTS
+
+
+async def test_a_report_past_the_cap_is_refused_before_the_tables_record_is_rebuilt(
+    start_server: StartServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a refused report costs: a count of the reporter's open reports, not a replay of the
+    shared table's game into its record (which an accepted report attaches)."""
+    from rummy500.server import accounts
+
+    rebuilt: list[str] = []
+    real = accounts._table_record
+
+    async def counted(hub: Any, table_id: str) -> str | None:
+        rebuilt.append(table_id)
+        return await real(hub, table_id)
+
+    monkeypatch.setattr(accounts, "_table_record", counted)
+    server = await start_server(reports_per_account=2, signups_per_minute=0)
+    spam, victim = Browser(server.http, server.base), Browser(server.http, server.base)
+    for who, name in ((spam, "Spam"), (victim, "Victim")):
+        r = await who.sign_up(name, SoftPasskey(server.base))
+        assert r.status_code == 200, r.text
+    # (one HTTP client: each browser sends its own session cookie)
+    seat = await table_of(spam, "Spam", [{"kind": "human"}, {"kind": "human"}])
+    r = await victim.call("POST", f"/api/tables/{seat.table_id}/join", json={"name": "V"})
+    assert r.status_code == 200, r.text
+    answers: Counter[int] = Counter()
+    for n in range(20):
+        body = {"username": "Victim", "reason": f"spam {n}", "table_id": seat.table_id}
+        answers[(await spam.call("POST", "/api/reports", json=body)).status_code] += 1
+    assert answers == Counter({201: 2, 409: 18})
+    assert len(rebuilt) == 2
