@@ -162,7 +162,7 @@ class TablePlay:
         clients: Audience,
         seating: Seating,
         lost: Callable[[], None],
-        cancelled: Callable[[], None] = lambda: None,
+        cancelled: Callable[[], object] = lambda: None,
         connect_by: float | None = None,
     ) -> None:
         self.services = services
