@@ -134,8 +134,9 @@ def wipe_chat(
             assert player is not None
             n, touched = storage.wipe_chat_tables(account_id=_account(storage, player).id)
         # the process that has a table in play shows what the database keeps from now on
-        # (PostgreSQL: told now; SQLite's one process looks every few seconds)
+        # (PostgreSQL: told now; SQLite's one process looks at the marker every second)
         notify_processes(storage, [Notice("chat", t) for t in touched])
+        storage.mark_chat_wiped()
         typer.echo(_("chat lines deleted: {n}").format(n=n))
     finally:
         storage.close()

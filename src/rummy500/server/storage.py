@@ -621,6 +621,30 @@ class Storage:
         path = self.url.split("///", 1)[1].split("?", 1)[0]
         return Path(path + "-wal") if path and path != ":memory:" else None
 
+    def chat_wiped_marker(self) -> Path | None:
+        """SQLite: the file ``rummy500 admin wipe-chat`` touches once it wiped lines (the one
+        server process has no ``NOTIFY``: it looks at the file's time, a ``stat`` call, and
+        compares its live tables' chat with the database only when it changed); ``None`` for
+        PostgreSQL or in memory."""
+        wal = self.wal_path()
+        return None if wal is None else wal.with_name(wal.name[: -len("-wal")] + "-chat-wiped")
+
+    def chat_wiped_at(self) -> int | None:
+        """When chat lines were last wiped by an operator (the marker's time, nanoseconds), or
+        ``None``."""
+        marker = self.chat_wiped_marker()
+        try:
+            return None if marker is None else marker.stat().st_mtime_ns
+        except OSError:
+            return None
+
+    def mark_chat_wiped(self) -> None:
+        """Say that chat lines were wiped (SQLite: touch the marker; see
+        :meth:`chat_wiped_marker`)."""
+        marker = self.chat_wiped_marker()
+        if marker is not None:
+            marker.touch()  # an existing file's time is set to now
+
     def log_flooded(self) -> bool:
         """SQLite: whether the write-ahead log is over :data:`WAL_FLOOD_BYTES`, so that the
         next :meth:`append` empties it first and may wait for readers (a ``stat`` call)."""

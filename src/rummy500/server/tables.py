@@ -61,9 +61,10 @@ ATTEND_MIN_SECONDS = 0.5
 #: at most each time: other writers get the database between two.
 EXPIRE_BATCH = 200
 EXPIRE_ROUNDS = 50
-#: SQLite (one process, no ``NOTIFY``): how often the hub looks whether chat lines its live
-#: tables show were wiped (``rummy500 admin wipe-chat``), one statement for all of them.
-WIPED_CHAT_SECONDS = 2.0
+#: SQLite (one process, no ``NOTIFY``): how often the hub looks whether an operator wiped chat
+#: lines (``rummy500 admin wipe-chat`` touches a file: a ``stat`` call); only then are its live
+#: tables' lines compared with the database's.
+WIPED_CHAT_SECONDS = 1.0
 #: Tables whose holder refused to hand them over that a process remembers (not to ask again
 #: before the holder said it may): the oldest are forgotten first.
 MAX_KEPT_REMEMBERED = 10_000
@@ -259,25 +260,26 @@ class TableHub:
                 log.info("deleted %d chat lines of %d finished tables", deleted, len(expired))
 
     async def _look_for_wiped_chat(self) -> None:
-        """SQLite: now and then, whether lines the live tables show are gone from the database
-        (an operator wiped them from another process: ``rummy500 admin wipe-chat``); such a
-        table shows what the database keeps, and its clients get the state again. With
-        PostgreSQL the operator's command says so (a ``chat`` notice)."""
+        """SQLite: whether an operator wiped chat lines (``rummy500 admin wipe-chat`` touches
+        :meth:`Storage.chat_wiped_marker`); then, which lines the live tables show are gone
+        from the database: such a table shows what the database keeps, and its clients get the
+        state again. With PostgreSQL the operator's command says so (a ``chat`` notice)."""
+        seen = self.storage.chat_wiped_at()
         while True:
             await asyncio.sleep(WIPED_CHAT_SECONDS)
+            wiped = self.storage.chat_wiped_at()
+            if wiped == seen:
+                continue
             try:
                 shown = {t.id: (t.chat[0].at, len(t.chat)) for t in self.live.values() if t.chat}
-                if not shown:
-                    continue
-                kept = await self.db(
-                    self.storage.chat_kept, {t: at for t, (at, _n) in shown.items()}
-                )
+                kept = await self.db(self.storage.chat_kept, {t: a for t, (a, _n) in shown.items()})
                 for table_id, (_at, n) in shown.items():
                     live = self.live.get(table_id)
                     if live is not None and kept.get(table_id, 0) < n:
                         await live.chat_wiped(check=True)
+                seen = wiped
             except Exception:
-                log.exception("looking for wiped chat failed")
+                log.exception("looking for wiped chat failed (tried again in a second)")
 
     async def stop(self) -> None:
         if self._lease_task is not None:
