@@ -569,6 +569,9 @@ class TablePlay:
         names = self.seating.names()
         people = [s.number for s in self.seating.seats if s.kind == "human"]
         absent = tuple(names[seat] for seat in people if seat not in here)
+        if not absent:  # everyone is here after all: the deal follows
+            self.connect_by = None
+            return
         try:
             await self.services.no_show(self.id, here)
         except Exception:
