@@ -35,7 +35,7 @@ COMPILED := .venv-compiled
 help:
 	@echo "make play      install the base into .venv if needed and start the browser game's server"
 	@echo "               (http://localhost:8500/; the terminal game: .venv/bin/rummy500 play)"
-	@echo "make cluster   PostgreSQL, 2 server processes and HAProxy on http://127.0.0.1:8500/ (Ctrl-C stops)"
+	@echo "make cluster   PostgreSQL, 2 server processes and HAProxy on http://localhost:8500/ (Ctrl-C stops)"
 	@echo "make test      install everything into .venv (and npm's dev tools into node_modules) if"
 	@echo "               needed; lint, format check, type check, ESLint, the scripts' unit tests"
 	@echo "               (node --test tests/js/) and all the Python and browser tests"
@@ -79,7 +79,8 @@ play: $(PLAY_STAMP)
 	$(BIN)/rummy500 serve $(ARGS)
 
 # A site of several processes on loopback: PostgreSQL, 2 server processes and HAProxy on
-# http://127.0.0.1:8500/ (make cluster ARGS="--processes 3"); Ctrl-C stops them all.
+# http://localhost:8500/ (make cluster ARGS="--processes 3"; ARGS="--host 0.0.0.0" also prints
+# the address for the other devices of the network); Ctrl-C stops them all.
 .PHONY: cluster
 cluster: $(TEST_STAMP) test-deps
 	$(BIN)/rummy500 cluster $(ARGS)

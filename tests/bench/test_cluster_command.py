@@ -13,7 +13,7 @@ import httpx
 import psutil
 import pytest
 
-from rummy500.bench.cluster import haproxy_bin, haproxy_config, pg_bin
+from rummy500.bench.cluster import addresses_to_open, haproxy_bin, haproxy_config, pg_bin
 
 from ..processes import wait_until_gone
 from ..server.procserver import RUMMY500, free_port
@@ -30,6 +30,20 @@ def test_haproxy_sends_a_tables_connections_by_its_path_and_checks_health() -> N
     assert "server bravo unix@/run/r500/bravo.sock" in tables
     assert "use_backend tables if table_path" in config
     assert "balance roundrobin" in config.split("backend lobby", 1)[1]
+
+
+def test_the_address_to_open_is_one_passkeys_work_at() -> None:
+    """Browsers refuse passkeys at an IP address but at ``localhost``: a site on loopback or on
+    every address is opened at ``localhost`` here (and at its network address from other
+    devices); a ``--public-url`` is the one address to open."""
+    assert addresses_to_open("127.0.0.1", 8500) == ["http://localhost:8500"]
+    on_all = addresses_to_open("0.0.0.0", 8500)
+    assert on_all[0] == "http://localhost:8500"
+    assert all(not a.startswith("http://127.") for a in on_all)
+    assert len(on_all) <= 2
+    public = "https://cards.example.org"
+    assert addresses_to_open("0.0.0.0", 8500, public + "/") == [public]
+    assert addresses_to_open("10.0.0.5", 9000) == ["http://10.0.0.5:9000"]
 
 
 @pytest.mark.skipif(pg_bin() is None, reason="PostgreSQL is not installed (make test-deps)")
@@ -55,7 +69,8 @@ def test_the_cluster_command_serves_through_haproxy_and_stops_everything(tmp_pat
         )
     try:
         deadline = time.monotonic() + 90
-        while f"http://127.0.0.1:{port}/" not in out.read_text():
+        # the address printed is one passkeys work at (not 127.0.0.1)
+        while f"open http://localhost:{port}/ in your browser" not in out.read_text():
             assert command.poll() is None, out.read_text()
             assert time.monotonic() < deadline, out.read_text()
             time.sleep(0.1)

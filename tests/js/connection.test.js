@@ -116,3 +116,14 @@ test('a language switched while offline is not sent: the next auth says it', () 
   const socket = opens(table);
   assert.deepEqual(socket.sent, [{ type: 'auth', token: 'token', lang: 'lo', summary: true }]);
 });
+
+test('a paired table cancelled after its state is final and keeps the reason the server gave', () => {
+  const table = open();
+  const socket = table.socket();
+  socket.onmessage({ data: JSON.stringify({ type: 'state', version: 0 }) });
+  const reason = 'Jo did not come to the table in time: the game is cancelled';
+  socket.onmessage({ data: JSON.stringify({ type: 'error', version: 0, code: 'pairing_cancelled', message: reason }) });
+  socket.onclose({ code: 4410 });
+  assert.deepEqual(table.statuses.at(-1), { status: 'closed', detail: { code: 4410, reason } });
+  assert.equal(FakeSocket.made.at(-1), socket); // no new connection
+});

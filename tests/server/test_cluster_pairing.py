@@ -135,3 +135,42 @@ async def test_a_process_killed_in_the_middle_of_pairing_loses_nobodys_place(
     async with at(first) as one:
         found = await until_paired(one, tokens)
     check_exactly_once(cluster.db_url, found, {"2": 2})
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_a_no_show_cancels_the_paired_table_at_whichever_process_has_it(
+    tmp_path: Path,
+) -> None:
+    """Two players wait at different processes and are paired; one sits down (through HAProxy,
+    at the process that has the table), the other never comes. Within ``--connect-seconds``
+    that process cancels the table (the pairing's rule, run there): the one who came is told
+    who did not and waits again, the no-show left the queue, the table and its seats are gone
+    from PostgreSQL."""
+    from websockets.exceptions import ConnectionClosed
+
+    from .helpers import TableClient
+
+    with cluster_site(tmp_path / "cluster", 2, [*SERVE_ARGS, "--connect-seconds", "2"]) as site:
+        first, second = site.nodes
+        async with at(first) as one, at(second) as two:
+            came, absent = await seek(one, 1, "2"), await seek(two, 2, "2")
+            found = await until_paired(one, [came]) | await until_paired(two, [absent])
+            table_id = found[came]["table_id"]
+            client = await TableClient.open(site.ws_url, table_id, came)
+            state = await client.expect("state")
+            assert state["view"] is None
+            told = await client.expect("error", timeout=20, code="pairing_cancelled")
+            assert "Player 2" in told["message"]
+            with pytest.raises(ConnectionClosed) as closed:
+                await client.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4410
+            headers = {"Authorization": f"Bearer {came}"}
+            assert (await two.get("/api/pairing", headers=headers)).json()["status"] == "waiting"
+            headers = {"Authorization": f"Bearer {absent}"}
+            assert (await one.get("/api/pairing", headers=headers)).status_code == 404
+        with psycopg.connect(site.db_url) as conn:
+            for query in (
+                "SELECT count(*) FROM tables WHERE id = %s",
+                "SELECT count(*) FROM seats WHERE table_id = %s",
+            ):
+                assert conn.execute(query, (table_id,)).fetchone() == (0,)

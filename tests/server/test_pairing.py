@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
+from websockets.exceptions import ConnectionClosed
 
 from rummy500.server.pairing import Seeker, form_tables, window
 from rummy500.server.ratings import SCALE, display
@@ -315,35 +316,127 @@ async def test_a_casual_guest_gets_computer_players_after_the_wait_chosen(arena:
         assert kinds == ["bot", "bot", "bot", "human"]
 
 
+#: A paired table's people must all be at it within this long (``--connect-seconds``): short,
+#: for the tests.
+CONNECT = ("--connect-seconds", "2")
+
+
+async def cancelled_at_the_table(client: TableClient, absent: str) -> None:
+    """The table tells its client who did not come, then closes the connection (4410)."""
+    told = await client.expect("error", timeout=20, code="pairing_cancelled")
+    assert absent in told["message"] and "first in line" in told["message"]
+    with pytest.raises(ConnectionClosed) as closed:
+        await client.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4410
+
+
 @pytest.mark.asyncio(loop_scope="function")
-async def test_a_player_who_never_comes_loses_the_table_and_the_other_waits_again(
+async def test_a_casual_player_who_never_comes_cancels_the_table_and_the_other_waits_first(
     tmp_path: Path,
 ) -> None:
-    import sqlite3
-
+    """Ivy and Jo are paired in the casual pool; both ask (the browser takes them to the table),
+    only Ivy sits down. Within ``--connect-seconds`` of the pairing the table is cancelled (not
+    after the 900 s a waiting table is kept): Ivy is told that Jo did not come and waits again,
+    her wait counted from when she began, so that the next player is paired with her; Jo has
+    left the queue."""
     from .procserver import ServerProcess
 
-    args = ("--pairing-seconds", "0.2", "--arrive-seconds", "1", "--rate-limit", "1000")
+    args = ("--pairing-seconds", "0.2", *CONNECT, "--rate-limit", "1000")
     with ServerProcess(tmp_path / "s", *args) as server:
-
-        def tables_called(table_id: str) -> int:
-            with sqlite3.connect(server.db_path, timeout=10) as conn:
-                query = "SELECT count(*) FROM tables WHERE id = ?"
-                return int(conn.execute(query, (table_id,)).fetchone()[0])
-
         arena = Arena(server, tmp_path, None)  # type: ignore[arg-type]
-        async with browser(arena, "127.0.34.1") as ivy, browser(arena, "127.0.34.2") as jo:
+        async with (
+            browser(arena, "127.0.34.1") as ivy,
+            browser(arena, "127.0.34.2") as jo,
+            browser(arena, "127.0.34.3") as kay,
+        ):
+            began = time.monotonic()
             here = await seek(ivy, pool="2", name="Ivy")
             absent = await seek(jo, pool="2", name="Jo")
             found = await paired(ivy, here)
-            assert tables_called(found["table_id"]) == 1
-
-            async def waits_again() -> bool:
-                return (await status(ivy, here))["status"] == "waiting"
-
-            await wait_for(waits_again)
-            assert tables_called(found["table_id"]) == 0
+            await paired(jo, absent)  # Jo's browser took Jo to the table; Jo never sat down
+            client = await TableClient.open(server.ws_base, found["table_id"], here)
+            state = await client.expect("state")
+            assert state["view"] is None  # the table waits for Jo
+            await cancelled_at_the_table(client, "Jo")
+            assert arena.db("SELECT count(*) FROM tables WHERE id = ?", found["table_id"]) == [(0,)]
+            again = await status(ivy, here)
+            assert again["status"] == "waiting"
+            assert again["waited"] >= time.monotonic() - began - 1  # her place in the queue
             r = await authorized(jo, "GET", "/api/pairing", absent)
+            assert r.status_code == 404
+            # the next player is paired with Ivy, and this time both come
+            other = await seek(kay, pool="2", name="Kay")
+            table = (await paired(ivy, here))["table_id"]
+            assert (await paired(kay, other))["table_id"] == table
+            clients = [await TableClient.open(server.ws_base, table, t) for t in (here, other)]
+
+            async def playing() -> bool:
+                info = (await kay.call("GET", f"/api/tables/{table}")).json()
+                return bool(info["status"] == "playing")
+
+            await wait_for(playing)
+            for c in clients:
+                await c.close()
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_a_rated_table_with_a_no_show_is_cancelled_unrated_and_the_no_show_struck(
+    tmp_path: Path,
+) -> None:
+    """Paired in the rated pool, Mo asks once (the browser took Mo to the table) and never
+    connects to it, while Ned sits at the table. Within ``--connect-seconds`` the game is
+    cancelled before it is dealt: nobody's rating moves (no game, no history), Mo gets an
+    abandonment strike (a later wait widens later), Ned none and waits again."""
+    from .procserver import ServerProcess
+
+    args = ("--pairing-seconds", "0.2", "--away-seconds", "1", *CONNECT, "--rate-limit", "1000")
+    with ServerProcess(tmp_path / "s", *args) as server:
+        arena = Arena(server, tmp_path, None)  # type: ignore[arg-type]
+        async with browser(arena, "127.0.37.1") as mo, browser(arena, "127.0.37.2") as ned:
+            await signed_up(arena, mo, "Mo")
+            await signed_up(arena, ned, "Ned")
+            tokens = [await seek(mo, pool="2", rated=True), await seek(ned, pool="2", rated=True)]
+            found = [await paired(mo, tokens[0]), await paired(ned, tokens[1])]
+            table_id = found[0]["table_id"]
+            client = await TableClient.open(server.ws_base, table_id, tokens[1], name="ned")
+            state = await client.expect("state")
+            assert state["view"] is None  # the table waits for Mo: it never deals without Mo
+            await cancelled_at_the_table(client, "Mo")
+            assert arena.db("SELECT count(*) FROM rating_history") == [(0,)]
+            assert arena.db(
+                "SELECT a.username, r.games, r.strikes, r.mu FROM ratings r JOIN accounts a"
+                " ON a.id = r.account_id ORDER BY a.username"
+            ) == [("Mo", 0, 1, 25.0)]
+            assert (await status(ned, tokens[1]))["status"] == "waiting"
+            r = await authorized(ned, "DELETE", "/api/pairing", tokens[1])
+            assert r.status_code == 200
+            again = await seek(mo, pool="2", rated=True)
+            assert arena.db("SELECT penalty FROM seekers WHERE name = 'Mo'") == [(15.0,)]
+            assert (await authorized(mo, "DELETE", "/api/pairing", again)).status_code == 200
+
+
+@pytest.mark.asyncio(loop_scope="function")
+async def test_a_paired_table_nobody_comes_to_is_cancelled_by_the_pairing_round(
+    tmp_path: Path,
+) -> None:
+    """Both paired players close their tabs before reaching the table: no process has it, so
+    the pairing round cancels it a while after its deadline; both leave the queue."""
+    from .procserver import ServerProcess
+
+    args = ("--pairing-seconds", "0.2", *CONNECT, "--rate-limit", "1000")
+    with ServerProcess(tmp_path / "s", *args) as server:
+        arena = Arena(server, tmp_path, None)  # type: ignore[arg-type]
+        async with browser(arena, "127.0.39.1") as una, browser(arena, "127.0.39.2") as vic:
+            tokens = [await seek(una, pool="2", name="Una"), await seek(vic, pool="2", name="Vic")]
+            table_id = (await paired(una, tokens[0]))["table_id"]
+
+            async def gone() -> bool:
+                rows = arena.db("SELECT count(*) FROM tables WHERE id = ?", table_id)
+                return rows == [(0,)]
+
+            await wait_for(gone, timeout=30)
+            assert arena.db("SELECT count(*) FROM seekers") == [(0,)]
+            r = await authorized(vic, "GET", "/api/pairing", tokens[1])
             assert r.status_code == 404
 
 
@@ -425,52 +518,64 @@ async def test_a_rated_game_everyone_left_counts_as_abandoned_by_all(tmp_path: P
 
 
 @pytest.mark.asyncio(loop_scope="function")
-async def test_a_paired_player_away_past_the_grace_is_played_for_and_abandons_the_rated_game(
-    tmp_path: Path,
+async def test_a_rated_player_away_past_the_grace_abandons_at_once_and_only_once(
+    arena: Arena,
 ) -> None:
-    """Paired in the rated pool, Mo asks once (the browser took Mo to the table: it came) and
-    closes the tab before connecting to it, while Ned sits at the table. Once Mo has been away
-    for the away grace the game is dealt without Mo, a computer player plays Mo's seat, and at
-    its end Mo abandoned it (a loss and a strike) and Ned won."""
-    import sqlite3
+    """Pat closes the connection in a rated game that goes on (Quin stays). Once Pat has been
+    away for the away grace (the computer plays Pat's seat from then), the abandonment counts
+    at once: a loss and a strike stored while the game is still in play, not at its end,
+    which may never come (a restart, an expiry). Pat coming back and going away again does
+    not count it twice."""
 
-    from .procserver import ServerProcess
+    def pats() -> list[tuple[Any, ...]]:
+        return arena.db(
+            "SELECT h.abandoned, h.change FROM rating_history h JOIN accounts a"
+            " ON a.id = h.account_id WHERE a.username = 'Pat' AND h.table_id = ?",
+            table_id,
+        )
 
-    args = ("--pairing-seconds", "0.2", "--away-seconds", "1", "--rate-limit", "1000")
-    with ServerProcess(tmp_path / "s", *args) as server:
-        arena = Arena(server, tmp_path, None)  # type: ignore[arg-type]
-        async with browser(arena, "127.0.37.1") as mo, browser(arena, "127.0.37.2") as ned:
-            await signed_up(arena, mo, "Mo")
-            await signed_up(arena, ned, "Ned")
-            tokens = [await seek(mo, pool="2", rated=True), await seek(ned, pool="2", rated=True)]
-            found = [await paired(mo, tokens[0]), await paired(ned, tokens[1])]
-            table_id = found[0]["table_id"]
-            mo_seat = found[0]["seat"]
-            client = await TableClient.open(server.ws_base, table_id, tokens[1], name="ned")
-            state = await client.expect("state")
-            assert state["view"] is None  # the table waits for Mo first, for the away grace
-            assert {s["seat"]: s["connected"] for s in state["seats"]}[mo_seat] is False
-            await play_to_the_end(client, random.Random(7), timeout=90)
-            assert client.game_over is not None
-            await client.close()
+    def strikes() -> list[tuple[Any, ...]]:
+        return arena.db(
+            "SELECT a.username, r.strikes FROM ratings r JOIN accounts a ON a.id = r.account_id"
+            " WHERE a.username IN ('Pat', 'Quin') ORDER BY a.username"
+        )
 
-            def rated() -> list[tuple[str, int, int]]:
-                with sqlite3.connect(server.db_path, timeout=10) as conn:
-                    return conn.execute(
-                        "SELECT a.username, h.abandoned, h.change FROM rating_history h"
-                        " JOIN accounts a ON a.id = h.account_id WHERE h.table_id = ?"
-                        " ORDER BY a.username",
-                        (table_id,),
-                    ).fetchall()
+    async with browser(arena, "127.0.38.1") as pat, browser(arena, "127.0.38.2") as quin:
+        await signed_up(arena, pat, "Pat")
+        await signed_up(arena, quin, "Quin")
+        tokens = [await seek(pat, pool="2", rated=True), await seek(quin, pool="2", rated=True)]
+        found = [await paired(pat, tokens[0]), await paired(quin, tokens[1])]
+        table_id, pat_seat = found[0]["table_id"], found[0]["seat"]
+        clients = [await TableClient.open(arena.server.ws_base, table_id, t) for t in tokens]
 
-            async def counted() -> list[tuple[str, int, int]] | None:
-                rows = rated()
-                return rows if len(rows) == 2 else None
+        async def playing() -> bool:
+            info = (await quin.call("GET", f"/api/tables/{table_id}")).json()
+            return bool(info["status"] == "playing")
 
-            (mo_row, ned_row) = await wait_for(counted)
-            assert mo_row[0] == "Mo" and mo_row[1] and mo_row[2] < 0
-            assert ned_row[0] == "Ned" and not ned_row[1] and ned_row[2] > 0
-            assert arena.db(
-                "SELECT a.username, r.strikes FROM ratings r JOIN accounts a"
-                " ON a.id = r.account_id ORDER BY a.username"
-            ) == [("Mo", 1), ("Ned", 0)]
+        await wait_for(playing)
+        await clients[0].close()
+
+        async def counted() -> list[tuple[Any, ...]] | None:
+            return pats() or None
+
+        assert await wait_for(counted) == [(1, pats()[0][1])] and pats()[0][1] < 0
+        info = (await quin.call("GET", f"/api/tables/{table_id}")).json()
+        assert info["status"] == "playing"  # the game goes on: it counted before its end
+        assert strikes() == [("Pat", 1)]
+
+        # back, and away past the grace again: still one abandonment, one strike
+        again = await TableClient.open(arena.server.ws_base, table_id, tokens[0])
+        await again.expect("state")
+        await again.close()
+
+        def pat_is(connected: bool) -> Any:
+            def check(m: dict[str, Any]) -> bool:
+                row = {s["seat"]: s for s in m["seats"]}[pat_seat]
+                return bool(row["connected"] is connected and row["bot_playing"] is not connected)
+
+            return check
+
+        await clients[1].expect("seats", timeout=20, where=pat_is(True))
+        await clients[1].expect("seats", timeout=20, where=pat_is(False))
+        assert len(pats()) == 1 and strikes() == [("Pat", 1)]
+        await clients[1].close()

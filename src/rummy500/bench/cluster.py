@@ -34,7 +34,15 @@ from types import TracebackType
 
 from rummy500.i18n import _
 
-__all__ = ["Cluster", "ClusterError", "ServerNode", "descendants", "haproxy_config", "pg_bin"]
+__all__ = [
+    "Cluster",
+    "ClusterError",
+    "ServerNode",
+    "addresses_to_open",
+    "descendants",
+    "haproxy_config",
+    "pg_bin",
+]
 
 #: Names of the server processes, in order (then ``node-7``, ``node-8``, …).
 NODE_NAMES = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")
@@ -73,6 +81,35 @@ def free_port() -> int:
 #: The only table paths HAProxy lets through: a table id as the server writes it (16 of these
 #: characters; the server refuses more than 64). Anything else under ``/ws/`` is refused.
 TABLE_PATH = "^/ws/tables/[A-Za-z0-9_-]{1,64}$"
+
+
+def addresses_to_open(host: str, port: int, public_url: str | None = None) -> list[str]:
+    """The addresses people should open for a site whose HAProxy listens on ``host:port``,
+    first the one to use on this machine: the ``public_url`` if there is one; else
+    ``localhost`` for loopback and every address (browsers refuse passkeys at an IP address
+    but at ``localhost``), then, when it listens on every address, this machine's address on
+    its network (for other devices; passkeys need ``https`` there: ``--public-url``)."""
+    if public_url:
+        return [public_url.rstrip("/")]
+    if host not in ("0.0.0.0", "::", "127.0.0.1", "::1", "localhost"):
+        return [f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"]
+    found = [f"http://localhost:{port}"]
+    if host in ("0.0.0.0", "::"):
+        lan = _network_address()
+        if lan is not None:
+            found.append(f"http://{lan}:{port}")
+    return found
+
+
+def _network_address() -> str | None:
+    """This machine's address on the network of its default route (a UDP socket "connected"
+    to a documentation address: nothing is sent), or ``None`` (no network)."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        sock.connect(("192.0.2.1", 9))
+        address = str(sock.getsockname()[0])
+        if not address.startswith("127.") and address != "0.0.0.0":
+            return address
+    return None
 
 
 def haproxy_config(

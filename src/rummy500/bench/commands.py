@@ -39,6 +39,16 @@ def cluster(
     processes: Annotated[int, typer.Option(min=1, max=16, help=N_("Server processes."))] = 2,
     host: Annotated[str, typer.Option(help=N_("Address HAProxy listens on."))] = "127.0.0.1",
     port: Annotated[int, typer.Option(help=N_("Port HAProxy listens on."))] = 8500,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help=N_(
+                "Address players reach the site at (https://cards.example.org, through a TLS "
+                "proxy in front of HAProxy): given to every server process (passkeys, invite "
+                "links) and printed as the address to open."
+            )
+        ),
+    ] = None,
     bot_processes: Annotated[
         int, typer.Option(help=N_("Worker processes for the hard and expert bots, per process."))
     ] = 1,
@@ -55,14 +65,17 @@ def cluster(
     import threading
     from pathlib import Path
 
-    from rummy500.bench.cluster import Cluster, ClusterError
+    from rummy500.bench.cluster import Cluster, ClusterError, addresses_to_open
 
+    serve_args = ["--bot-processes", str(bot_processes), "--log-level", "warning"]
+    if public_url:
+        serve_args += ["--public-url", public_url.rstrip("/")]
     site = Cluster(
         processes=processes,
         host=host,
         port=port,
         folder=Path(folder) if folder else None,
-        serve_args=["--bot-processes", str(bot_processes), "--log-level", "warning"],
+        serve_args=serve_args,
     )
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -77,9 +90,18 @@ def cluster(
         print(_("PostgreSQL: {url}").format(url=site.db_url))
         print(_("server processes: {names}").format(names=names))
         print(_("logs: {folder}").format(folder=site.folder))
+        where, *others = addresses_to_open(site.host, site.port, public_url)
         print(_("rummy500 cluster: open {url}/ in your browser (Ctrl-C stops it)").format(
-            url=site.url
+            url=where
         ), flush=True)  # fmt: skip
+        for url in others:
+            print(
+                _(
+                    "from other devices on your network: {url}/ (passkeys need https there: "
+                    "--public-url)"
+                ).format(url=url),
+                flush=True,
+            )
         stop.wait()
     finally:
         site.stop()

@@ -43,6 +43,7 @@ from rummy500.server.client_messages import MAX_NAME_INPUT, clean_text, normaliz
 from rummy500.server.config import ServerConfig
 from rummy500.server.limits import client_address, origin_of
 from rummy500.server.storage import (
+    REPORTS_WAITING,
     Account,
     AccountError,
     Challenge,
@@ -675,6 +676,11 @@ async def report(body: ReportRequest, hub: Hub, account: SignedIn) -> dict[str, 
         raise HTTPException(404, _("there is no player called {name}").format(name=body.username))
     if other.id == account.id:
         raise HTTPException(422, _("you cannot report yourself"))
+    most = hub.config.reports_per_account
+    if await hub.db(hub.storage.open_reports, account.id) >= most:
+        # refused before the table's record is rebuilt: a flood of reports past the cap costs
+        # a count each, not a game's replay (add_report checks again, in its transaction)
+        raise HTTPException(409, _(REPORTS_WAITING).format(n=most))
     table_id = await hub.db(hub.storage.shared_table, account.id, other.id, body.table_id)
     attached = await _table_record(hub, table_id) if table_id else None
     add = functools.partial(hub.storage.add_report, most=hub.config.reports_per_account)

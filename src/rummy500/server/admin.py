@@ -110,7 +110,11 @@ def ban(
 
 
 @admin_app.command(
-    "wipe-chat", help=N_("Delete the chat of a table, or every line a player wrote.")
+    "wipe-chat",
+    help=N_(
+        "Delete the chat of a table, or every line a player wrote (a table in play shows it "
+        "gone within seconds)."
+    ),
 )
 def wipe_chat(
     db: Db = None,
@@ -120,13 +124,19 @@ def wipe_chat(
     if (table is None) == (player is None):
         typer.echo(_("give --table or --player"), err=True)
         raise typer.Exit(2)
+    from rummy500.server.ownership import Notice, notify_processes
+
     storage = _storage(db)
     try:
         if table is not None:
-            n = storage.wipe_chat(table_id=table)
+            n, touched = storage.wipe_chat_tables(table_id=table)
         else:
             assert player is not None
-            n = storage.wipe_chat(account_id=_account(storage, player).id)
+            n, touched = storage.wipe_chat_tables(account_id=_account(storage, player).id)
+        # the process that has a table in play shows what the database keeps from now on
+        # (PostgreSQL: told now; SQLite's one process looks at the marker every second)
+        notify_processes(storage, [Notice("chat", t) for t in touched])
+        storage.mark_chat_wiped()
         typer.echo(_("chat lines deleted: {n}").format(n=n))
     finally:
         storage.close()

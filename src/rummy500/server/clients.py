@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ASKED_SECONDS",
     "CLOSE_MADE_ROOM",
+    "CLOSE_PAIRING_CANCELLED",
     "CLOSE_RELOAD",
     "CLOSE_SEAT_LEFT",
     "CLOSE_SERVER_FULL",
@@ -52,6 +53,9 @@ CLOSE_TOO_MANY_AT_TABLE = 4430
 CLOSE_MADE_ROOM = 4431
 #: As many table connections as the server takes (``limit_concurrency``): try again later.
 CLOSE_SERVER_FULL = 1013
+#: A paired table cancelled: someone did not come in time (the ``pairing_cancelled`` error
+#: before it says who); its players who came wait to be paired again.
+CLOSE_PAIRING_CANCELLED = 4410
 
 
 #: A connection is sent at most one ``state`` it asked for (``resync``, ``language``) in this

@@ -347,9 +347,15 @@ def serve(
     seek_seconds: Annotated[
         float, typer.Option(help=N_("Seconds a waiting player may go without asking (then out)."))
     ] = 20.0,
-    arrive_seconds: Annotated[
-        float, typer.Option(help=N_("Seconds a paired player has to come to the table."))
-    ] = 30.0,
+    connect_seconds: Annotated[
+        float,
+        typer.Option(
+            help=N_(
+                "Seconds a paired table's players have to come to it (connect); then it is "
+                "cancelled, the no-shows get a strike and the others wait again."
+            )
+        ),
+    ] = 45.0,
     pairing_seconds: Annotated[
         float, typer.Option(help=N_("Seconds between two pairing rounds when nobody wakes it."))
     ] = 1.0,
@@ -383,7 +389,7 @@ def serve(
         max_seekers=max_seekers,
         seekers_per_address=seekers_per_address,
         seek_seconds=seek_seconds,
-        arrive_seconds=arrive_seconds,
+        connect_seconds=connect_seconds,
         pairing_seconds=pairing_seconds,
         rated_turn_seconds=rated_turn_seconds,
         call_seconds=call_seconds,

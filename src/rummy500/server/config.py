@@ -241,9 +241,10 @@ class ServerConfig:
     seekers_per_address: int = 4
     #: A waiting player who has not asked how it goes for this long left (a closed tab).
     seek_seconds: float = 20.0
-    #: A paired player who has not asked for the table within this long never arrives: the
-    #: table is cancelled and the others wait again in their place.
-    arrive_seconds: float = 30.0
+    #: A paired table whose people are not all at it (connected: it deals then) within this
+    #: long of their pairing is cancelled: the no-shows get a strike, nobody's rating moves,
+    #: the others wait again, first in line (docs/accounts.md "Pairing").
+    connect_seconds: float = 45.0
     #: How often each process's pairer looks at the queue when nobody wakes it.
     pairing_seconds: float = 1.0
     #: The turn timer of rated tables (a computer player finishes a turn not finished by then).

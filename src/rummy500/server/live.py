@@ -29,6 +29,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from rummy500.bots.hint import hint_text
@@ -46,6 +47,7 @@ from rummy500.server.bot_pool import BotsBusy
 from rummy500.server.clients import (
     ASKED_SECONDS,
     CLOSE_MADE_ROOM,
+    CLOSE_PAIRING_CANCELLED,
     CLOSE_RELOAD,
     CLOSE_SEAT_LEFT,
     Audience,
@@ -91,7 +93,9 @@ class LiveTable:
         game: Game | None,
         version: int,
         chat: list[ChatLine],
+        paired_at: float | None = None,
     ) -> None:
+        """``paired_at``: when quick pairing made the table (a Unix time), while it deals."""
         self.services = services
         self.config = config = services.config
         self.id = record.id
@@ -108,7 +112,10 @@ class LiveTable:
             away_seconds=record.away_seconds,
             now=self.loop.time(),
         )
-        self.seating.deals_without_absent = record.rated
+        connect_by = None
+        if paired_at is not None and game is None:
+            # all its people must be here by then (the event loop's clock)
+            connect_by = self.loop.time() + paired_at + config.connect_seconds - time.time()
         self.play = TablePlay(
             services,
             record,
@@ -118,6 +125,8 @@ class LiveTable:
             clients=self.clients,
             seating=self.seating,
             lost=lambda: services.drop(self),
+            cancelled=lambda: services.spawn(services.unload(self, CLOSE_PAIRING_CANCELLED)),
+            connect_by=connect_by,
         )
         self.chat: collections.deque[ChatLine] = collections.deque(chat, maxlen=config.chat_history)
         #: each seat's chat lines, counted (``chat_per_second``, ``chat_burst``)
@@ -173,11 +182,7 @@ class LiveTable:
                 self.idle_handle.cancel()
                 self.idle_handle = None
             seat = client.seat
-            if (
-                seat is not None
-                and self.game is None
-                and self.seating.ready_to_deal(seat, self.loop.time())
-            ):
+            if seat is not None and self.game is None and self.seating.ready_to_deal(seat):
                 try:  # the last person is here: deal, and send them the dealt table
                     await self.play.start()
                 except TableLost:
@@ -406,6 +411,28 @@ class LiveTable:
             )
             self.chat = collections.deque(lines, maxlen=self.config.chat_history)
 
+    async def chat_wiped(self, *, check: bool = False) -> None:
+        """An operator wiped chat lines of this table (``rummy500 admin wipe-chat``): it keeps
+        the lines the database keeps, and every client gets the whole state again (the
+        browser shows the state's chat). ``check``: only if a line it shows is gone indeed
+        (looked at again while no line is being written)."""
+        async with self.chat_lock:
+            if check and self.chat:
+                since = {self.id: self.chat[0].at}
+                kept = await self.services.db(self.services.storage.chat_kept, since)
+                if kept.get(self.id, 0) >= len(self.chat):
+                    return
+            lines = await self.services.db(
+                self.services.storage.recent_chat, self.id, self.config.chat_history
+            )
+            self.chat = collections.deque(lines, maxlen=self.config.chat_history)
+            async with self.lock:
+                if self.shut_down:
+                    return
+                log.info("table %s: chat wiped; its clients get the state again", self.id)
+                for client in list(self.clients):
+                    client.send_state(self.state_text(client.seat))
+
     def _chat_allowed(self, seat: int) -> bool:
         """Whether ``seat`` may chat now (and count the line): its own token bucket."""
         if self.config.chat_per_second <= 0:
@@ -631,7 +658,7 @@ class LiveTable:
                     self.play.between.readers.discard(client)
                 self.seating.vacated(vacated, now, gone)
             try:
-                if self.game is None and self.seating.ready_to_deal(now=now):
+                if self.game is None and self.seating.ready_to_deal():
                     await self.play.start()
                 self.play.publish([SeatsChanged()])
                 await self.play.advance()

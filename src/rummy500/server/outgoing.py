@@ -42,6 +42,7 @@ __all__ = [
     "Moved",
     "News",
     "NextHandWaits",
+    "PairingCancelled",
     "RematchOffered",
     "SeatLeft",
     "SeatsChanged",
@@ -55,6 +56,7 @@ __all__ = [
     "hint_message",
     "illegal_move_message",
     "next_hand_message",
+    "pairing_cancelled_message",
     "pong_message",
     "queued_message",
     "record_message",
@@ -169,6 +171,14 @@ class SeatLeft:
     seat: int
 
 
+@dataclass(frozen=True)
+class PairingCancelled:
+    """A paired table's people did not all come in time (``connect_seconds``): it is
+    cancelled; its connections are told who did not come, then closed."""
+
+    absent: tuple[str, ...]
+
+
 News = (
     Change
     | HandEnded
@@ -180,6 +190,7 @@ News = (
     | ChatSaid
     | RematchOffered
     | SeatLeft
+    | PairingCancelled
 )
 
 
@@ -334,6 +345,19 @@ def draw_cancelled_message(version: int, verb: str, ref: Any) -> dict[str, Any]:
     else:
         text = _("your draw from the stock was not played: a Rummy call was made")
     return error_message(version, "draw_cancelled", text, ref)
+
+
+def pairing_cancelled_message(version: int, absent: tuple[str, ...]) -> dict[str, Any]:
+    """To a cancelled paired table's connections (said in each one's language): who did not
+    come; the players who came wait to be paired again, first in line."""
+    return error_message(
+        version,
+        "pairing_cancelled",
+        _(
+            "{names} did not come to the table in time: the game is cancelled, nobody's rating "
+            "changes, and you wait to be paired again, first in line"
+        ).format(names=", ".join(absent)),
+    )
 
 
 def seat_left_message(version: int) -> dict[str, Any]:

@@ -19,10 +19,11 @@ database:
 
 The same dedicated connection ``LISTEN``\\ s on one channel, :data:`CHANNEL`, for the news of
 other processes (:class:`Notice`): a seat taken or left through the lobby of another process,
-a rematch created there, and the hand-over of a table a seated player reached the wrong process
-for (at most :class:`HandOverLimit` a minute per table). One thread blocks on the connection's
-socket (``select``) and wakes only when the database or the event loop has something for it:
-no polling.
+a rematch created there, the hand-over of a table a seated player reached the wrong process
+for (at most :class:`HandOverLimit` a minute per table), and a table's chat wiped by an
+operator (``rummy500 admin wipe-chat``: :func:`notify_processes`). One thread blocks on the
+connection's socket (``select``) and wakes only when the database or the event loop has
+something for it: no polling.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ __all__ = [
     "Notice",
     "Ownership",
     "make_ownership",
+    "notify_processes",
     "owner_id",
     "table_key",
 ]
@@ -90,8 +92,8 @@ MAX_HANDOVERS_CARRIED = 60
 @dataclass(frozen=True)
 class Notice:
     """News from another process: ``kind`` is ``seats``, ``rematch``, ``release`` (hand the
-    table over, please), ``released`` (done) or ``kept`` (not now: it moved too often lately);
-    ``table`` the table it concerns."""
+    table over, please), ``released`` (done), ``kept`` (not now: it moved too often lately)
+    or ``chat`` (an operator wiped chat lines of the table); ``table`` the table it concerns."""
 
     kind: str
     table: str
@@ -145,6 +147,23 @@ class Notice:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def notify_processes(storage: Storage, notices: Sequence[Notice]) -> int:
+    """Tell every server process of a PostgreSQL database the ``notices``, from outside them
+    (``rummy500 admin``), in one transaction: they hear them when it commits. SQLite: none is
+    sent (its one process looks for itself). Returns how many were sent."""
+    if storage.is_sqlite or not notices:
+        return 0
+    from sqlalchemy import text
+
+    with storage.engine.begin() as conn:
+        for notice in notices:
+            conn.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": notice.payload()},
+            )
+    return len(notices)
 
 
 class HandOverLimit:

@@ -18,8 +18,11 @@ players after a wait of their choosing. Abandonment strikes (:mod:`~rummy500.ser
 count against the wait: the window opens later.
 
 A waiting player asks ``GET /api/pairing`` (at least every ``seek_seconds``, else they left: a
-closed tab); a paired player who does not ask within ``arrive_seconds`` never arrives: the
-table is cancelled, the others wait again in their old place, the absent one gets a strike.
+closed tab). A paired table's people must all come to it (connect: it deals then) within
+``connect_seconds``; else the table is cancelled (:func:`cancel_no_show`, by the process that
+has the table, which knows who is connected; by the pairing round if no process has it): the
+no-shows get a strike, nobody's rating moves, the others wait again in their old place, first
+in line (their wait counts from when they began).
 """
 
 from __future__ import annotations
@@ -67,7 +70,16 @@ from rummy500.server.storage import (
 )
 from rummy500.server.tables import TableHub
 
-__all__ = ["GROUP_WAIT", "Pairer", "Seeker", "form_tables", "pair_round", "router", "window"]
+__all__ = [
+    "GROUP_WAIT",
+    "Pairer",
+    "Seeker",
+    "cancel_no_show",
+    "form_tables",
+    "pair_round",
+    "router",
+    "window",
+]
 
 log = logging.getLogger("rummy500.server")
 
@@ -87,6 +99,10 @@ NEIGHBOURS = 8
 ROUND_LIMIT = 5000
 #: The advisory lock key of the pairer (PostgreSQL): one round at a time across processes.
 PAIRING_KEY = 0x7275_6D6D_7061_6972  # "rummpair"
+#: A paired table nobody came to (no process has it: the process that has a table cancels it
+#: at its deadline) is cancelled by a pairing round a quarter of ``connect_seconds`` after its
+#: deadline, and at least this many seconds after it.
+NO_SHOW_SLACK = 5.0
 #: Tests only: seconds a round waits while it holds the lock and its rows (to kill it there).
 _STALL = float(os.environ.get("RUMMY500_TEST_PAIRING_STALL", "0") or 0)
 
@@ -249,7 +265,7 @@ def pair_round(storage: Storage, config: ServerConfig, now: float | None = None)
                 if not locked:
                     return []  # another process's round is under way
             _forget_gone(conn, config, now)
-            _cancel_absent(conn, config, now)
+            _cancel_unattended(conn, config, now)
             query = (
                 select(seekers)
                 .where(seekers.c.table_id.is_(None))
@@ -285,47 +301,76 @@ def _forget_gone(conn: Any, config: ServerConfig, now: float) -> None:
         conn.execute(delete(seekers).where(seekers.c.id.in_(ids)))
 
 
-def _cancel_absent(conn: Any, config: ServerConfig, now: float) -> None:
-    """Tables whose paired player never came (did not ask within ``arrive_seconds``): the
-    table goes, the absent get a strike and leave the queue, the others wait again in their
-    place. Finished pairings (everyone came) are forgotten after a while."""
+def cancel_no_show(
+    storage: Storage, table_id: str, here: Iterable[int], now: float | None = None
+) -> bool:
+    """Cancel the paired table ``table_id`` that its people did not all come to in time (in a
+    worker thread): the people of the ``here`` seats wait again in their old place, the others
+    leave the queue with a strike (:func:`~rummy500.server.ratings.add_strike`: their pairing
+    waits longer next time; nobody's rating moves), the table goes. Whether it was still a
+    paired table waiting to deal (a second call does nothing)."""
+    now = time.time() if now is None else now
+    with storage.engine.begin() as conn:
+        return _cancel(conn, table_id, set(here), now)
+
+
+def _cancel(conn: Any, table_id: str, here: set[int], now: float) -> bool:
+    gone = conn.execute(delete(tables).where(tables.c.id == table_id, tables.c.status == "waiting"))
+    if gone.rowcount != 1:
+        return False
+    rows = list(conn.execute(select(seekers).where(seekers.c.table_id == table_id)).mappings())
+    for row in rows:
+        if row["seat"] in here:
+            conn.execute(
+                update(seekers)
+                .where(seekers.c.id == row["id"])
+                .values(table_id=None, seat=None, paired_at=None, arrived_at=None, seen_at=now)
+            )
+        else:
+            conn.execute(delete(seekers).where(seekers.c.id == row["id"]))
+            if row["account_id"] is not None:
+                add_strike(conn, row["account_id"], row["pool"], now)
+    log.info("pairing: table %s cancelled (%d of %d came)", table_id, len(here), len(rows))
+    return True
+
+
+def _cancel_unattended(conn: Any, config: ServerConfig, now: float) -> None:
+    """Paired tables nobody came to (no process has them: the process that has a paired table
+    cancels it at its deadline, knowing who is connected) are cancelled a while after it
+    (:data:`NO_SHOW_SLACK`), everyone a no-show. The rows of paired tables
+    whose game started have done their work: they go."""
+    slack = max(NO_SHOW_SLACK, config.connect_seconds / 4)
     late = conn.execute(
         select(seekers.c.table_id)
+        .join(tables, tables.c.id == seekers.c.table_id)
         .where(
-            seekers.c.table_id.is_not(None),
-            seekers.c.arrived_at.is_(None),
-            seekers.c.paired_at < now - config.arrive_seconds,
+            tables.c.status == "waiting",
+            seekers.c.paired_at < now - config.connect_seconds - slack,
         )
         .distinct()
         .limit(100)
     ).scalars()
     for table_id in list(late):
-        status = conn.execute(select(tables.c.status).where(tables.c.id == table_id)).scalar()
-        rows = list(conn.execute(select(seekers).where(seekers.c.table_id == table_id)).mappings())
-        if status not in (None, "waiting"):
-            # the game started (everyone came after all): the pairing is done
-            conn.execute(delete(seekers).where(seekers.c.table_id == table_id))
-            continue
-        for row in rows:
-            if row["arrived_at"] is None:
-                conn.execute(delete(seekers).where(seekers.c.id == row["id"]))
-                if row["account_id"] is not None:
-                    add_strike(conn, row["account_id"], row["pool"], now)
-            else:
-                conn.execute(
-                    update(seekers)
-                    .where(seekers.c.id == row["id"])
-                    .values(table_id=None, seat=None, paired_at=None, arrived_at=None, seen_at=now)
-                )
-        conn.execute(delete(tables).where(tables.c.id == table_id, tables.c.status == "waiting"))
-    # everyone came: the rows have done their work once the game started
+        _cancel(conn, table_id, set(), now)
     done = (
         select(seekers.c.id)
         .join(tables, tables.c.id == seekers.c.table_id)
-        .where(tables.c.status != "waiting", seekers.c.paired_at < now - config.arrive_seconds)
+        .where(tables.c.status != "waiting", seekers.c.paired_at < now - config.connect_seconds)
         .limit(1000)
     )
     ids = list(conn.execute(done).scalars())
+    if ids:
+        conn.execute(delete(seekers).where(seekers.c.id.in_(ids)))
+    # rows whose table is gone otherwise (an expired or deleted table): they wait no more
+    orphans = (
+        select(seekers.c.id)
+        .where(
+            seekers.c.table_id.is_not(None),
+            ~select(tables.c.id).where(tables.c.id == seekers.c.table_id).exists(),
+        )
+        .limit(1000)
+    )
+    ids = list(conn.execute(orphans).scalars())
     if ids:
         conn.execute(delete(seekers).where(seekers.c.id.in_(ids)))
 
@@ -420,6 +465,9 @@ class Pairer:
 
     def start(self) -> None:
         self.hub.on_seek = self.wake
+        self.hub.on_no_show = lambda table_id, here: cancel_no_show(
+            self.hub.storage, table_id, here
+        )
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     def wake(self) -> None:
@@ -427,6 +475,7 @@ class Pairer:
 
     async def stop(self) -> None:
         self.hub.on_seek = None
+        self.hub.on_no_show = None
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -64,6 +64,7 @@ from rummy500.server.outgoing import (
     Moved,
     News,
     NextHandWaits,
+    PairingCancelled,
     RematchOffered,
     SeatLeft,
     SeatsChanged,
@@ -75,6 +76,7 @@ from rummy500.server.outgoing import (
     hand_over_message,
     illegal_move_message,
     next_hand_message,
+    pairing_cancelled_message,
     rematch_message,
     seat_left_message,
     seats_message,
@@ -99,6 +101,9 @@ if TYPE_CHECKING:
 __all__ = ["BetweenHands", "TableLost", "TablePlay"]
 
 log = logging.getLogger("rummy500.server")
+
+#: A paired table whose cancelling failed (the database) tries again this many seconds later.
+NO_SHOW_RETRY_SECONDS = 5.0
 
 
 class TableLost(Exception):
@@ -157,6 +162,8 @@ class TablePlay:
         clients: Audience,
         seating: Seating,
         lost: Callable[[], None],
+        cancelled: Callable[[], object] = lambda: None,
+        connect_by: float | None = None,
     ) -> None:
         self.services = services
         self.config = services.config
@@ -168,6 +175,11 @@ class TablePlay:
         self.clients = clients
         self.seating = seating
         self.lost = lost
+        #: a paired table cancelled (someone did not come): it goes, its clients are closed
+        self.cancelled = cancelled
+        #: a paired table still dealing: when (the event loop's clock) all its people must be
+        #: here, else it is cancelled (``connect_seconds``, docs/accounts.md "Pairing")
+        self.connect_by = connect_by
         self.loop = asyncio.get_running_loop()
         self.calls = CallAnswers()
         self.clock = TurnClock(record.turn_seconds)
@@ -187,6 +199,8 @@ class TablePlay:
         self._told_seats: list[dict[str, Any]] | None = None
         #: the table is shut: nothing more is played or sent
         self.stopped = False
+        #: a rated game's seats whose abandonment was counted (away past the grace), here
+        self.abandoned: set[int] = set()
 
     def _alarm_rang(self) -> None:
         self.services.spawn(self.wake())
@@ -230,6 +244,36 @@ class TablePlay:
                 )
             )
         )
+
+    def _count_abandonments(self, now: float) -> None:
+        """A rated game in play: the people away past the away grace (the computer plays
+        their seat from then) abandoned it, now — a loss and a strike stored at once, whether
+        or not the game ever ends (docs/accounts.md "Leaving counts"); once per seat."""
+        g = self.game
+        if not self.record.rated or g is None or g.phase == GAME_OVER:
+            return
+        grace = self.seating.away_seconds
+        for s in self.seating.seats:
+            if s.kind != "human" or s.number in self.abandoned or not s.taken:
+                continue  # a seat given up in the lobby counted there
+            since = self.seating.away_since.get(s.number)
+            if since is None or self.clients.connected(s.number) or now - since < grace:
+                continue
+            self.abandoned.add(s.number)
+            self.services.seat_abandoned(self.id, s.number)
+
+    def _abandonment_due(self, now: float) -> float | None:
+        """When the next away person of a rated game in play will have abandoned it."""
+        g = self.game
+        if not self.record.rated or g is None or g.phase == GAME_OVER:
+            return None
+        due: list[float] = []
+        for s in self.seating.seats:
+            if s.kind == "human" and s.taken and s.number not in self.abandoned:
+                at = self.seating.takeover_at(s.number, now)
+                if at is not None:
+                    due.append(at)
+        return min(due, default=None)
 
     def undo_refusal(self, seat: int | None, now: float) -> MoveError | None:
         """Why ``seat`` cannot take a move back now (:meth:`TakeBacks.refusal`), or ``None``."""
@@ -298,13 +342,10 @@ class TablePlay:
         """Do whatever is due: apply queued and automatic moves, start bots, deal, set timers."""
         if self.stopped:
             return
-        seating = self.seating
-        if (
-            self.game is None
-            and seating.deals_without_absent
-            and seating.ready_to_deal(now=self.loop.time())
-        ):
-            await self.start()  # a paired table: its absent person's grace is over
+        connect_by = self.connect_by
+        if self.game is None and connect_by is not None and self.loop.time() >= connect_by:
+            await self._no_show()  # raises TableLost: the table is gone
+        self._count_abandonments(self.loop.time())
         while True:
             g = self.game
             if g is None or self.stopped or not self.seating.people_here():
@@ -491,10 +532,8 @@ class TablePlay:
         """One alarm per table, at the next moment something becomes due."""
         g = self.game
         due: list[float] = []
-        if g is None and not self.stopped:
-            deal = self.seating.deal_due()  # a paired table dealing without its absent person
-            if deal is not None:
-                due.append(deal)
+        if g is None and not self.stopped and self.connect_by is not None:
+            due.append(self.connect_by)  # a paired table whose people must come by then
         if g is not None and not self.stopped and self.seating.people_here():
             if g.phase == HAND_OVER and self.clock.deal_at is not None:
                 due.append(self._deal_due())
@@ -510,9 +549,41 @@ class TablePlay:
                     at = None if seat is None else self.seating.takeover_at(seat, now)
                     if at is not None:
                         due.append(at)  # a takeover still to come
+        if not self.stopped:
+            abandoned = self._abandonment_due(self.loop.time())
+            if abandoned is not None:
+                due.append(abandoned)  # a rated game's away person abandons it then
         self.alarm.set(min(due) if due else None)
 
     # --- changing the table: every change is stored before anyone hears of it -----------------
+
+    async def _no_show(self) -> None:
+        """A paired table's people did not all come by ``connect_by``: the table is cancelled
+        (:meth:`TableServices.no_show`: the absent get a strike, the others wait again, first
+        in line, and no rating moves), its clients are told who did not come and closed."""
+        here = [
+            s.number
+            for s in self.seating.seats
+            if s.kind == "human" and self.clients.connected(s.number)
+        ]
+        names = self.seating.names()
+        people = [s.number for s in self.seating.seats if s.kind == "human"]
+        absent = tuple(names[seat] for seat in people if seat not in here)
+        if not absent:  # everyone is here after all: the deal follows
+            self.connect_by = None
+            return
+        try:
+            await self.services.no_show(self.id, here)
+        except Exception:
+            log.exception("table %s: cancelling the paired table failed", self.id)
+            self.connect_by = self.loop.time() + NO_SHOW_RETRY_SECONDS
+            return
+        log.info("table %s: cancelled, %s did not come", self.id, ", ".join(absent))
+        self.connect_by = None
+        self.publish([PairingCancelled(absent)])
+        self.stop()
+        self.cancelled()
+        raise TableLost
 
     async def start(self) -> None:
         g = Game(
@@ -632,6 +703,9 @@ class TablePlay:
                 self._tell_seat(seat, lambda: draw_cancelled_message(version, verb, ref))
             case SeatLeft(seat=seat):
                 self._tell_seat(seat, lambda: seat_left_message(version))
+            case PairingCancelled(absent=absent):
+                for client in self.clients:
+                    client.send_said(lambda: pairing_cancelled_message(version, absent))
             case ChatSaid(line=line):
                 self.clients.send_all(chat_message(version, line))
             case RematchOffered(table_id=table_id, invite_code=code):

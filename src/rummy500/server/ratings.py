@@ -240,8 +240,12 @@ def abandon(storage: Storage, table_id: str, seat: int, now: float | None = None
     is not rated, or the seat no account's)."""
     now = time.time() if now is None else now
     with storage.engine.begin() as conn:
+        # the table's row locked (PostgreSQL): a table's abandonments and its rating are
+        # counted one at a time, each seeing the others' rows (once per seat)
         table = conn.execute(
-            select(tables.c.players, tables.c.rated, tables.c.status).where(tables.c.id == table_id)
+            select(tables.c.players, tables.c.rated, tables.c.status)
+            .where(tables.c.id == table_id)
+            .with_for_update()
         ).first()
         if table is None or not table.rated:
             return False
@@ -317,6 +321,7 @@ def rate_game(
         abandon(storage, table_id, seat, now)
     pool = pool_of(table.players)
     with storage.engine.begin() as conn:
+        conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update())
         done = _history(conn, table_id)
         seated = _seated_accounts(conn, table_id)
         finishers = {s: a for s, a in seated.items() if s not in done}

@@ -81,10 +81,6 @@ class Seating:
         #: the seats a person gave up during the game, with their name (while this process
         #: remembers it): a computer player plays them until someone takes the seat over
         self.left_by: dict[int, str | None] = {}
-        #: a paired table (a rated game): it deals without a person who has been away for the
-        #: away grace while another is here, as the game would go on without them
-        #: (docs/accounts.md "Leaving counts"); any other table waits for all its people
-        self.deals_without_absent = False
 
     def names(self) -> list[str]:
         """What each seat is called: the person's or the computer player's name, else ``P1``,
@@ -98,36 +94,17 @@ class Seating:
         """Whether every person's seat has its person."""
         return all(s.kind == "bot" or s.taken for s in self.seats)
 
-    def ready_to_deal(self, arriving: int | None = None, now: float | None = None) -> bool:
+    def ready_to_deal(self, arriving: int | None = None) -> bool:
         """Whether the game may start: every person's seat is taken and its person connected
         (``arriving``: the seat whose connection is being let in now). A table does not deal
-        before its people can see the deal, but a paired one (:attr:`deals_without_absent`)
-        deals without those away for the away grace (at ``now``) once someone is here."""
+        before its people can see the deal (a paired table whose people do not all come in
+        time is cancelled: :mod:`~rummy500.server.play`)."""
         if not self.all_taken():
             return False
-        here = [
-            s.number
+        return all(
+            s.kind != "human" or s.number == arriving or self.connected(s.number)
             for s in self.seats
-            if s.kind == "human" and (s.number == arriving or self.connected(s.number))
-        ]
-        absent = [s.number for s in self.seats if s.kind == "human" and s.number not in here]
-        if not absent:
-            return True
-        if not self.deals_without_absent or not here or now is None:
-            return False
-        return all(now - self.away_since.get(seat, now) >= self.away_seconds for seat in absent)
-
-    def deal_due(self) -> float | None:
-        """When a paired table waiting for an absent person deals without them (its away
-        grace is over), while someone is here; ``None``: not such a table, or nobody is here."""
-        if not self.deals_without_absent or not self.all_taken() or not self.people_here():
-            return None
-        since = [
-            self.away_since[s.number]
-            for s in self.seats
-            if s.kind == "human" and not self.connected(s.number) and s.number in self.away_since
-        ]
-        return max(since) + self.away_seconds if since else None
+        )
 
     def people_here(self) -> bool:
         """Whether the table may play (see the module docstring)."""

@@ -81,6 +81,18 @@ class TableServices(Protocol):
         ratings are updated (:mod:`~rummy500.server.ratings`), beside the table."""
         ...
 
-    async def unload(self, table: ServedTable) -> None:
-        """Release the table: nobody has used it for ``idle_seconds``."""
+    def seat_abandoned(self, table_id: str, seat: int) -> None:
+        """``seat``'s person abandoned the rated game in play (away past the grace): it counts
+        now, durably and once (:func:`~rummy500.server.ratings.abandon`), beside the table."""
+        ...
+
+    async def no_show(self, table_id: str, here: list[int]) -> bool:
+        """A paired table's people did not all come in time: cancel it (the people of the
+        ``here`` seats wait to be paired again, the others get a strike; nobody's rating
+        moves). Whether it was still there to cancel."""
+        ...
+
+    async def unload(self, table: ServedTable, code: int = ...) -> None:
+        """Release the table: nobody has used it for ``idle_seconds`` (its clients are closed
+        with ``code``)."""
         ...

@@ -57,7 +57,7 @@ from sqlalchemy.sql.expression import ColumnElement
 
 from rummy500.engine import seat_str
 from rummy500.extras import require_extra
-from rummy500.i18n import _
+from rummy500.i18n import N_, _
 
 __all__ = [
     "Account",
@@ -68,6 +68,7 @@ __all__ = [
     "ListKey",
     "NewPasskey",
     "Passkey",
+    "REPORTS_WAITING",
     "Report",
     "SeatError",
     "SeatRecord",
@@ -333,6 +334,9 @@ seekers = Table(
 Index("ix_seekers_waiting", seekers.c.table_id, seekers.c.pool, seekers.c.created_at)
 Index("ix_seekers_account", seekers.c.account_id)
 Index("ix_seekers_creator", seekers.c.creator)
+
+#: Why a report is refused: the reporter has ``n`` open already (``--reports-per-account``).
+REPORTS_WAITING = N_("you have {n} reports waiting for the operators: wait until they are read")
 
 #: Chat lines a new line may trim of its table's older ones (a table stored before lines were
 #: trimmed loses its excess this many at a time), and the page of the sweep of finished tables'
@@ -619,6 +623,30 @@ class Storage:
             return None
         path = self.url.split("///", 1)[1].split("?", 1)[0]
         return Path(path + "-wal") if path and path != ":memory:" else None
+
+    def chat_wiped_marker(self) -> Path | None:
+        """SQLite: the file ``rummy500 admin wipe-chat`` touches once it wiped lines (the one
+        server process has no ``NOTIFY``: it looks at the file's time, a ``stat`` call, and
+        compares its live tables' chat with the database only when it changed); ``None`` for
+        PostgreSQL or in memory."""
+        wal = self.wal_path()
+        return None if wal is None else wal.with_name(wal.name[: -len("-wal")] + "-chat-wiped")
+
+    def chat_wiped_at(self) -> int | None:
+        """When chat lines were last wiped by an operator (the marker's time, nanoseconds), or
+        ``None``."""
+        marker = self.chat_wiped_marker()
+        try:
+            return None if marker is None else marker.stat().st_mtime_ns
+        except OSError:
+            return None
+
+    def mark_chat_wiped(self) -> None:
+        """Say that chat lines were wiped (SQLite: touch the marker; see
+        :meth:`chat_wiped_marker`)."""
+        marker = self.chat_wiped_marker()
+        if marker is not None:
+            marker.touch()  # an existing file's time is set to now
 
     def log_flooded(self) -> bool:
         """SQLite: whether the write-ahead log is over :data:`WAL_FLOOD_BYTES`, so that the
@@ -1637,6 +1665,17 @@ class Storage:
 
     # --- reports and moderation ----------------------------------------------------------------
 
+    def open_reports(self, reporter_id: str) -> int:
+        """How many of a reporter's reports wait for the operators."""
+        with self.engine.connect() as conn:
+            return int(
+                conn.execute(
+                    select(func.count()).where(
+                        reports.c.reporter_id == reporter_id, reports.c.resolved_at.is_(None)
+                    )
+                ).scalar_one()
+            )
+
     def add_report(
         self,
         reporter_id: str,
@@ -1659,11 +1698,7 @@ class Storage:
                 )
             ).scalar_one()
             if count >= most:
-                raise AccountError(
-                    _(
-                        "you have {n} reports waiting for the operators: wait until they are read"
-                    ).format(n=most)
-                )
+                raise AccountError(_(REPORTS_WAITING).format(n=most))
             number = conn.execute(
                 insert(reports).values(
                     reporter_id=reporter_id,
@@ -1737,6 +1772,13 @@ class Storage:
     def wipe_chat(self, *, table_id: str | None = None, account_id: str | None = None) -> int:
         """Delete the chat of a table, or every line an account wrote (at the seats it took).
         Returns how many lines went."""
+        return self.wipe_chat_tables(table_id=table_id, account_id=account_id)[0]
+
+    def wipe_chat_tables(
+        self, *, table_id: str | None = None, account_id: str | None = None
+    ) -> tuple[int, list[str]]:
+        """:meth:`wipe_chat`, and the tables whose chat changed (their live tables are told:
+        ``rummy500 admin wipe-chat``)."""
         if (table_id is None) == (account_id is None):
             raise ValueError("a table or an account")
         if table_id is not None:
@@ -1747,7 +1789,34 @@ class Storage:
                 chat.c.account_id == account_id, tuple_(chat.c.table_id, chat.c.seat).in_(taken)
             )
         with self.engine.begin() as conn:
-            return int(conn.execute(delete(chat).where(where)).rowcount)
+            touched = list(conn.execute(select(chat.c.table_id).where(where).distinct()).scalars())
+            return int(conn.execute(delete(chat).where(where)).rowcount), touched
+
+    def paired_at(self, table_id: str) -> float | None:
+        """When quick pairing made the table, while its pairing is under way (its players'
+        rows in the queue); ``None`` for any other table."""
+        with self.engine.connect() as conn:
+            at = conn.execute(
+                select(func.min(seekers.c.paired_at)).where(seekers.c.table_id == table_id)
+            ).scalar()
+        return None if at is None else float(at)
+
+    def chat_kept(self, since: dict[str, float]) -> dict[str, int]:
+        """For each table, how many of its chat lines written at or after its time in
+        ``since`` the database keeps (tables with none left out): fewer than a live table
+        shows means lines of it were wiped."""
+        counts: dict[str, int] = {}
+        items = list(since.items())
+        with self.engine.connect() as conn:
+            for start in range(0, len(items), 200):
+                chunk = items[start : start + 200]
+                rows = conn.execute(
+                    select(chat.c.table_id, func.count())
+                    .where(or_(*(and_(chat.c.table_id == t, chat.c.at >= at) for t, at in chunk)))
+                    .group_by(chat.c.table_id)
+                ).all()
+                counts.update({str(t): int(n) for t, n in rows})
+        return counts
 
     def account_games(self, account_id: str, limit: int) -> list[tuple[TableRecord, int]]:
         """The account's finished games, newest first (at most ``limit``): each table and the

@@ -35,7 +35,7 @@ from rummy500.server.config import ServerConfig
 from rummy500.server.events import EventWriter, rebuild_game
 from rummy500.server.live import LiveTable
 from rummy500.server.ownership import HandOverLimit, Notice, make_ownership
-from rummy500.server.ratings import rate_game
+from rummy500.server.ratings import abandon, rate_game
 from rummy500.server.services import ServedTable
 from rummy500.server.storage import Storage, TableRecord
 
@@ -61,6 +61,10 @@ ATTEND_MIN_SECONDS = 0.5
 #: at most each time: other writers get the database between two.
 EXPIRE_BATCH = 200
 EXPIRE_ROUNDS = 50
+#: SQLite (one process, no ``NOTIFY``): how often the hub looks whether an operator wiped chat
+#: lines (``rummy500 admin wipe-chat`` touches a file: a ``stat`` call); only then are its live
+#: tables' lines compared with the database's.
+WIPED_CHAT_SECONDS = 1.0
 #: Tables whose holder refused to hand them over that a process remembers (not to ask again
 #: before the holder said it may): the oldest are forgotten first.
 MAX_KEPT_REMEMBERED = 10_000
@@ -124,6 +128,9 @@ class TableHub:
         #: quick pairing's wake-up (:mod:`~rummy500.server.pairing`): a player began to wait
         #: here or at another process
         self.on_seek: Callable[[], None] | None = None
+        #: quick pairing's cancelling of a paired table someone did not come to (in a worker
+        #: thread: the table, the seats whose people came; whether it was there to cancel)
+        self.on_no_show: Callable[[str, list[int]], bool] | None = None
 
     def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
         """Run ``coroutine`` as a task the hub keeps until it is done."""
@@ -143,6 +150,8 @@ class TableHub:
         self.spawn(self._expire_chat())
         if self.config.unattended_seconds > 0:
             self.spawn(self._tend_unattended())
+        if self.ownership.leased:
+            self.spawn(self._look_for_wiped_chat())
 
     async def _drop_stalled(self) -> None:
         """Disconnect clients that have not taken a message for ``send_timeout`` seconds."""
@@ -250,6 +259,28 @@ class TableHub:
             if deleted:
                 log.info("deleted %d chat lines of %d finished tables", deleted, len(expired))
 
+    async def _look_for_wiped_chat(self) -> None:
+        """SQLite: whether an operator wiped chat lines (``rummy500 admin wipe-chat`` touches
+        :meth:`Storage.chat_wiped_marker`); then, which lines the live tables show are gone
+        from the database: such a table shows what the database keeps, and its clients get the
+        state again. With PostgreSQL the operator's command says so (a ``chat`` notice)."""
+        seen = self.storage.chat_wiped_at()
+        while True:
+            await asyncio.sleep(WIPED_CHAT_SECONDS)
+            wiped = self.storage.chat_wiped_at()
+            if wiped == seen:
+                continue
+            try:
+                shown = {t.id: (t.chat[0].at, len(t.chat)) for t in self.live.values() if t.chat}
+                kept = await self.db(self.storage.chat_kept, {t: a for t, (a, _n) in shown.items()})
+                for table_id, (_at, n) in shown.items():
+                    live = self.live.get(table_id)
+                    if live is not None and kept.get(table_id, 0) < n:
+                        await live.chat_wiped(check=True)
+                seen = wiped
+            except Exception:
+                log.exception("looking for wiped chat failed (tried again in a second)")
+
     async def stop(self) -> None:
         if self._lease_task is not None:
             self._lease_task.cancel()
@@ -320,10 +351,13 @@ class TableHub:
         assert record is not None
         events = await self.db(self.storage.events, table_id)
         chat = await self.db(self.storage.recent_chat, table_id, self.config.chat_history)
+        paired_at = None
+        if record.status == "waiting":
+            paired_at = await self.db(self.storage.paired_at, table_id)
         game = await asyncio.get_running_loop().run_in_executor(
             self.db_executor, rebuild_game, record, events
         )
-        live = LiveTable(self, record, game, len(events), chat)
+        live = LiveTable(self, record, game, len(events), chat, paired_at)
         if not self.ownership.holds(table_id):  # the lock went with a lost connection meanwhile
             live.shut()
             raise TableMoved(table_id)
@@ -342,11 +376,11 @@ class TableHub:
             self._handovers.pop(table.id, None)
         table.shut(code)
 
-    async def unload(self, table: ServedTable) -> None:
-        """Release a table nobody uses any more."""
+    async def unload(self, table: ServedTable, code: int = CLOSE_RELOAD) -> None:
+        """Release a table nobody uses any more (its clients are closed with ``code``)."""
         if self.live.get(table.id) is not table or table.id in self._unloading:
             return
-        self.drop(table)
+        self.drop(table, code)
         task = asyncio.get_running_loop().create_task(self._release(table.id))
         self._unloading[table.id] = task
         try:
@@ -436,6 +470,24 @@ class TableHub:
         """A rated game ended: its players' ratings are updated (in a worker thread)."""
         self.spawn(self._rate(table_id, totals, away))
 
+    async def no_show(self, table_id: str, here: list[int]) -> bool:
+        """A paired table someone did not come to is cancelled (quick pairing's own rule)."""
+        if self.on_no_show is None:
+            return False
+        return await self.db(self.on_no_show, table_id, here)
+
+    def seat_abandoned(self, table_id: str, seat: int) -> None:
+        """A rated game's person has been away past the grace: the abandonment counts now
+        (once per seat and game: the rating history's row says it was)."""
+        self.spawn(self._abandon(table_id, seat))
+
+    async def _abandon(self, table_id: str, seat: int) -> None:
+        try:
+            if await self.db(abandon, self.storage, table_id, seat):
+                log.info("table %s: %s abandoned the rated game", table_id, seat)
+        except Exception:
+            log.exception("table %s: counting an abandonment failed", table_id)
+
     async def _rate(self, table_id: str, totals: list[int], away: frozenset[int]) -> None:
         try:
             await self.db(rate_game, self.storage, table_id, totals, away)
@@ -470,6 +522,8 @@ class TableHub:
             self.spawn(self._announce_rematch(live, notice.rematch))
         elif notice.kind == "release":
             self.spawn(self._hand_over(live))
+        elif notice.kind == "chat":
+            self.spawn(live.chat_wiped())
 
     async def _announce_rematch(self, live: LiveTable, rematch_id: str) -> None:
         rematch = await self.db(self.storage.table, rematch_id)

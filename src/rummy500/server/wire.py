@@ -79,6 +79,7 @@ ERROR_CODES = (
     "server_full",
     "made_room",
     "rated",
+    "pairing_cancelled",
 )
 
 

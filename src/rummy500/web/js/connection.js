@@ -6,7 +6,9 @@
 const CLOSE_NOT_AUTHENTICATED = 4401;
 const CLOSE_SEAT_LEFT = 4403;
 const CLOSE_NO_TABLE = 4404;
-const FINAL_CLOSES = new Set([CLOSE_NOT_AUTHENTICATED, CLOSE_SEAT_LEFT, CLOSE_NO_TABLE]);
+// A paired table cancelled: someone did not come (the `pairing_cancelled` error before it says who)
+export const CLOSE_PAIRING_CANCELLED = 4410;
+const FINAL_CLOSES = new Set([CLOSE_NOT_AUTHENTICATED, CLOSE_SEAT_LEFT, CLOSE_NO_TABLE, CLOSE_PAIRING_CANCELLED]);
 // The server asks us to come straight back: the table is reloaded or now served by another
 // server process (a hand-over, docs/protocol.md). A short random pause spreads a table's
 // reconnections; once they keep failing, the usual growing pauses apply.
@@ -117,8 +119,8 @@ export class TableConnection {
       this.version = message.version;
     } else if (this.version >= 0 && message.version > this.version) {
       this.resync(); // a message from a version we have not seen: we missed an update
-    } else if (message.type === 'error' && this.version < 0) {
-      this.lastError = message.message; // a refusal before the state (closing follows)
+    } else if (message.type === 'error' && (this.version < 0 || message.code === 'pairing_cancelled')) {
+      this.lastError = message.message; // a refusal before the state, or why the table went (closing follows)
     }
     this.onMessage(message);
   }

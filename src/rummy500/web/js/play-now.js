@@ -45,6 +45,7 @@ export function PlayNow() {
   const [account, setAccount] = useState(null);
   const [waiting, setWaiting] = useState(null); // {token, status}
   const [error, setError] = useState(null);
+  const [note, setNote] = useState(null); // why the wait began again (a paired table cancelled)
   const timer = useRef(null);
   const known = useRef(undefined); // the account last seen: signing in elsewhere on the page
   const refresh = () =>
@@ -59,6 +60,12 @@ export function PlayNow() {
       .catch(() => setAccount(null));
   useEffect(() => {
     refresh();
+    const resumed = store.takePairing(); // back from a paired table someone did not come to
+    if (resumed && resumed.token) {
+      setNote(resumed.note || null);
+      setWaiting({ token: resumed.token, status: null });
+      timer.current = setTimeout(() => ask(resumed.token), 0);
+    }
     return () => clearTimeout(timer.current);
   }, []);
   const ask = async (token) => {
@@ -81,6 +88,7 @@ export function PlayNow() {
   const start = async (e) => {
     e.preventDefault();
     setError(null);
+    setNote(null);
     const body = { pool, rated };
     if (!account) body.name = name.trim();
     if (!rated && bots !== 'never') body.bots_after = Number(bots);
@@ -95,6 +103,7 @@ export function PlayNow() {
   };
   const stop = async () => {
     clearTimeout(timer.current);
+    setNote(null);
     const token = waiting && waiting.token;
     setWaiting(null);
     if (token) await call('DELETE', '/api/pairing', { token }).catch(() => null);
@@ -118,6 +127,7 @@ export function PlayNow() {
   return html`<section class="panel play-now" ref=${section} aria-labelledby="play-now-title" onfocusin=${refresh} onPointerEnter=${refresh}>
     <h2 id="play-now-title">${t('play.title')}</h2>
     ${error && html`<p class="error-box" role="alert">${error}</p>`}
+    ${note && html`<p class="notice" role="status" data-pairing="cancelled">${note}</p>`}
     ${waiting
       ? html`<div role="status" aria-live="polite" data-pairing="waiting">
             <p>${t('play.waiting')}</p>

@@ -99,3 +99,23 @@ export function countGame(key, won) {
   if (won) s.wins += 1;
   write('stats', s);
 }
+
+/** A wait for quick pairing to take up again on the start page (its paired table was cancelled:
+ * someone did not come): { token, note }. Kept for this tab only, taken once. */
+export function resumePairing(token, note) {
+  try {
+    sessionStorage.setItem(`${PREFIX}pairing`, JSON.stringify({ token, note }));
+  } catch {
+    // no storage: the player presses Play now again
+  }
+}
+
+export function takePairing() {
+  try {
+    const text = sessionStorage.getItem(`${PREFIX}pairing`);
+    sessionStorage.removeItem(`${PREFIX}pairing`);
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,11 +1,12 @@
 // The bar above the table (the table's code, the hand, the target, the connection, results, help,
 // settings, leave) and the ribbons under it (reconnecting; watching, with a free seat to join).
-import { html, cls } from './lib.js';
+import { html, cls, useEffect } from './lib.js';
 import { t } from './i18n.js';
 import { api } from './api.js';
 import * as store from './store.js';
 import { navigate, Settings } from './app-shell.js';
 import { LanguagePicker } from './language-picker.js';
+import { CLOSE_PAIRING_CANCELLED } from './connection.js';
 
 function ConnectionBadge({ status }) {
   const label = {
@@ -82,8 +83,17 @@ export function WatchRibbon({ state }) {
   </div>`;
 }
 
-/** The table is gone or refused us before we saw it: say why, and the way back. */
+/** The table is gone or refused us before we saw it: say why, and the way back. A paired table
+ * cancelled because someone did not come takes its player straight back to the start page, still
+ * waiting to be paired (the server kept their place in the queue), with the reason shown there. */
 export function Unavailable({ status, token, tableId }) {
+  const cancelled = token && status.detail && status.detail.code === CLOSE_PAIRING_CANCELLED;
+  useEffect(() => {
+    if (!cancelled) return;
+    store.forgetSeat(tableId);
+    store.resumePairing(token, status.detail.reason || '');
+    navigate('/');
+  }, [cancelled]);
   return html`<main class="screen table-screen" id="main">
     <div class="panel">
       <h1>${t('table.unavailable')}</h1>
