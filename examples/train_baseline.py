@@ -12,13 +12,17 @@ for the figure). It uses one core (``torch.set_num_threads(1)``, one process).
 The policy (``rummy500.envs.baseline``) scores each of a decision's candidate moves (the first
 four of the intermediate player's ranking, the moves the ``hard`` level searches) from features
 of the move and of the hand it leaves, with one small network shared by every move, and plays
-the best. It learns by imitation of the ``hard`` level (a search, about 17 ms a label):
+the best. It learns from the ``hard`` level's search: at each labelled decision the search's
+evaluation (``rummy500.bots.evaluate.evaluate``, the same candidates, ``--samples`` deals
+sampled from the seat's observation, the intermediate policy playing 12 moves ahead; about
+20 ms a decision) gives every candidate a value in points, and the network's scores, less their
+mean, are fitted to the values, less theirs (``--teacher values``, the default; ``--teacher
+BOT`` copies that bot's moves instead, with a cross-entropy):
 
-1. **Imitation**: ``--first-labels`` decisions of ``medium`` playing itself (both seats), each
-   labelled with the move ``hard`` would play there; a cross-entropy over the softmax of the
-   candidates' scores, ``--epochs`` passes.
-2. **DAgger**: ``--rounds`` rounds; in each, the greedy policy plays against ``medium`` and
-   ``hard`` labels ``--labels`` of the positions the policy reaches (not the ones ``medium``
+1. **Imitation**: ``--first-labels`` decisions of ``medium`` playing itself (both seats),
+   ``--epochs`` passes.
+2. **DAgger**: ``--rounds`` rounds; in each, the greedy policy plays against ``medium`` and the
+   search labels ``--labels`` of the positions the policy reaches (not the ones ``medium``
    would have reached), and the network is trained again on every label so far.
 
 After each stage the greedy policy, with the weights as they are shipped, plays
@@ -33,6 +37,7 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +45,8 @@ import torch
 from torch import nn
 
 from rummy500.bots import Bot, make_bot
-from rummy500.engine import Game
+from rummy500.bots.evaluate import evaluate as search
+from rummy500.engine import Game, Move, Observation
 from rummy500.envs.baseline import (
     CANDIDATES,
     FEATURES,
@@ -52,6 +58,7 @@ from rummy500.envs.baseline import (
 
 EVAL_SEED = 900_000  # the learning curve's deals; `rummy500 bench baseline` uses seed 0
 MOVE_CAP = 1000
+HORIZON = 12  # as the hard level's search
 
 
 class Data:
@@ -62,10 +69,11 @@ class Data:
         self.x: list[np.ndarray] = []
         self.mask: list[np.ndarray] = []
         self.label: list[int] = []
+        self.value: list[np.ndarray] = []
         #: how many labels were the intermediate player's own choice (the first candidate)
         self.first = 0
 
-    def add(self, x: np.ndarray, label: int) -> None:
+    def add(self, x: np.ndarray, label: int, value: np.ndarray | None = None) -> None:
         padded = np.zeros((CANDIDATES, len(FEATURES)), np.float32)
         padded[: len(x)] = x
         mask = np.zeros(CANDIDATES, np.bool_)
@@ -73,16 +81,21 @@ class Data:
         self.x.append(padded)
         self.mask.append(mask)
         self.label.append(label)
+        values = np.zeros(CANDIDATES, np.float32)
+        if value is not None:
+            values[: len(x)] = value - value[: len(x)].mean()
+        self.value.append(values)
         self.first += label == 0
 
     def __len__(self) -> int:
         return len(self.label)
 
-    def tensors(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def tensors(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         return (
             torch.from_numpy(np.stack(self.x)),
             torch.from_numpy(np.stack(self.mask)),
             torch.tensor(self.label, dtype=torch.int64),
+            torch.from_numpy(np.stack(self.value)),
         )
 
 
@@ -105,16 +118,39 @@ def save(net: nn.Sequential, path: Path, meta: dict) -> None:
     np.savez_compressed(path, players=np.int64(2), meta=np.str_(json.dumps(meta)), **arrays)
 
 
-def label(data: Data, teacher: Bot, observation, legal) -> None:  # type: ignore[no-untyped-def]
-    """Add the decision with the teacher's move, if the policy has a choice to make there."""
+def label(
+    data: Data,
+    teacher: Bot | None,
+    observation: Observation,
+    legal: Sequence[Move],
+    rng: random.Random,
+    samples: int,
+) -> None:
+    """Add the decision, if the policy has a choice to make there: with a teacher, labelled
+    with its move; without, with each candidate's value as the ``hard`` level's search finds
+    it (``samples`` deals, 12 moves ahead), the label the best of them."""
     if len(legal) < 2:
         return
     moves, x = features(observation, legal)
     if len(moves) < 2:
         return
-    move = teacher.choose(observation, legal)
-    if move in moves:  # (the hard level always picks one of them)
-        data.add(x, moves.index(move))
+    if teacher is not None:
+        move = teacher.choose(observation, legal)
+        if move in moves:  # (the hard level always picks one of them)
+            data.add(x, moves.index(move))
+        return
+    found = search(
+        observation,
+        legal,
+        samples=samples,
+        candidates=CANDIDATES,
+        horizon=HORIZON,
+        seed=rng.getrandbits(31),
+    )
+    value = np.zeros(len(moves), np.float32)
+    for v in found.values:
+        value[moves.index(v.move)] = v.net
+    data.add(x, int(np.argmax(value)), value)
 
 
 def collect(
@@ -123,6 +159,7 @@ def collect(
     teacher: str,
     rng: random.Random,
     policy: BaselinePolicy | None,
+    samples: int = 8,
 ) -> int:
     """Play games against ``medium`` until ``labels`` more decisions are labelled: with no
     policy, medium plays both seats and both are labelled; else the greedy policy plays one
@@ -134,7 +171,7 @@ def collect(
         me = games % 2
         game = Game.new(2, seed=rng.getrandbits(62), max_moves_per_hand=MOVE_CAP)
         medium = make_bot("medium", seed=rng.getrandbits(31))
-        oracle = make_bot(teacher, seed=rng.getrandbits(31))
+        oracle = None if teacher == "values" else make_bot(teacher, seed=rng.getrandbits(31))
         games += 1
         for _hand in range(200):
             while not game.is_hand_over():
@@ -144,7 +181,7 @@ def collect(
                 legal = game.legal_moves()
                 mine = policy is None or seat == me
                 if mine and len(data) < target:
-                    label(data, oracle, observation, legal)
+                    label(data, oracle, observation, legal, rng, samples)
                 if policy is not None and seat == me:
                     game.play(policy.choose(observation, legal))
                 else:
@@ -163,9 +200,12 @@ def train(
     batch: int,
     gen: torch.Generator,
 ) -> float:
-    """Cross-entropy of the teacher's move over the softmax of the candidates' scores; returns
-    the agreement with the teacher over the last fifth of the steps."""
-    x, mask, y = data.tensors()
+    """With values: the candidates' scores, less their mean, fitted to their values, less
+    theirs (points /10, Huber); else the cross-entropy of the teacher's move over the softmax
+    of the candidates' scores. Returns the agreement with the teacher (or the best value) over
+    the last fifth of the steps."""
+    x, mask, y, v = data.tensors()
+    by_value = bool(v.abs().sum() > 0)
     steps = max(1, int(epochs * len(y) / batch))
     correct = seen = 0
     order = torch.randperm(len(y), generator=gen)
@@ -176,8 +216,15 @@ def train(
             at = 0
         pick = order[at : at + batch]
         at += batch
-        scores = net(x[pick]).squeeze(-1).masked_fill(~mask[pick], -1e9)
-        loss = nn.functional.cross_entropy(scores, y[pick])
+        m = mask[pick]
+        raw = net(x[pick]).squeeze(-1)
+        if by_value:
+            n = m.sum(1, keepdim=True)
+            centred = (raw - (raw * m).sum(1, keepdim=True) / n) * m
+            loss = nn.functional.huber_loss(centred, v[pick] / 10, reduction="sum") / m.sum()
+        else:
+            loss = nn.functional.cross_entropy(raw.masked_fill(~m, -1e9), y[pick])
+        scores = raw.masked_fill(~m, -1e9)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -191,7 +238,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hidden", type=int, default=64)
-    parser.add_argument("--teacher", default="hard")
+    parser.add_argument(
+        "--teacher",
+        default="values",
+        help="values: fit the search's value of every candidate; or a bot whose move to copy",
+    )
+    parser.add_argument("--samples", type=int, default=8, help="deals a searched decision")
     parser.add_argument("--first-labels", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--labels", type=int, default=20_000, help="per DAgger round")
@@ -265,7 +317,7 @@ def main() -> None:
         )
         return policy
 
-    games = collect(data, args.first_labels, args.teacher, rng, None)
+    games = collect(data, args.first_labels, args.teacher, rng, None, args.samples)
     print(
         f"stage 1: {len(data)} labels of {args.teacher} in {games} games of medium "
         f"({data.first / len(data):.1%} the intermediate choice)",
@@ -274,7 +326,7 @@ def main() -> None:
     acc = train(net, opt, data, args.epochs, args.batch, gen)
     policy = checkpoint("imitation", accuracy=acc)
     for r in range(1, args.rounds + 1):
-        games = collect(data, args.labels, args.teacher, rng, policy)
+        games = collect(data, args.labels, args.teacher, rng, policy, args.samples)
         print(f"DAgger round {r}: {len(data)} labels ({games} games)", flush=True)
         acc = train(net, opt, data, args.epochs, args.batch, gen)
         policy = checkpoint(f"dagger-{r}", accuracy=acc)
