@@ -12,17 +12,16 @@ for the figure). It uses one core (``torch.set_num_threads(1)``, one process).
 The policy (``rummy500.envs.baseline``) scores each of a decision's candidate moves (the first
 four of the intermediate player's ranking, the moves the ``hard`` level searches) from features
 of the move and of the hand it leaves, with one small network shared by every move, and plays
-the best. It learns from the ``hard`` level's search: at each labelled decision the search's
-evaluation (``rummy500.bots.evaluate.evaluate``, the same candidates, ``--samples`` deals
-sampled from the seat's observation, the intermediate policy playing 12 moves ahead; about
-20 ms a decision) gives every candidate a value in points, and the network's scores, less their
-mean, are fitted to the values, less theirs (``--teacher values``, the default; ``--teacher
-BOT`` copies that bot's moves instead, with a cross-entropy):
+the best. It learns by imitation of the ``hard`` level (a search, about 17 ms a decision): the
+cross-entropy of the move ``hard`` plays over the softmax of the candidates' scores
+(``--teacher BOT`` imitates another bot; ``--teacher values`` fits the scores, less their mean,
+to each candidate's value as the search's evaluation ``rummy500.bots.evaluate.evaluate`` finds
+it, ``--samples`` deals 12 moves ahead, less theirs: an option, not the published run):
 
 1. **Imitation**: ``--first-labels`` decisions of ``medium`` playing itself (both seats),
    ``--epochs`` passes.
 2. **DAgger**: ``--rounds`` rounds; in each, the greedy policy plays against ``medium`` and the
-   search labels ``--labels`` of the positions the policy reaches (not the ones ``medium``
+   teacher labels ``--labels`` of the positions the policy reaches (not the ones ``medium``
    would have reached), and the network is trained again on every label so far.
 
 After each stage the greedy policy, with the weights as they are shipped, plays
@@ -240,13 +239,13 @@ def main() -> None:
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument(
         "--teacher",
-        default="values",
-        help="values: fit the search's value of every candidate; or a bot whose move to copy",
+        default="hard",
+        help="the bot whose moves to imitate; values: fit the search's value of each candidate",
     )
     parser.add_argument("--samples", type=int, default=8, help="deals a searched decision")
     parser.add_argument("--first-labels", type=int, default=20_000)
-    parser.add_argument("--rounds", type=int, default=4)
-    parser.add_argument("--labels", type=int, default=20_000, help="per DAgger round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--labels", type=int, default=15_000, help="per DAgger round")
     parser.add_argument("--epochs", type=float, default=8.0)
     parser.add_argument("--eval-games", type=int, default=100)
     parser.add_argument("--batch", type=int, default=256)

@@ -139,8 +139,8 @@ def test_the_training_script_runs_a_tiny_configuration(tmp_path: Path) -> None:
         [
             sys.executable,
             str(EXAMPLES / "train_baseline.py"),
-            *("--first-labels", "100", "--epochs", "1", "--hidden", "8"),
-            *("--rounds", "1", "--labels", "50", "--teacher", "medium:out_value=6.0"),
+            *("--first-labels", "60", "--epochs", "1", "--hidden", "8"),
+            *("--rounds", "1", "--labels", "40", "--samples", "2"),
             *("--eval-games", "2"),
             *("--out", str(weights), "--plot", str(tmp_path / "curve.png")),
         ],
