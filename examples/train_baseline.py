@@ -244,7 +244,7 @@ def main() -> None:
     )
     parser.add_argument("--samples", type=int, default=8, help="deals a searched decision")
     parser.add_argument("--first-labels", type=int, default=20_000)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--labels", type=int, default=15_000, help="per DAgger round")
     parser.add_argument("--epochs", type=float, default=8.0)
     parser.add_argument("--eval-games", type=int, default=100)
