@@ -374,6 +374,7 @@ def plot(curve: list[dict], path: Path) -> None:
     ax.set_ylabel("games won against medium (%)")
     ax.set_title("rummy500 baseline: learning curve (examples/train_baseline.py, seed 0)")
     ax.set_ylim(0, 100)
+    ax.set_xlim(0, max(minutes) * 1.3)
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
