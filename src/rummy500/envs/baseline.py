@@ -3,7 +3,7 @@
 A two-player policy trained by ``examples/train_baseline.py`` (imitation of the ``hard`` level,
 DAgger: the search labels the positions the policy itself reaches against ``medium``; the
 script, its seed and its learning curve are in docs/encoding.md). The weights ship with the
-package (``baseline.npz``, a few kilobytes) and play with numpy alone, no PyTorch:
+package (``baseline.npz``, 31 kB) and play with numpy alone, no PyTorch:
 
 >>> from rummy500.engine import Game
 >>> from rummy500.envs.baseline import BaselineBot
