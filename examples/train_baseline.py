@@ -1,35 +1,33 @@
 #!/usr/bin/env python3
-"""Train the published baseline (``rummy500/envs/baseline.npz``): a small MLP over the research
-encoding that plays two-player games against the ``medium`` level.
+"""Train the published baseline (``rummy500/envs/baseline.npz``): a small move scorer that plays
+two-player games against the ``medium`` level.
 
     python examples/train_baseline.py                      # the published run, seed 0
     python examples/train_baseline.py --plot-only          # redraw the learning curve
     rummy500 bench baseline --games 400                    # evaluate the shipped weights
 
 Needs the research and train extras (numpy, PyTorch's CPU wheel; matplotlib, from the sim extra,
-for the figure). It uses one core (``torch.set_num_threads(1)``, one process). Its stages:
+for the figure). It uses one core (``torch.set_num_threads(1)``, one process).
 
-1. **Behaviour cloning of ``medium``**: ``--bc-samples`` decisions of intermediate self-play
-   (every decision with more than one legal action), each the seat's observation vector, its
-   action mask and the action the intermediate bot chose (the first action of a long run's
-   sequence); a masked cross-entropy, ``--bc-epochs`` passes.
-2. **DAgger**: the policy plays (greedily) against ``medium`` and a teacher says what it would
-   have played in each of the policy's positions; the policy is trained again on every label
-   so far. First ``--medium-rounds`` rounds of ``--medium-labels`` labels of ``medium`` itself
-   (cheap: they correct the positions the policy's own mistakes lead to), then
-   ``--dagger-rounds`` rounds of ``--dagger-labels`` labels of the ``hard`` level (a search,
-   19 ms a label; its labels counted ``--hard-weight`` times beside the medium ones).
-3. **Policy gradient against ``medium``**: the policy samples its moves in whole games
-   against the intermediate bot; every decision of a hand is credited with the hand's net score
-   (the policy's hand score minus the opponent's, /100) plus ±0.5 for the game's result,
-   advantages normalized per batch (REINFORCE, ``--pg-games`` games an update), with the hard
-   labels' cross-entropy kept as an anchor (``--anchor``) so that the policy does not drift
-   from what it learned.
+The policy (``rummy500.envs.baseline``) scores each of a decision's candidate moves (the first
+four of the intermediate player's ranking, the moves the ``hard`` level searches) from features
+of the move and of the hand it leaves, with one small network shared by every move, and plays
+the best. It learns by imitation of the ``hard`` level (a search, about 17 ms a decision): the
+cross-entropy of the move ``hard`` plays over the softmax of the candidates' scores
+(``--teacher BOT`` imitates another bot; ``--teacher values`` fits the scores, less their mean,
+to each candidate's value as the search's evaluation ``rummy500.bots.evaluate.evaluate`` finds
+it, ``--samples`` deals 12 moves ahead, less theirs: an option, not the published run):
 
-After each stage (and every ``--eval-every`` updates of stage 3) the greedy policy, with the
-weights rounded to float16 as they are shipped, plays ``--eval-games`` games against ``medium``
-on fixed deals (never the deals of ``rummy500 bench baseline``): the learning curve, written as
-JSON beside ``--plot`` and drawn there. The weights are written after every stage.
+1. **Imitation**: ``--first-labels`` decisions of ``medium`` playing itself (both seats),
+   ``--epochs`` passes.
+2. **DAgger**: ``--rounds`` rounds; in each, the greedy policy plays against ``medium`` and the
+   teacher labels ``--labels`` of the positions the policy reaches (not the ones ``medium``
+   would have reached), and the network is trained again on every label so far.
+
+After each stage the greedy policy, with the weights as they are shipped, plays
+``--eval-games`` games against ``medium`` on fixed deals (never the deals of ``rummy500 bench
+baseline``): the learning curve, written as JSON beside ``--plot`` and drawn there. The weights
+are written after every stage.
 """
 
 from __future__ import annotations
@@ -38,245 +36,217 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
 
-from rummy500.bots import make_bot
-from rummy500.engine import Game
+from rummy500.bots import Bot, make_bot
+from rummy500.bots.evaluate import evaluate as search
+from rummy500.engine import Game, Move, Observation
 from rummy500.envs.baseline import (
-    PILE_TOP,
+    CANDIDATES,
+    FEATURES,
     BaselineBot,
     BaselinePolicy,
     evaluate,
-    feature_scale,
     features,
 )
-from rummy500.envs.encoding import NUM_ACTIONS, decompose
-from rummy500.envs.observation import EncodedGame, ObservationLayout
 
-LAYOUT = ObservationLayout.of(2)
-SCALE = feature_scale(LAYOUT)
 EVAL_SEED = 900_000  # the learning curve's deals; `rummy500 bench baseline` uses seed 0
 MOVE_CAP = 1000
+HORIZON = 12  # as the hard level's search
 
 
 class Data:
-    """Decisions: observation vectors (float16: every entry is a small integer), packed masks,
-    actions."""
+    """Labelled decisions: the candidates' features (padded to CANDIDATES rows), which rows
+    are moves, and the row of the teacher's move."""
 
     def __init__(self) -> None:
-        self.obs: list[np.ndarray] = []
-        self.masks: list[np.ndarray] = []
-        self.actions: list[int] = []
+        self.x: list[np.ndarray] = []
+        self.mask: list[np.ndarray] = []
+        self.label: list[int] = []
+        self.value: list[np.ndarray] = []
+        #: how many labels were the intermediate player's own choice (the first candidate)
+        self.first = 0
 
-    def add(self, vector: np.ndarray, legal: list[int], action: int) -> None:
-        mask = np.zeros(NUM_ACTIONS, np.bool_)
-        mask[legal] = True
-        self.obs.append(vector.astype(np.float16))
-        self.masks.append(np.packbits(mask))
-        self.actions.append(action)
+    def add(self, x: np.ndarray, label: int, value: np.ndarray | None = None) -> None:
+        padded = np.zeros((CANDIDATES, len(FEATURES)), np.float32)
+        padded[: len(x)] = x
+        mask = np.zeros(CANDIDATES, np.bool_)
+        mask[: len(x)] = True
+        self.x.append(padded)
+        self.mask.append(mask)
+        self.label.append(label)
+        values = np.zeros(CANDIDATES, np.float32)
+        if value is not None:
+            values[: len(x)] = value - value[: len(x)].mean()
+        self.value.append(values)
+        self.first += label == 0
 
     def __len__(self) -> int:
-        return len(self.actions)
+        return len(self.label)
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return np.stack(self.obs), np.stack(self.masks), np.array(self.actions, np.int64)
+    def tensors(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        return (
+            torch.from_numpy(np.stack(self.x)),
+            torch.from_numpy(np.stack(self.mask)),
+            torch.tensor(self.label, dtype=torch.int64),
+            torch.from_numpy(np.stack(self.value)),
+        )
 
 
-def model(hidden: int) -> nn.Module:
-    size = LAYOUT.size + PILE_TOP * 53
+def model(hidden: int) -> nn.Sequential:
     return nn.Sequential(
-        nn.Linear(size, hidden),
+        nn.Linear(len(FEATURES), hidden),
         nn.ReLU(),
         nn.Linear(hidden, hidden),
         nn.ReLU(),
-        nn.Linear(hidden, NUM_ACTIONS),
+        nn.Linear(hidden, 1),
     )
 
 
-def batch_tensors(obs: np.ndarray, masks: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
-    x = features(obs.astype(np.float32), LAYOUT, SCALE)
-    m = np.unpackbits(masks, axis=1, count=NUM_ACTIONS).astype(np.bool_)
-    return torch.from_numpy(x), torch.from_numpy(m)
-
-
-def masked_logits(net: nn.Module, x: torch.Tensor, m: torch.Tensor) -> torch.Tensor:
-    return net(x).masked_fill(~m, -1e9)
-
-
-def save(net: nn.Module, path: Path, meta: dict) -> None:
+def save(net: nn.Sequential, path: Path, meta: dict) -> None:
     linears = [layer for layer in net if isinstance(layer, nn.Linear)]
     arrays = {}
     for i, layer in enumerate(linears):
-        arrays[f"w{i}"] = layer.weight.detach().numpy().T.astype(np.float16)
-        arrays[f"b{i}"] = layer.bias.detach().numpy().astype(np.float16)
+        arrays[f"w{i}"] = layer.weight.detach().numpy().T.astype(np.float32)
+        arrays[f"b{i}"] = layer.bias.detach().numpy().astype(np.float32)
     np.savez_compressed(path, players=np.int64(2), meta=np.str_(json.dumps(meta)), **arrays)
 
 
-def numpy_policy(net: nn.Module, path: Path, meta: dict) -> BaselinePolicy:
-    save(net, path, meta)
-    return BaselinePolicy(path)
+def label(
+    data: Data,
+    teacher: Bot | None,
+    observation: Observation,
+    legal: Sequence[Move],
+    rng: random.Random,
+    samples: int,
+) -> None:
+    """Add the decision, if the policy has a choice to make there: with a teacher, labelled
+    with its move; without, with each candidate's value as the ``hard`` level's search finds
+    it (``samples`` deals, 12 moves ahead), the label the best of them."""
+    if len(legal) < 2:
+        return
+    moves, x = features(observation, legal)
+    if len(moves) < 2:
+        return
+    if teacher is not None:
+        move = teacher.choose(observation, legal)
+        if move in moves:  # (the hard level always picks one of them)
+            data.add(x, moves.index(move))
+        return
+    found = search(
+        observation,
+        legal,
+        samples=samples,
+        candidates=CANDIDATES,
+        horizon=HORIZON,
+        seed=rng.getrandbits(31),
+    )
+    value = np.zeros(len(moves), np.float32)
+    for v in found.values:
+        value[moves.index(v.move)] = v.net
+    data.add(x, int(np.argmax(value)), value)
 
 
-def self_play_data(samples: int, rng: random.Random) -> Data:
-    """Stage 1: intermediate against intermediate, every decision of both seats."""
-    data = Data()
-    while len(data) < samples:
-        game = Game.new(2, seed=rng.getrandbits(62), max_moves_per_hand=MOVE_CAP)
-        table = EncodedGame(game)
-        bots = [make_bot("intermediate", seed=rng.getrandbits(31)) for _ in range(2)]
-        for _hand in range(200):
-            while not game.is_hand_over():
-                seat = game.to_act
-                assert seat is not None
-                legal = table.legal_actions()
-                move = bots[seat].choose(game.observation(seat), game.legal_moves())
-                if len(legal) > 1:
-                    data.add(table.observation(seat), legal, decompose(game, move)[0])
-                table.play(move)
-            if game.is_game_over():
-                break
-            table.deal()
-    return data
-
-
-def dagger_data(
-    policy: BaselinePolicy, labels: int, teacher: str, rng: random.Random, data: Data
+def collect(
+    data: Data,
+    labels: int,
+    teacher: str,
+    rng: random.Random,
+    policy: BaselinePolicy | None,
+    samples: int = 8,
 ) -> int:
-    """Stage 2: the greedy policy plays against medium; the teacher labels its positions.
-    Returns the games played."""
-    games = 0
+    """Play games against ``medium`` until ``labels`` more decisions are labelled: with no
+    policy, medium plays both seats and both are labelled; else the greedy policy plays one
+    seat (alternately the first and the second) and its decisions are labelled. Returns the
+    games played."""
     target = len(data) + labels
+    games = 0
     while len(data) < target:
         me = games % 2
         game = Game.new(2, seed=rng.getrandbits(62), max_moves_per_hand=MOVE_CAP)
-        table = EncodedGame(game)
-        opponent = make_bot("intermediate", seed=rng.getrandbits(31))
-        oracle = make_bot(teacher, seed=rng.getrandbits(31))
+        medium = make_bot("medium", seed=rng.getrandbits(31))
+        oracle = None if teacher == "values" else make_bot(teacher, seed=rng.getrandbits(31))
         games += 1
         for _hand in range(200):
             while not game.is_hand_over():
                 seat = game.to_act
                 assert seat is not None
-                if seat != me:
-                    table.play(opponent.choose(game.observation(seat), game.legal_moves()))
-                    continue
-                legal = table.legal_actions()
-                vector = table.observation(seat)
-                if len(legal) > 1 and len(data) < target:
-                    move = oracle.choose(game.observation(seat), game.legal_moves())
-                    data.add(vector, legal, decompose(game, move)[0])
-                table.play_action(policy.act(vector, legal))
+                observation = game.observation(seat)
+                legal = game.legal_moves()
+                mine = policy is None or seat == me
+                if mine and len(data) < target:
+                    label(data, oracle, observation, legal, rng, samples)
+                if policy is not None and seat == me:
+                    game.play(policy.choose(observation, legal))
+                else:
+                    game.play(medium.choose(observation, legal))
             if game.is_game_over():
                 break
-            table.deal()
+            game.deal()
     return games
 
 
-def train_bc(
-    net: nn.Module,
+def train(
+    net: nn.Sequential,
     opt: torch.optim.Optimizer,
-    sets: list[tuple[Data, int]],
+    data: Data,
     epochs: float,
     batch: int,
     gen: torch.Generator,
 ) -> float:
-    """Masked cross-entropy over the sets (each repeated its weight times); returns the last
-    epoch's accuracy on the first set."""
-    arrays = [d.arrays() for d, _w in sets]
-    index = np.concatenate(
-        [
-            np.stack([np.full(len(d), k), np.arange(len(d))], 1).repeat(w, 0)
-            for k, (d, w) in enumerate(sets)
-        ]
-    )
-    steps = int(epochs * len(index) / batch)
-    order = torch.randperm(len(index), generator=gen).numpy()
+    """With values: the candidates' scores, less their mean, fitted to their values, less
+    theirs (points /10, Huber); else the cross-entropy of the teacher's move over the softmax
+    of the candidates' scores. Returns the agreement with the teacher (or the best value) over
+    the last fifth of the steps."""
+    x, mask, y, v = data.tensors()
+    by_value = bool(v.abs().sum() > 0)
+    steps = max(1, int(epochs * len(y) / batch))
     correct = seen = 0
+    order = torch.randperm(len(y), generator=gen)
+    at = 0
     for step in range(steps):
-        at = (step * batch) % len(index)
-        if at + batch > len(index):
-            order = torch.randperm(len(index), generator=gen).numpy()
+        if at + batch > len(y):
+            order = torch.randperm(len(y), generator=gen)
             at = 0
-        chosen = index[order[at : at + batch]]
-        obs = np.concatenate([arrays[k][0][chosen[chosen[:, 0] == k, 1]] for k in range(len(sets))])
-        msk = np.concatenate([arrays[k][1][chosen[chosen[:, 0] == k, 1]] for k in range(len(sets))])
-        act = np.concatenate([arrays[k][2][chosen[chosen[:, 0] == k, 1]] for k in range(len(sets))])
-        x, m = batch_tensors(obs, msk)
-        logits = masked_logits(net, x, m)
-        target = torch.from_numpy(act)
-        loss = nn.functional.cross_entropy(logits, target)
+        pick = order[at : at + batch]
+        at += batch
+        m = mask[pick]
+        raw = net(x[pick]).squeeze(-1)
+        if by_value:
+            n = m.sum(1, keepdim=True)
+            centred = (raw - (raw * m).sum(1, keepdim=True) / n) * m
+            loss = nn.functional.huber_loss(centred, v[pick] / 10, reduction="sum") / m.sum()
+        else:
+            loss = nn.functional.cross_entropy(raw.masked_fill(~m, -1e9), y[pick])
+        scores = raw.masked_fill(~m, -1e9)
         opt.zero_grad()
         loss.backward()
         opt.step()
         if step >= steps - max(steps // 5, 1):
-            correct += int((logits.argmax(1) == target).sum())
-            seen += len(act)
+            correct += int((scores.argmax(1) == y[pick]).sum())
+            seen += len(pick)
     return correct / max(seen, 1)
-
-
-def pg_games(
-    policy: BaselinePolicy, games: int, rng: random.Random, np_rng: np.random.Generator
-) -> tuple[Data, list[float], int]:
-    """Stage 3: the sampling policy against medium; each decision's return."""
-    data = Data()
-    returns: list[float] = []
-    wins = 0
-    for g in range(games):
-        me = g % 2
-        game = Game.new(2, seed=rng.getrandbits(62), max_moves_per_hand=MOVE_CAP)
-        table = EncodedGame(game)
-        opponent = make_bot("intermediate", seed=rng.getrandbits(31))
-        hand_start = len(data)
-        marks: list[tuple[int, int, float]] = []
-        for _hand in range(200):
-            while not game.is_hand_over():
-                seat = game.to_act
-                assert seat is not None
-                if seat != me:
-                    table.play(opponent.choose(game.observation(seat), game.legal_moves()))
-                    continue
-                legal = table.legal_actions()
-                vector = table.observation(seat)
-                action = policy.act(vector, legal, np_rng)
-                if len(legal) > 1:
-                    data.add(vector, legal, action)
-                table.play_action(action)
-            scores = game.hand_results[-1].scores
-            marks.append((hand_start, len(data), (scores[me] - scores[1 - me]) / 100.0))
-            hand_start = len(data)
-            if game.is_game_over():
-                break
-            table.deal()
-        won = game.winner == me
-        wins += won
-        for lo, hi, net in marks:
-            returns.extend([net + (0.5 if won else -0.5)] * (hi - lo))
-    return data, returns, wins
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--hidden", type=int, default=256)
-    parser.add_argument("--bc-samples", type=int, default=300_000)
-    parser.add_argument("--bc-epochs", type=float, default=4.0)
-    parser.add_argument("--medium-rounds", type=int, default=2)
-    parser.add_argument("--medium-labels", type=int, default=100_000, help="per round")
-    parser.add_argument("--medium-epochs", type=float, default=2.0)
-    parser.add_argument("--teacher", default="hard")
-    parser.add_argument("--dagger-rounds", type=int, default=1)
-    parser.add_argument("--dagger-labels", type=int, default=10_000, help="per round")
-    parser.add_argument("--dagger-epochs", type=float, default=1.0)
-    parser.add_argument("--hard-weight", type=int, default=4)
-    parser.add_argument("--pg-updates", type=int, default=50)
-    parser.add_argument("--pg-games", type=int, default=16, help="games per update")
-    parser.add_argument("--pg-lr", type=float, default=3e-5)
-    parser.add_argument("--anchor", type=float, default=0.5, help="weight of the hard labels' loss")
-    parser.add_argument("--eval-every", type=int, default=50, help="stage 3 updates")
+    parser.add_argument("--hidden", type=int, default=64)
+    parser.add_argument(
+        "--teacher",
+        default="hard",
+        help="the bot whose moves to imitate; values: fit the search's value of each candidate",
+    )
+    parser.add_argument("--samples", type=int, default=8, help="deals a searched decision")
+    parser.add_argument("--first-labels", type=int, default=20_000)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--labels", type=int, default=15_000, help="per DAgger round")
+    parser.add_argument("--epochs", type=float, default=8.0)
     parser.add_argument("--eval-games", type=int, default=100)
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--lr", type=float, default=1e-3)
@@ -296,18 +266,19 @@ def main() -> None:
     torch.manual_seed(args.seed)
     gen = torch.Generator().manual_seed(args.seed)
     rng = random.Random(args.seed)
-    np_rng = np.random.default_rng(args.seed)
     net = model(args.hidden)
+    opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     start_wall, start_cpu = time.time(), time.process_time()
     eval_cpu = 0.0
     curve: list[dict] = []
     meta = {"seed": args.seed, "args": vars(args)}
-    scratch = out.with_suffix(".tmp.npz")
+    data = Data()
 
-    def checkpoint(stage: str, **extra: float) -> None:
+    def checkpoint(stage: str, **extra: float) -> BaselinePolicy:
         nonlocal eval_cpu
+        save(net, out, meta)
+        policy = BaselinePolicy(out)
         t0 = time.process_time()
-        policy = numpy_policy(net, scratch, meta)
         result = evaluate(
             args.eval_games,
             "medium",
@@ -319,6 +290,7 @@ def main() -> None:
         train_cpu = time.process_time() - start_cpu - eval_cpu
         point = {
             "stage": stage,
+            "labels": len(data),
             "train_cpu_s": round(train_cpu, 1),
             "wall_s": round(time.time() - start_wall, 1),
             "games": result.games,
@@ -335,75 +307,29 @@ def main() -> None:
         save(net, out, meta)
         curve_path.write_text(json.dumps(curve, indent=1) + "\n")
         print(
-            f"[{stage}] train CPU {train_cpu:7.0f} s, wall {point['wall_s']:7.0f} s: "
-            f"{result.wins}/{result.games} against medium = {result.rate:.1%} "
-            f"({lo:.1%}-{hi:.1%}), hand {result.hand_score:+.1f} "
+            f"[{stage}] {len(data)} labels, train CPU {train_cpu:6.0f} s, wall "
+            f"{point['wall_s']:6.0f} s: {result.wins}/{result.games} against medium = "
+            f"{result.rate:.1%} ({lo:.1%}-{hi:.1%}), hand {result.hand_score:+.1f} "
             f"vs {result.opponent_hand_score:+.1f}"
             + "".join(f", {k} {v:.3g}" for k, v in extra.items()),
             flush=True,
         )
+        return policy
 
-    # Stage 1 (an untrained policy is not evaluated: its games against medium drag on to the
-    # move cap of every hand)
-    medium = self_play_data(args.bc_samples, rng)
-    print(f"stage 1: {len(medium)} decisions of medium", flush=True)
-    opt = torch.optim.Adam(net.parameters(), lr=args.lr)
-    acc = train_bc(net, opt, [(medium, 1)], args.bc_epochs, args.batch, gen)
-    checkpoint("bc-medium", accuracy=acc)
+    games = collect(data, args.first_labels, args.teacher, rng, None, args.samples)
+    print(
+        f"stage 1: {len(data)} labels of {args.teacher} in {games} games of medium "
+        f"({data.first / len(data):.1%} the intermediate choice)",
+        flush=True,
+    )
+    acc = train(net, opt, data, args.epochs, args.batch, gen)
+    policy = checkpoint("imitation", accuracy=acc)
+    for r in range(1, args.rounds + 1):
+        games = collect(data, args.labels, args.teacher, rng, policy, args.samples)
+        print(f"DAgger round {r}: {len(data)} labels ({games} games)", flush=True)
+        acc = train(net, opt, data, args.epochs, args.batch, gen)
+        policy = checkpoint(f"dagger-{r}", accuracy=acc)
 
-    # Stage 2a: DAgger with medium itself (cheap labels: the policy's own mistakes corrected)
-    for r in range(args.medium_rounds):
-        policy = numpy_policy(net, scratch, meta)
-        games = dagger_data(policy, args.medium_labels, "intermediate", rng, medium)
-        print(
-            f"stage 2a, round {r + 1}: {len(medium)} labels of medium ({games} games)", flush=True
-        )
-        acc = train_bc(net, opt, [(medium, 1)], args.medium_epochs, args.batch, gen)
-        checkpoint(f"dagger-medium-{r + 1}", accuracy=acc)
-
-    # Stage 2b
-    hard = Data()
-    for r in range(args.dagger_rounds):
-        policy = numpy_policy(net, scratch, meta)
-        games = dagger_data(policy, args.dagger_labels, args.teacher, rng, hard)
-        print(
-            f"stage 2b, round {r + 1}: {len(hard)} labels of {args.teacher} ({games} games)",
-            flush=True,
-        )
-        acc = train_bc(
-            net, opt, [(hard, args.hard_weight), (medium, 1)], args.dagger_epochs, args.batch, gen
-        )
-        checkpoint(f"dagger-{args.teacher}-{r + 1}", accuracy=acc)
-
-    # Stage 3
-    pg_opt = torch.optim.Adam(net.parameters(), lr=args.pg_lr)
-    h_obs, h_msk, h_act = hard.arrays() if len(hard) else medium.arrays()
-    for update in range(1, args.pg_updates + 1):
-        policy = numpy_policy(net, scratch, meta)
-        data, returns, wins = pg_games(policy, args.pg_games, rng, np_rng)
-        obs, msk, act = data.arrays()
-        x, m = batch_tensors(obs, msk)
-        adv = torch.tensor(returns, dtype=torch.float32)
-        adv = (adv - adv.mean()) / (adv.std() + 1e-6)
-        logp = torch.log_softmax(masked_logits(net, x, m), 1)
-        taken = logp.gather(1, torch.from_numpy(act)[:, None])[:, 0]
-        loss = -(taken * adv).mean()
-        if args.anchor > 0:
-            pick = np_rng.integers(len(h_act), size=args.batch)
-            hx, hm = batch_tensors(h_obs[pick], h_msk[pick])
-            loss = loss + args.anchor * nn.functional.cross_entropy(
-                masked_logits(net, hx, hm), torch.from_numpy(h_act[pick])
-            )
-        pg_opt.zero_grad()
-        loss.backward()
-        nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-        pg_opt.step()
-        if update % args.eval_every == 0 or update == args.pg_updates:
-            checkpoint(f"pg-{update}", train_win_rate=wins / args.pg_games)
-        else:
-            print(f"  update {update}: sampled policy won {wins}/{args.pg_games}", flush=True)
-
-    scratch.unlink(missing_ok=True)
     wall, cpu = time.time() - start_wall, time.process_time() - start_cpu
     meta.update(wall_s=round(wall), cpu_s=round(cpu), eval_cpu_s=round(eval_cpu))
     save(net, out, meta)
@@ -437,12 +363,18 @@ def plot(curve: list[dict], path: Path) -> None:
     )
     ax.axhline(50, color="grey", linestyle="--", linewidth=1, label="even with medium")
     for p, x, y in zip(curve, minutes, rate, strict=True):
-        if not p["stage"].startswith("pg-") or p is curve[-1]:
-            ax.annotate(p["stage"], (x, y), textcoords="offset points", xytext=(4, -12), fontsize=7)
+        ax.annotate(
+            f"{p['stage']} ({p['labels']:,} labels)",
+            (x, y),
+            textcoords="offset points",
+            xytext=(4, -12),
+            fontsize=7,
+        )
     ax.set_xlabel("training CPU time (minutes, one core)")
     ax.set_ylabel("games won against medium (%)")
     ax.set_title("rummy500 baseline: learning curve (examples/train_baseline.py, seed 0)")
     ax.set_ylim(0, 100)
+    ax.set_xlim(0, max(minutes) * 1.3)
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()

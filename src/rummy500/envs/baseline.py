@@ -1,9 +1,9 @@
-"""The published baseline: a small trained policy over the research encoding, in numpy.
+"""The published baseline: a small trained move scorer, in numpy.
 
-A two-player policy trained by ``examples/train_baseline.py`` (behaviour cloning of the built-in
-levels on the observation vector, then policy-gradient fine-tuning against ``medium``; the
+A two-player policy trained by ``examples/train_baseline.py`` (imitation of the ``hard`` level,
+DAgger: the search labels the positions the policy itself reaches against ``medium``; the
 script, its seed and its learning curve are in docs/encoding.md). The weights ship with the
-package (``baseline.npz``, float16) and play with numpy alone, no PyTorch:
+package (``baseline.npz``, 31 kB) and play with numpy alone, no PyTorch:
 
 >>> from rummy500.engine import Game
 >>> from rummy500.envs.baseline import BaselineBot
@@ -12,9 +12,14 @@ package (``baseline.npz``, float16) and play with numpy alone, no PyTorch:
 >>> bot.choose(game.observation(game.to_act), game.legal_moves()) in game.legal_moves()
 True
 
-The policy reads :func:`features` of a seat's observation vector (the vector scaled to about
-[-1, 1], and the top cards of the discard pile one-hot), passes them through a two-layer MLP and
-plays the legal action of the highest logit (``greedy``) or samples the masked softmax.
+It scores moves, not actions: for a decision, the intermediate player's ranking of the legal
+moves (:meth:`~rummy500.bots.IntermediatePolicy.rank`, used here as a move generator) gives
+the :data:`CANDIDATES` moves it considers (the ``hard`` level searches the same ones); each is
+described by :func:`features`, numbers of the position and of the position after the move (the
+hand it leaves, read by :func:`~rummy500.bots.reading.read_hand`: its melds, lay-offs and
+deadwood, the outs of that deadwood, the points the move scores, the cards it takes from the
+pile, what a discard may give the opponent, the scores). One small network, the same for every
+move, scores each; the policy plays the highest score (``greedy``) or samples the softmax.
 :func:`evaluate` plays it against a level, each deal twice with the seats swapped, and gives the
 win rate with its 95% (Wilson) interval; ``rummy500 bench baseline`` prints it.
 """
@@ -29,48 +34,229 @@ from pathlib import Path
 
 import numpy as np
 
-from rummy500.bots import Bot, make_bot
-from rummy500.engine import Game, Move, Observation, Rules
-from rummy500.envs.encoding import NUM_ACTIONS, action_to_move, legal_actions
-from rummy500.envs.observation import ObservationLayout, observation_vector
+from rummy500.bots import Bot, IntermediatePolicy, make_bot
+from rummy500.bots.reading import play_points, read_hand, table_fits
+from rummy500.engine import JOKER, Game, Move, Observation, Rules, card_counts, card_values
+from rummy500.engine.melds import can_meld_with
 from rummy500.sim import wilson_interval
 
 __all__ = [
-    "PILE_TOP",
+    "CANDIDATES",
+    "FEATURES",
     "BaselineBot",
     "BaselinePolicy",
     "Evaluation",
+    "candidates",
     "evaluate",
-    "feature_scale",
     "features",
 ]
 
-#: The depths of the discard pile given one-hot to the policy (the vector has them as numbers).
-PILE_TOP = 8
+#: The moves scored at a decision: the first ones of the intermediate player's ranking.
+CANDIDATES = 4
 
 #: The players the shipped policy was trained for.
 PLAYERS = 2
 
+_VERBS = ("draw", "take", "rummy", "pass", "end", "meld", "layoff", "discard")
+_PHASES = ("draw", "play", "call")
+#: the judgement the ``expert`` level ranks with (its rank is a feature too)
+_RANKERS = (IntermediatePolicy(), IntermediatePolicy(out_value=6.0))
 
-def feature_scale(layout: ObservationLayout) -> np.ndarray:
-    """The factor that brings each entry of the vector to about [-1, 1]: counts by their bounds,
-    scores and totals by 500."""
-    bound = np.maximum(np.abs(layout.low), layout.high)
-    return (1.0 / np.clip(bound, 1.0, 500.0)).astype(np.float32)
+#: The names of the entries of a move's feature vector, in order.
+FEATURES: tuple[str, ...] = (
+    *(f"phase_{p}" for p in _PHASES),
+    "stock",
+    "pile",
+    "my_cards",
+    "their_cards",
+    "my_total",
+    "their_total",
+    "my_points",
+    "their_points",
+    "ahead",
+    "their_known",
+    "hand_score_now",
+    *(f"rank_{i}" for i in range(CANDIDATES)),
+    *(f"rank6_{i}" for i in range(CANDIDATES)),
+    "rank6_later",
+    *(f"verb_{v}" for v in _VERBS),
+    "cards_moved",
+    "points_scored",
+    "after_score",
+    "after_melded",
+    "after_deadwood",
+    "after_deadwood_points",
+    "after_cards",
+    "after_melds",
+    "after_layoffs",
+    "after_outs",
+    "gain",
+    "goes_out",
+    "taken_points",
+    "taken_jokers",
+    "card_value",
+    "card_joker",
+    "card_fits_table",
+    "card_melds_with_known",
+    "card_near_known",
+    "card_near_their_discards",
+    "card_was_deadwood",
+    "holds_back",
+)
 
 
-def features(vectors: np.ndarray, layout: ObservationLayout, scale: np.ndarray) -> np.ndarray:
-    """The policy's input for one observation vector or a batch of them (rows): the scaled
-    vector, then the cards at depths 1 … :data:`PILE_TOP` of the discard pile one-hot."""
-    single = vectors.ndim == 1
-    v = np.atleast_2d(vectors)
-    offset = layout.segments["pile"][0]
-    pile = v[:, offset : offset + PILE_TOP].astype(np.int64)
-    onehot = np.zeros((v.shape[0], PILE_TOP, 53), np.float32)
-    rows, depths = np.nonzero(pile >= 0)
-    onehot[rows, depths, pile[rows, depths]] = 1.0
-    out = np.concatenate([v * scale, onehot.reshape(v.shape[0], -1)], axis=1)
-    return out[0] if single else out
+def candidates(observation: Observation, legal: Sequence[Move]) -> list[Move]:
+    """The moves the policy scores: the first :data:`CANDIDATES` of the intermediate player's
+    ranking (its choice first)."""
+    return _RANKERS[0].rank(observation, legal)[:CANDIDATES]
+
+
+def _live(obs: Observation) -> list[int]:
+    """Copies of each natural card that could still come to this hand."""
+    live = [2 if obs.players >= 5 else 1] * 53
+    for c in obs.hand:
+        live[c] -= 1
+    for c in obs.discard_pile:
+        live[c] -= 1
+    for m in obs.melds:
+        for c in m.cards:
+            if c < 52:
+                live[c] -= 1
+    for s, cards in enumerate(obs.known):
+        if s != obs.seat:
+            for c in cards:
+                live[c] -= 1
+    return live
+
+
+def _outs(deadwood: Sequence[int], live: Sequence[int]) -> int:
+    """Live cards that would make a meld of two deadwood cards (each pair counted once)."""
+    dead = sorted({c for c in deadwood if c != JOKER})
+    n = 0
+    for i, c in enumerate(dead):
+        rank, suit = c % 13, c // 13
+        for o in dead[i + 1 :]:
+            if o % 13 == rank:
+                n += sum(live[rank + 13 * s] for s in range(4) if s not in (suit, o // 13))
+            elif o // 13 == suit:
+                lo, hi = rank, o % 13
+                base = suit * 13
+                if lo == 0 and hi == 12:
+                    n += live[base + 11]
+                elif hi - lo == 1:
+                    n += (live[base + lo - 1] if lo > 0 else 0) + live[base + (hi + 1) % 13]
+                elif hi - lo == 2:
+                    n += live[base + lo + 1]
+    return n
+
+
+def features(observation: Observation, legal: Sequence[Move]) -> tuple[list[Move], np.ndarray]:
+    """The :func:`candidates` of a decision and their feature vectors (a row each, in order,
+    :data:`FEATURES` columns)."""
+    obs = observation
+    moves = candidates(obs, legal)
+    seat = obs.seat
+    values = obs.rules.values
+    val = card_values(values)
+    fits = table_fits(obs.melds)
+    hand = list(obs.hand)
+    live = _live(obs)
+    others = [s for s in range(obs.players) if s != seat]
+    their_cards = max(obs.hand_sizes[s] for s in others)
+    their_total = max(obs.totals[s] for s in others)
+    their_points = max(obs.points[s] for s in others)
+    known = [c for s in others for c in obs.known[s]]
+    mine = obs.totals[seat] + obs.points[seat] - sum(val[c] for c in hand)
+    theirs = max(
+        obs.totals[s]
+        + obs.points[s]
+        - sum(val[c] for c in obs.known[s])
+        - 7 * (obs.hand_sizes[s] - len(obs.known[s]))
+        for s in others
+    )
+    now = read_hand(hand, fits, values)
+    dead_now = set(now.deadwood)
+    their_discards = [m.cards[0] for m in obs.history if m.verb == "discard" and m.seat != seat]
+    position = [
+        *(float(obs.phase == p) for p in _PHASES),
+        obs.stock_size / 40,
+        len(obs.discard_pile) / 30,
+        len(hand) / 15,
+        their_cards / 15,
+        obs.totals[seat] / 500,
+        their_total / 500,
+        obs.points[seat] / 100,
+        their_points / 100,
+        float(mine > theirs),
+        len(known) / 10,
+        now.score / 100,
+    ]
+    legal_rank6 = _RANKERS[1].rank(obs, legal)
+    rows = []
+    for i, m in enumerate(moves):
+        r6 = legal_rank6.index(m) if m in legal_rank6 else len(moves)
+        after = hand
+        taken: Sequence[int] = ()
+        card = -1
+        if m.verb in ("take", "rummy"):
+            taken = obs.discard_pile[-m.number :]
+            after = [*hand, *taken]
+        elif m.verb in ("meld", "layoff", "discard"):
+            after = hand[:]
+            for c in m.cards:
+                after.remove(c if c < 52 else JOKER)
+            if m.verb == "discard":
+                card = m.cards[0]
+        r = read_hand(after, fits, values)
+        points = play_points(m, obs.melds, values)
+        near_known = near_discards = 0
+        melds_known = fits_table = False
+        if card >= 0 and card != JOKER:
+            rank, suit = card % 13, card // 13
+            fits_table = card in fits.fits
+            melds_known = bool(known) and can_meld_with(card, card_counts([*known, card]))
+            near_known = sum(
+                1
+                for c in known
+                if c == JOKER or c % 13 == rank or (c // 13 == suit and abs(c % 13 - rank) <= 2)
+            )
+            near_discards = sum(
+                1
+                for c in their_discards
+                if c % 13 == rank or (c // 13 == suit and abs(c % 13 - rank) == 1)
+            )
+        rows.append(
+            [
+                *position,
+                *(float(i == k) for k in range(CANDIDATES)),
+                *(float(r6 == k) for k in range(CANDIDATES)),
+                float(r6 >= CANDIDATES),
+                *(float(m.verb == v) for v in _VERBS),
+                (m.number if m.verb in ("take", "rummy") else len(m.cards)) / 10,
+                points / 50,
+                r.score / 100,
+                r.melded / 100,
+                len(r.deadwood) / 10,
+                sum(val[c] for c in r.deadwood) / 100,
+                len(after) / 15,
+                len(r.melds) / 3,
+                len(r.layoffs) / 3,
+                _outs(r.deadwood, live) / 12,
+                (points + r.score - now.score) / 50,
+                float(m.verb in ("meld", "layoff", "discard") and not after),
+                sum(val[c] for c in taken) / 50,
+                sum(c == JOKER for c in taken),
+                (val[card] if card >= 0 else 0) / 15,
+                float(card == JOKER),
+                float(fits_table),
+                float(melds_known),
+                near_known / 4,
+                near_discards / 4,
+                float(card in dead_now),
+                float(m.verb == "discard" and bool(now.melds or now.layoffs)),
+            ]
+        )
+    return moves, np.asarray(rows, np.float32)
 
 
 def _weights_path() -> Path:
@@ -78,50 +264,52 @@ def _weights_path() -> Path:
 
 
 class BaselinePolicy:
-    """The MLP of ``baseline.npz`` (or another file written by the training script) in numpy:
-    ``logits(features)``, ``act(observation vector, legal actions)``."""
+    """The move scorer of ``baseline.npz`` (or of another file written by the training
+    script) in numpy: ``scores(features)``, ``choose(observation, legal moves)``."""
 
     def __init__(self, path: str | Path | None = None) -> None:
         with np.load(path or _weights_path()) as data:
             self.players = int(data["players"])
-            self.weights = [data[f"w{i}"].astype(np.float32) for i in range(3)]
-            self.biases = [data[f"b{i}"].astype(np.float32) for i in range(3)]
+            layers = sum(1 for k in data.files if k.startswith("w"))
+            self.weights = [data[f"w{i}"].astype(np.float32) for i in range(layers)]
+            self.biases = [data[f"b{i}"].astype(np.float32) for i in range(layers)]
             #: what the file says of its training (seed, steps, the command)
             self.meta = str(data["meta"]) if "meta" in data else ""
-        self.layout = ObservationLayout.of(self.players)
-        self.scale = feature_scale(self.layout)
-        if self.weights[0].shape[0] != self.layout.size + PILE_TOP * 53:
-            raise ValueError("the weights do not fit this observation layout")
-        if self.weights[2].shape[1] != NUM_ACTIONS:
-            raise ValueError("the weights do not fit the action space")
+        if self.weights[0].shape[0] != len(FEATURES):
+            raise ValueError("the weights do not fit these move features")
+        if self.weights[-1].shape[1] != 1:
+            raise ValueError("the weights do not score one move a row")
 
-    def logits(self, x: np.ndarray) -> np.ndarray:
-        """The unmasked logits of a feature vector (or of rows of them)."""
-        h = np.maximum(x @ self.weights[0] + self.biases[0], 0.0)
-        h = np.maximum(h @ self.weights[1] + self.biases[1], 0.0)
-        return h @ self.weights[2] + self.biases[2]
+    def scores(self, x: np.ndarray) -> np.ndarray:
+        """The score of each row of move features."""
+        h = x
+        for w, b in zip(self.weights[:-1], self.biases[:-1], strict=True):
+            h = np.maximum(h @ w + b, 0.0)
+        return (h @ self.weights[-1] + self.biases[-1])[:, 0]
 
-    def act(
+    def choose(
         self,
-        vector: np.ndarray,
-        legal: Sequence[int],
+        observation: Observation,
+        legal: Sequence[Move],
         rng: np.random.Generator | None = None,
-    ) -> int:
-        """The action for an observation vector: the legal action of the highest logit, or with
-        ``rng`` one sampled from the softmax over the legal actions."""
+    ) -> Move:
+        """The move for a decision: the candidate of the highest score, or with ``rng`` one
+        sampled from the softmax of the candidates' scores."""
         if len(legal) == 1:
-            return int(legal[0])
-        logits = self.logits(features(vector, self.layout, self.scale))[list(legal)]
+            return legal[0]
+        moves, x = features(observation, legal)
+        if len(moves) == 1:
+            return moves[0]
+        s = self.scores(x)
         if rng is None:
-            return int(legal[int(np.argmax(logits))])
-        p = np.exp(logits - logits.max())
-        return int(legal[int(rng.choice(len(legal), p=p / p.sum()))])
+            return moves[int(np.argmax(s))]
+        p = np.exp(s - s.max())
+        return moves[int(rng.choice(len(moves), p=p / p.sum()))]
 
 
 class BaselineBot(Bot):
     """The baseline policy as a :class:`~rummy500.bots.Bot` (greedy; ``sample=True``: it samples
-    its softmax with the bot's seed). A new run of 4 or more cards is played as its 3-card run
-    and lay-offs, one move a decision, as in the environments."""
+    its softmax with the bot's seed)."""
 
     name = "baseline"
 
@@ -139,9 +327,7 @@ class BaselineBot(Bot):
     def choose(self, observation: Observation, legal_moves: Sequence[Move]) -> Move:
         if observation.players != self.policy.players:
             raise ValueError(f"the baseline plays {self.policy.players}-player games")
-        legal = legal_actions(observation, legal_moves)
-        action = self.policy.act(observation_vector(observation), legal, self.np_rng)
-        return action_to_move(observation, action, observation.seat)
+        return self.policy.choose(observation, legal_moves, self.np_rng)
 
 
 @dataclass(frozen=True)
