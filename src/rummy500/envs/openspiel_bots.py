@@ -43,7 +43,7 @@ class ISMCTSBot(ismcts.ISMCTSBot):
     """OpenSpiel's Python ISMCTS (same arguments, same search), with the ``restart_at``,
     ``restart`` and ``inform_action`` that ``evaluate_bots`` calls.
 
-    The search keeps nothing from one move to the next (each :meth:`step` grows a new tree from
+    The search keeps nothing from one move to the next (each ``step`` grows a new tree from
     the information state), so there is nothing to restart and nothing to be told.
     """
 
