@@ -84,7 +84,7 @@ def _naturals(mask: int) -> list[int]:
     while mask:
         low = mask & -mask
         mask ^= low
-        out.append(BIT_INDEX[low])
+        out.append(BIT_INDEX[low % 67])
     return out
 
 
@@ -259,7 +259,7 @@ class MoveGeneration(GameFields):
                             moves.append(takes[n])
                     # meldable() without jokers, inline: a run of its suit, or a group
                     elif IN_RUN[present >> _SUIT_SHIFT[c] & 0x1FFF] >> _RANK[c] & 1 or (
-                        (present & SAME_RANK[c]).bit_count() >= 2
+                        (same := present & SAME_RANK[c]) & (same - 1)  # 2 of its rank
                     ):
                         moves.append(takes[n])
         if not stock:
@@ -319,7 +319,7 @@ class MoveGeneration(GameFields):
                     depths.append(d)
             # meldable() without jokers, inline (as in _draw_moves)
             elif IN_RUN[present >> _SUIT_SHIFT[c] & 0x1FFF] >> _RANK[c] & 1 or (
-                (present & SAME_RANK[c]).bit_count() >= 2
+                (same := present & SAME_RANK[c]) & (same - 1)  # 2 of its rank
             ):
                 depths.append(d)
         return depths
@@ -354,7 +354,7 @@ class MoveGeneration(GameFields):
                 meldable(card, now & _NATURALS, now >> 52)
                 if now >= _PILE_JOKER
                 else IN_RUN[now >> _SUIT_SHIFT[card] & 0x1FFF] >> _RANK[card] & 1
-                or (now & SAME_RANK[card]).bit_count() >= 2
+                or (same := now & SAME_RANK[card]) & (same - 1)  # 2 of its rank
             ):
                 now |= PILE_MELD
         sums.append(now)
@@ -497,7 +497,7 @@ class MoveGeneration(GameFields):
                 while layable:
                     low = layable & -layable
                     layable ^= low
-                    held.append(BIT_INDEX[low])
+                    held.append(BIT_INDEX[low % 67])
                 if counts[JOKER] and JOKER in spots:
                     held.append(JOKER)
             # a lay-off that leaves only copies of the card just taken must let them go too
@@ -575,7 +575,7 @@ class MoveGeneration(GameFields):
             while ranks:
                 low = ranks & -ranks
                 ranks ^= low
-                key = group_key(BIT_INDEX[low], a, b, c, d)
+                key = group_key(BIT_INDEX[low % 67], a, b, c, d)
                 moves += groups[key] or _group_row(seat, jokers, key)
             moves += r0[0]
             moves += r1[0]
@@ -602,7 +602,7 @@ class MoveGeneration(GameFields):
                 while layable:
                     low = layable & -layable
                     layable ^= low
-                    for entry in spots[BIT_INDEX[low]]:
+                    for entry in spots[BIT_INDEX[low % 67]]:
                         moves.append(lay.get(entry) or _layoff_move(seat, entry))
                 if jokers and JOKER in spots:
                     for entry in spots[JOKER]:
