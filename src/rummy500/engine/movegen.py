@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
 from rummy500.engine.cards import (
     JOKER,
@@ -395,14 +395,19 @@ class MoveGeneration(GameFields):
             self._spot_mask = mask
         return spots
 
-    def _meld_changed(self, meld: TableMeld, old: Sequence[tuple[int, SpotEntry]]) -> None:
+    def _meld_changed(self, meld: TableMeld, old: Sequence[Any]) -> None:
         """Update the lay-off index for ``meld``, just made (``old`` empty) or extended (``old``:
-        the lay-offs it allowed before), keeping each card's entries in meld order."""
+        the lay-offs it allowed before), keeping each card's entries in meld order.
+
+        ``old``'s and ``new``'s items, ``(card, SpotEntry)``, are typed ``Any`` on purpose: the
+        compiled build unpacks a value typed as a fixed-length tuple into its fields and packs
+        it into a new tuple object wherever it goes back into a container or a comparison."""
         spots = self._spot_index
         if spots is None:
             return  # rebuilt when next needed
         mask = self._spot_mask
-        new = meld.spot_list = meld_spots(meld)
+        new: tuple[Any, ...] = meld_spots(meld)
+        meld.spot_list = new
         if not old:  # a new meld: it has the highest number, its entries go last
             for card, entry in new:
                 found = spots.get(card)
@@ -435,14 +440,15 @@ class MoveGeneration(GameFields):
                 if card != JOKER:
                     mask |= 1 << card
             else:
-                # in meld order, and within a meld low end first (as layoff_index has them)
-                key = (number, entry[1])
+                # in meld order, and within a meld low end first (as layoff_index has them):
+                # before the first entry whose (meld, position) is not below (number, pos)
+                pos = entry[1]
                 last = found[-1]
-                if (last[2], last[1]) < key:
+                if last[2] < number or (last[2] == number and last[1] < pos):
                     found.append(entry)
                 else:
                     i = 0
-                    while (found[i][2], found[i][1]) < key:
+                    while found[i][2] < number or (found[i][2] == number and found[i][1] < pos):
                         i += 1
                     found.insert(i, entry)
         self._spot_mask = mask
@@ -506,7 +512,8 @@ class MoveGeneration(GameFields):
             )
             lay = _LAYOFF_MOVES[seat]
             for card in held:
-                for entry in spots[card]:
+                entries: list[Any] = spots[card]  # (Any: not unpacked, see _meld_changed)
+                for entry in entries:
                     move = lay.get(entry) or _layoff_move(seat, entry)
                     if check_size:
                         if size == 1 and going_out == "discard":
@@ -602,10 +609,12 @@ class MoveGeneration(GameFields):
                 while layable:
                     low = layable & -layable
                     layable ^= low
-                    for entry in spots[BIT_INDEX[low % 67]]:
+                    entries: list[Any] = spots[BIT_INDEX[low % 67]]  # (Any: see _meld_changed)
+                    for entry in entries:
                         moves.append(lay.get(entry) or _layoff_move(seat, entry))
                 if jokers and JOKER in spots:
-                    for entry in spots[JOKER]:
+                    entries = spots[JOKER]
+                    for entry in entries:
                         moves.append(lay.get(entry) or _layoff_move(seat, entry))
         # discards
         moves += r0[1]
