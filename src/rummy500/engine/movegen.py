@@ -88,7 +88,6 @@ def _naturals(mask: int) -> list[int]:
     return out
 
 
-_NO_SPOTS: Final[dict[int, list[SpotEntry]]] = {}  # no lay-off counts (new-meld takes)
 CARD_BIT: Final = [1 << c for c in range(52)] + [
     0
 ]  # a card's bit in a presence mask (the joker: none)
@@ -239,10 +238,11 @@ class MoveGeneration(GameFields):
                 moves.append(takes[1])
             # deeper cards: the card taken must be melded or laid off (or, new-meld: melded)
             if len(pile) > 1:
+                # the cards that can be laid off, as bits (the joker's is bit 52)
                 if pickup == "new-meld":
-                    deep_mode, spots = MUST_NEW, _NO_SPOTS
+                    deep_mode, layable = MUST_NEW, 0
                 else:
-                    deep_mode, spots = MUST_ANY, self._spot_index or self._spots()
+                    deep_mode, layable = MUST_ANY, self._layable()
                 small = 5 - size  # below this depth the hand stays too small for the shortcut
                 for n, c in enumerate(pile[-2::-1], 2):
                     if c == JOKER:
@@ -252,7 +252,7 @@ class MoveGeneration(GameFields):
                     if n < small:
                         if self._can_take(seat, n, deep_mode):
                             moves.append(takes[n])
-                    elif c in spots:
+                    elif layable >> c & 1:
                         moves.append(takes[n])
                     elif jokers or c == JOKER:
                         if meldable(c, present, jokers):
@@ -302,9 +302,9 @@ class MoveGeneration(GameFields):
         pile = self.discard
         if mode == "off" or not pile:
             return []
-        spots = self._spots()
+        layable = self._layable()
         if mode == "last-discard":
-            return [1] if pile[-1] in spots else []
+            return [1] if layable >> pile[-1] & 1 else []
         depths = []
         present = jokers = 0
         for d, c in enumerate(reversed(pile), 1):
@@ -312,7 +312,7 @@ class MoveGeneration(GameFields):
                 jokers += 1
             else:
                 present |= 1 << c
-            if c in spots:
+            if layable >> c & 1:
                 depths.append(d)
             elif jokers or c == JOKER:
                 if meldable(c, present, jokers):
@@ -394,6 +394,15 @@ class MoveGeneration(GameFields):
                     mask |= 1 << c
             self._spot_mask = mask
         return spots
+
+    def _layable(self) -> int:
+        """The cards that can be laid off on the table now, as bits: the natural cards' (bits
+        0-51) and the joker's (bit 52): a bit test where ``card in self._spots()`` is a
+        dictionary look-up."""
+        spots = self._spot_index
+        if spots is None:
+            spots = self._spots()
+        return self._spot_mask | (1 << JOKER if JOKER in spots else 0)
 
     def _meld_changed(self, meld: TableMeld, old: Sequence[Any]) -> None:
         """Update the lay-off index for ``meld``, just made (``old`` empty) or extended (``old``:
