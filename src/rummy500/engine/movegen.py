@@ -549,9 +549,7 @@ class MoveGeneration(GameFields):
                     ds.append(discards[JOKER])
             if no_discard >= 0 and counts[no_discard]:
                 # nor any copy of it (docs/rules.md §4.3: copies are interchangeable)
-                no = discards[no_discard]
-                if no in ds:
-                    ds.remove(no)
+                _drop(ds, discards[no_discard])
             if first:
                 return ds[:1] or moves
             moves += ds
@@ -633,7 +631,7 @@ class MoveGeneration(GameFields):
         if jokers:
             moves.append(_DISCARD[seat][JOKER])
         if no_discard >= 0 and counts[no_discard]:
-            moves.remove(_DISCARD[seat][no_discard])
+            _drop(moves, _DISCARD[seat][no_discard])
         return moves
 
     def _continues(self, counts: list[int], size: int, move: Move, no_discard: int) -> bool:
@@ -661,6 +659,16 @@ class MoveGeneration(GameFields):
             target = next(m for m in melds if m.number == move.number)
             extend_meld(target, move.cards[0], move.end, 0)
         return _lays_off_all(melds, no_discard, stuck)
+
+
+def _drop(moves: list[Move], move: Move) -> None:
+    """Take ``move`` (one of the ready-made moves) out of ``moves`` if it is there: found by
+    identity from the end, where the discards are (``list.remove`` compares tuples from the
+    start)."""
+    for i in range(len(moves) - 1, -1, -1):
+        if moves[i] is move:
+            del moves[i]
+            return
 
 
 def _lays_off_all(melds: list[TableMeld], card: int, copies: int) -> bool:
