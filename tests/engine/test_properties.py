@@ -28,6 +28,7 @@ from rummy500.engine import (
 )
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK
 from rummy500.engine.melds import (
+    BIT_INDEX,
     analyze_meld,
     card_value,
     hand_value,
@@ -565,3 +566,9 @@ def test_malformed_moves_say_what_is_wrong(text: str) -> None:
     with pytest.raises(NotationError) as refused:
         Move.parse(text)
     assert str(refused.value)
+
+
+def test_bit_index_finds_every_bit_of_a_mask() -> None:
+    """The engine's table from a one-bit mask to its bit (``BIT_INDEX[mask % 67]``: a list
+    instead of a dictionary, for the compiled build) names each of the 64 bits."""
+    assert [BIT_INDEX[(1 << i) % 67] for i in range(64)] == list(range(64))

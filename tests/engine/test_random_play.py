@@ -298,6 +298,8 @@ def check_derived_state(game: Game) -> None:
         assert game._spot_index == layoff_index(fresh), "the lay-off index is out of date"
         mask = sum(1 << c for c in game._spot_index if c != JOKER)
         assert game._spot_mask == mask, "the mask of cards that can be laid off is out of date"
+        layable = sum(1 << c for c in game._spot_index)  # the joker's bit too
+        assert game._layable() == layable, "the bits of the cards that can be laid off"
     twin = game.clone()
     twin._reset_caches()
     assert twin._pile_sums == game._pile_sums, "the discard pile's running sums are out of date"

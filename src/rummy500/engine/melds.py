@@ -348,7 +348,10 @@ def _run_starts(e: int, jokers: int) -> int:
 
 # Tables in capitals without a leading underscore are shared with rummy500.engine.state (which
 # builds its move lists from them); they are not part of the public API (see __all__).
-BIT_INDEX: Final = {1 << i: i for i in range(64)}  # a one-bit mask -> the bit's index
+# A one-bit mask -> the bit's index, as BIT_INDEX[mask % 67]: the powers of two below 2**64 all
+# differ modulo 67, and a list indexed by a small int is faster than a dictionary (compiled).
+_BIT_AT: Final = {(1 << i) % 67: i for i in range(64)}
+BIT_INDEX: Final = [_BIT_AT.get(r, -1) for r in range(67)]
 _SUBSETS: Final = [
     [tuple(s for s in range(4) if sub >> s & 1) for sub in range(1, 16) if sub & mask == sub]
     for mask in range(16)
@@ -386,7 +389,7 @@ def melds_from_mask(present: int, jokers: int, must: int = -1) -> list[tuple[int
     while ranks:
         low = ranks & -ranks
         ranks ^= low
-        rank = BIT_INDEX[low]
+        rank = BIT_INDEX[low % 67]
         out.extend(group_row(jokers, group_key(rank, a, b, c, d)))
     masks = (a, b, c, d)
     for suit in suits:
@@ -450,7 +453,7 @@ def _suit_runs(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
         while starts:
             low = starts & -starts
             starts ^= low
-            lo = BIT_INDEX[low]
+            lo = BIT_INDEX[low % 67]
             hi = lo + 2
             while True:
                 out.append(codes[lo][hi])
@@ -463,7 +466,7 @@ def _suit_runs(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
         while starts:
             low = starts & -starts
             starts ^= low
-            lo = BIT_INDEX[low]
+            lo = BIT_INDEX[low % 67]
             missing = ~(e >> lo) & 7  # at most one of the window's three positions
             gap = missing.bit_length() - 1  # its offset, or -1
             hi = lo + 2
@@ -489,7 +492,7 @@ def _suit_runs(suit: int, m: int, jokers: int) -> tuple[tuple[int, ...], ...]:
     while starts:
         low = starts & -starts
         starts ^= low
-        lo = BIT_INDEX[low]
+        lo = BIT_INDEX[low % 67]
         # offsets from lo of the positions held and of the gaps, as the run grows upwards
         held = [i for i in range(3) if e >> (lo + i) & 1]
         gaps = [i for i in range(3) if not e >> (lo + i) & 1]
@@ -556,7 +559,7 @@ def meldable(card: int, present: int, jokers: int) -> bool:
     suit, rank = divmod(card, 13)
     return bool(
         IN_RUN[(present >> 13 * suit) & _SUIT_BITS] >> rank & 1
-        or (present & SAME_RANK[card]).bit_count() >= 2
+        or (same := present & SAME_RANK[card]) & (same - 1)  # 2 others of its rank
     )
 
 

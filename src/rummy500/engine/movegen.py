@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
 from rummy500.engine.cards import (
     JOKER,
@@ -84,11 +84,10 @@ def _naturals(mask: int) -> list[int]:
     while mask:
         low = mask & -mask
         mask ^= low
-        out.append(BIT_INDEX[low])
+        out.append(BIT_INDEX[low % 67])
     return out
 
 
-_NO_SPOTS: Final[dict[int, list[SpotEntry]]] = {}  # no lay-off counts (new-meld takes)
 CARD_BIT: Final = [1 << c for c in range(52)] + [
     0
 ]  # a card's bit in a presence mask (the joker: none)
@@ -239,10 +238,11 @@ class MoveGeneration(GameFields):
                 moves.append(takes[1])
             # deeper cards: the card taken must be melded or laid off (or, new-meld: melded)
             if len(pile) > 1:
+                # the cards that can be laid off, as bits (the joker's is bit 52)
                 if pickup == "new-meld":
-                    deep_mode, spots = MUST_NEW, _NO_SPOTS
+                    deep_mode, layable = MUST_NEW, 0
                 else:
-                    deep_mode, spots = MUST_ANY, self._spot_index or self._spots()
+                    deep_mode, layable = MUST_ANY, self._layable()
                 small = 5 - size  # below this depth the hand stays too small for the shortcut
                 for n, c in enumerate(pile[-2::-1], 2):
                     if c == JOKER:
@@ -252,14 +252,14 @@ class MoveGeneration(GameFields):
                     if n < small:
                         if self._can_take(seat, n, deep_mode):
                             moves.append(takes[n])
-                    elif c in spots:
+                    elif layable >> c & 1:
                         moves.append(takes[n])
                     elif jokers or c == JOKER:
                         if meldable(c, present, jokers):
                             moves.append(takes[n])
                     # meldable() without jokers, inline: a run of its suit, or a group
                     elif IN_RUN[present >> _SUIT_SHIFT[c] & 0x1FFF] >> _RANK[c] & 1 or (
-                        (present & SAME_RANK[c]).bit_count() >= 2
+                        (same := present & SAME_RANK[c]) & (same - 1)  # 2 of its rank
                     ):
                         moves.append(takes[n])
         if not stock:
@@ -302,9 +302,9 @@ class MoveGeneration(GameFields):
         pile = self.discard
         if mode == "off" or not pile:
             return []
-        spots = self._spots()
+        layable = self._layable()
         if mode == "last-discard":
-            return [1] if pile[-1] in spots else []
+            return [1] if layable >> pile[-1] & 1 else []
         depths = []
         present = jokers = 0
         for d, c in enumerate(reversed(pile), 1):
@@ -312,14 +312,14 @@ class MoveGeneration(GameFields):
                 jokers += 1
             else:
                 present |= 1 << c
-            if c in spots:
+            if layable >> c & 1:
                 depths.append(d)
             elif jokers or c == JOKER:
                 if meldable(c, present, jokers):
                     depths.append(d)
             # meldable() without jokers, inline (as in _draw_moves)
             elif IN_RUN[present >> _SUIT_SHIFT[c] & 0x1FFF] >> _RANK[c] & 1 or (
-                (present & SAME_RANK[c]).bit_count() >= 2
+                (same := present & SAME_RANK[c]) & (same - 1)  # 2 of its rank
             ):
                 depths.append(d)
         return depths
@@ -354,7 +354,7 @@ class MoveGeneration(GameFields):
                 meldable(card, now & _NATURALS, now >> 52)
                 if now >= _PILE_JOKER
                 else IN_RUN[now >> _SUIT_SHIFT[card] & 0x1FFF] >> _RANK[card] & 1
-                or (now & SAME_RANK[card]).bit_count() >= 2
+                or (same := now & SAME_RANK[card]) & (same - 1)  # 2 of its rank
             ):
                 now |= PILE_MELD
         sums.append(now)
@@ -395,14 +395,28 @@ class MoveGeneration(GameFields):
             self._spot_mask = mask
         return spots
 
-    def _meld_changed(self, meld: TableMeld, old: Sequence[tuple[int, SpotEntry]]) -> None:
+    def _layable(self) -> int:
+        """The cards that can be laid off on the table now, as bits: the natural cards' (bits
+        0-51) and the joker's (bit 52): a bit test where ``card in self._spots()`` is a
+        dictionary look-up."""
+        spots = self._spot_index
+        if spots is None:
+            spots = self._spots()
+        return self._spot_mask | (1 << JOKER if JOKER in spots else 0)
+
+    def _meld_changed(self, meld: TableMeld, old: Sequence[Any]) -> None:
         """Update the lay-off index for ``meld``, just made (``old`` empty) or extended (``old``:
-        the lay-offs it allowed before), keeping each card's entries in meld order."""
+        the lay-offs it allowed before), keeping each card's entries in meld order.
+
+        ``old``'s and ``new``'s items, ``(card, SpotEntry)``, are typed ``Any`` on purpose: the
+        compiled build unpacks a value typed as a fixed-length tuple into its fields and packs
+        it into a new tuple object wherever it goes back into a container or a comparison."""
         spots = self._spot_index
         if spots is None:
             return  # rebuilt when next needed
         mask = self._spot_mask
-        new = meld.spot_list = meld_spots(meld)
+        new: tuple[Any, ...] = meld_spots(meld)
+        meld.spot_list = new
         if not old:  # a new meld: it has the highest number, its entries go last
             for card, entry in new:
                 found = spots.get(card)
@@ -435,14 +449,15 @@ class MoveGeneration(GameFields):
                 if card != JOKER:
                     mask |= 1 << card
             else:
-                # in meld order, and within a meld low end first (as layoff_index has them)
-                key = (number, entry[1])
+                # in meld order, and within a meld low end first (as layoff_index has them):
+                # before the first entry whose (meld, position) is not below (number, pos)
+                pos = entry[1]
                 last = found[-1]
-                if (last[2], last[1]) < key:
+                if last[2] < number or (last[2] == number and last[1] < pos):
                     found.append(entry)
                 else:
                     i = 0
-                    while (found[i][2], found[i][1]) < key:
+                    while found[i][2] < number or (found[i][2] == number and found[i][1] < pos):
                         i += 1
                     found.insert(i, entry)
         self._spot_mask = mask
@@ -497,7 +512,7 @@ class MoveGeneration(GameFields):
                 while layable:
                     low = layable & -layable
                     layable ^= low
-                    held.append(BIT_INDEX[low])
+                    held.append(BIT_INDEX[low % 67])
                 if counts[JOKER] and JOKER in spots:
                     held.append(JOKER)
             # a lay-off that leaves only copies of the card just taken must let them go too
@@ -506,7 +521,8 @@ class MoveGeneration(GameFields):
             )
             lay = _LAYOFF_MOVES[seat]
             for card in held:
-                for entry in spots[card]:
+                entries: list[Any] = spots[card]  # (Any: not unpacked, see _meld_changed)
+                for entry in entries:
                     move = lay.get(entry) or _layoff_move(seat, entry)
                     if check_size:
                         if size == 1 and going_out == "discard":
@@ -533,9 +549,7 @@ class MoveGeneration(GameFields):
                     ds.append(discards[JOKER])
             if no_discard >= 0 and counts[no_discard]:
                 # nor any copy of it (docs/rules.md §4.3: copies are interchangeable)
-                no = discards[no_discard]
-                if no in ds:
-                    ds.remove(no)
+                _drop(ds, discards[no_discard])
             if first:
                 return ds[:1] or moves
             moves += ds
@@ -575,7 +589,7 @@ class MoveGeneration(GameFields):
             while ranks:
                 low = ranks & -ranks
                 ranks ^= low
-                key = group_key(BIT_INDEX[low], a, b, c, d)
+                key = group_key(BIT_INDEX[low % 67], a, b, c, d)
                 moves += groups[key] or _group_row(seat, jokers, key)
             moves += r0[0]
             moves += r1[0]
@@ -602,10 +616,12 @@ class MoveGeneration(GameFields):
                 while layable:
                     low = layable & -layable
                     layable ^= low
-                    for entry in spots[BIT_INDEX[low]]:
+                    entries: list[Any] = spots[BIT_INDEX[low % 67]]  # (Any: see _meld_changed)
+                    for entry in entries:
                         moves.append(lay.get(entry) or _layoff_move(seat, entry))
                 if jokers and JOKER in spots:
-                    for entry in spots[JOKER]:
+                    entries = spots[JOKER]
+                    for entry in entries:
                         moves.append(lay.get(entry) or _layoff_move(seat, entry))
         # discards
         moves += r0[1]
@@ -615,7 +631,7 @@ class MoveGeneration(GameFields):
         if jokers:
             moves.append(_DISCARD[seat][JOKER])
         if no_discard >= 0 and counts[no_discard]:
-            moves.remove(_DISCARD[seat][no_discard])
+            _drop(moves, _DISCARD[seat][no_discard])
         return moves
 
     def _continues(self, counts: list[int], size: int, move: Move, no_discard: int) -> bool:
@@ -643,6 +659,16 @@ class MoveGeneration(GameFields):
             target = next(m for m in melds if m.number == move.number)
             extend_meld(target, move.cards[0], move.end, 0)
         return _lays_off_all(melds, no_discard, stuck)
+
+
+def _drop(moves: list[Move], move: Move) -> None:
+    """Take ``move`` (one of the ready-made moves) out of ``moves`` if it is there: found by
+    identity from the end, where the discards are (``list.remove`` compares tuples from the
+    start)."""
+    for i in range(len(moves) - 1, -1, -1):
+        if moves[i] is move:
+            del moves[i]
+            return
 
 
 def _lays_off_all(melds: list[TableMeld], card: int, copies: int) -> bool:

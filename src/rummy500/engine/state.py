@@ -157,9 +157,14 @@ class Game(Serialization):
         next player's draw closes the window (records may leave passes out).
         """
         legal = self._legal
-        if legal is not None and move in legal:  # the common case: a move just listed
-            self._apply(move)
-            return
+        if legal is not None:  # the common case: a move just listed (the same object)
+            for listed in legal:
+                if listed is move:
+                    self._apply(move)
+                    return
+            if move in legal:  # an equal move made anew
+                self._apply(move)
+                return
         if isinstance(move, str):
             move = Move.parse(move)
         if self.phase in (HAND_OVER, GAME_OVER):
