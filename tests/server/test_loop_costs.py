@@ -100,3 +100,30 @@ def test_the_writer_registers_its_socket_with_the_loop_once(storage: Storage) ->
     assert calls == {"add_reader": 0, "remove_reader": 1, "add_writer": 0}, calls
     assert storage.events(tables[0].id)[-1] == "P2 discard 8H"
     assert len(storage.events(tables[1].id)) == 20 and storage.events(tables[2].id) == ["deal"]
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_a_batch_whose_caller_was_cancelled_does_not_answer_the_next(storage: Storage) -> None:
+    """A batch sent whose caller is cancelled (the server stopping) is still read to its end
+    by the writer's connection: the next batch waits for it and gets its own answer."""
+    tables = [new_table(storage) for _ in range(2)]
+    for t in tables:
+        storage.claim(t.id, "n", 30)
+
+    async def run() -> None:
+        assert await storage.append_async([Append(tables[0].id, 0, ["deal"], "n")]) == [True]
+        sent = asyncio.ensure_future(
+            storage.append_async([Append(tables[0].id, 1, ["P1 draw"], "n")])
+        )
+        for _ in range(3):
+            await asyncio.sleep(0)  # sent, not answered yet
+        assert storage._async_writer._answer is not None  # under way
+        sent.cancel()
+        stale = Append(tables[0].id, 0, ["P1 draw"], "n")
+        batch = [stale, Append(tables[1].id, 0, ["deal"], "n")]
+        assert await storage.append_async(batch) == [False, True]
+        await storage.close_async()
+
+    asyncio.run(run())
+    assert storage.events(tables[1].id) == ["deal"]
+    assert storage.events(tables[0].id) in (["deal"], ["deal", "P1 draw"])

@@ -45,9 +45,11 @@ class LoopWriter:
         self.loop = asyncio.get_running_loop()
         self.fd = self.pgconn.socket
         self.broken = False
-        #: the answer to the request under way (``None``: none is)
+        #: the answer to the request under way (``None``: none is), and whether none is
         self._answer: asyncio.Future[list[PGresult]] | None = None
         self._results: list[PGresult] = []
+        self._idle = asyncio.Event()
+        self._idle.set()
         self.loop.add_reader(self.fd, self._readable)
 
     @classmethod
@@ -105,19 +107,21 @@ class LoopWriter:
         from psycopg import errors
         from psycopg.pq import ExecStatus
 
-        if self._answer is not None:  # one whose caller was cancelled: let it finish first
-            with contextlib.suppress(BaseException):
-                await asyncio.shield(self._answer)
+        while not self._idle.is_set():  # one whose caller was cancelled: its answer is read
+            await self._idle.wait()
         if self.closed:
             raise errors.OperationalError("the writer's connection is closed")
         answer = self._answer = self.loop.create_future()
+        self._idle.clear()
         try:
             send()
             if self.pgconn.flush():  # more than the socket takes now: the rest when it can
                 self.loop.add_writer(self.fd, self._writable)
         except Exception as e:
             self._fail(e)
-        results = await asyncio.shield(answer)  # a cancelled caller leaves it to be read
+        # awaited as it is (a shield would cost the loop one more turn a batch): a cancelled
+        # caller cancels it, and the reader still reads its results to the end
+        results = await answer
         for result in results:
             if result.status not in (ExecStatus.TUPLES_OK, ExecStatus.COMMAND_OK):
                 raise errors.error_from_result(result)
@@ -140,6 +144,7 @@ class LoopWriter:
                     continue
                 answer, results = self._answer, self._results
                 self._answer, self._results = None, []
+                self._idle.set()
                 if not answer.done():
                     answer.set_result(results)
         except Exception as e:
@@ -149,6 +154,7 @@ class LoopWriter:
         self.broken = True
         self._stop_watching()
         answer, self._answer, self._results = self._answer, None, []
+        self._idle.set()
         if answer is not None and not answer.done():
             answer.set_exception(error)
 
