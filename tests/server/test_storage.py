@@ -320,7 +320,7 @@ def test_the_writer_plans_its_statement_once(storage: Storage) -> None:
         for version, text in enumerate(moves):
             for t in tables[:2]:
                 assert await storage.append_async([Append(t.id, version, [text], "n")]) == [True]
-        cursor = await storage._async_writer.execute(
+        cursor = await storage._async_writer.conn.execute(
             "SELECT generic_plans, custom_plans FROM pg_prepared_statements"
         )
         plans = [tuple(row) for row in await cursor.fetchall()]

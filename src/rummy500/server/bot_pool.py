@@ -1,12 +1,14 @@
 """The server-wide pool of computer players and hints, shared by every table, off the event
-loop (what one table asks of it is :mod:`~rummy500.server.table_bots`).
+loop but for the quickest (what one table asks of it is :mod:`~rummy500.server.table_bots`).
 
 A bot is given a seat's :class:`~rummy500.engine.Observation` and its legal moves, exactly as in
-:mod:`rummy500.bots`. The quick levels (random, easy, medium: well under a millisecond a move)
-run in a thread pool; the searching ones (hard, expert: tens of milliseconds a move, up to a few
-hundred) in worker processes so that they never hold the server's interpreter. A bot is made
-afresh for every decision with a seed drawn from the table's seed and version, so it holds
-nothing between moves and a restarted server plays on the same way.
+:mod:`rummy500.bots`. The quickest levels (random, easy: some 10 µs a move) decide on the event
+loop itself, which costs less than a thread's hand-over; medium (well under a millisecond a
+move, up to 20 ms) runs in a thread pool; the searching ones (hard, expert: tens of
+milliseconds a move, up to a few hundred) in worker processes so that they never hold the
+server's interpreter. A bot is made afresh for every decision with a seed drawn from the
+table's seed and version, so it holds nothing between moves and a restarted server plays on
+the same way.
 
 Hints are searches too (the game review's evaluator, on the deals the review of the same
 position samples), but they never take a worker of the tables' computer players: they run
@@ -36,6 +38,7 @@ from rummy500.workers import WorkerPool
 
 __all__ = [
     "FALLBACK_LEVEL",
+    "LOOP_LEVELS",
     "SLOW_LEVELS",
     "BotRunner",
     "BotsBusy",
@@ -53,6 +56,11 @@ T = TypeVar("T")
 SLOW_LEVELS = frozenset(name for name, level in LEVELS.items() if level.searches)
 #: The quick level that decides for a searching one when the line for the workers is full.
 FALLBACK_LEVEL = "medium"
+#: Levels decided on the event loop itself: a decision takes some 10 µs (0.2 ms at the 99th
+#: percentile), where handing it to a thread and back took some 50 µs more of CPU and four
+#: context switches, and woke the loop once more a move (docs/server.md, "CPU per move, one
+#: process against two"). ``medium`` (up to 20 ms) stays in a thread.
+LOOP_LEVELS = frozenset({"random", "easy"})
 #: Added to the hint workers' niceness: the lowest CPU priority, below the tables' workers.
 HINT_NICE = 19
 
@@ -236,6 +244,8 @@ class BotRunner:
         """The move a bot of ``level`` chooses; a searching one waits for a worker in line from
         ``since`` (the event loop's clock: when its turn began; ``None``: now)."""
         loop = asyncio.get_running_loop()
+        if level in LOOP_LEVELS:
+            return choose_move(level, seed, observation, legal, self.options.get(level))
         if level not in SLOW_LEVELS:
             return await loop.run_in_executor(
                 self._threads,

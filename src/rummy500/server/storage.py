@@ -1238,10 +1238,11 @@ class Storage:
         return [n in ok for n in range(len(items))]
 
     async def append_async(self, items: Sequence[Append]) -> list[bool]:
-        """PostgreSQL: :meth:`append` on the event loop, with psycopg's asynchronous
-        connection (kept, like :meth:`_append_pg`'s): the loop sends the batch and serves its
-        clients until the answer comes, with no worker thread to wake and hand the interpreter
-        to and back, several context switches a batch on a busy machine."""
+        """PostgreSQL: :meth:`append` on the event loop, on a connection of its own (kept,
+        like :meth:`_append_pg`'s; :class:`~rummy500.server.pg_writer.LoopWriter`): the loop
+        sends the batch and serves its clients until the answer comes, with no worker thread to
+        wake and hand the interpreter to and back, several context switches a batch on a busy
+        machine, and the statement is prepared once, its socket watched once for the session."""
         if not items:
             return []
         try:
@@ -1257,36 +1258,33 @@ class Storage:
                 results.append(False)
         return results
 
-    async def _append_pg_async(self, items: Sequence[Append]) -> list[bool]:
-        import psycopg
+    #: The types of :data:`_APPEND_PG`'s parameters (oids: as inferred, ``float8`` twice).
+    _APPEND_PG_TYPES = (0, 701, 701)
 
-        conn = self._async_writer
-        if conn is None or conn.closed:
+    async def _append_pg_async(self, items: Sequence[Append]) -> list[bool]:
+        from rummy500.server.pg_writer import LoopWriter
+
+        writer = self._async_writer
+        if writer is None or writer.closed:
+            if writer is not None:
+                await writer.close()
             self._async_writer = None
             url = "postgresql://" + self.url.split("://", 1)[1]
-            conn = await psycopg.AsyncConnection.connect(url, autocommit=True)
-            for setting in self._WRITER_SETTINGS:
-                await conn.execute(setting)
-            self._async_writer = conn
+            writer = await LoopWriter.open(
+                url, self._WRITER_SETTINGS, self._APPEND_PG, self._APPEND_PG_TYPES
+            )
+            self._async_writer = writer
         ok: set[int] = set()
-        try:
-            async with conn.cursor() as cursor:
-                for numbers, parameters in _append_pg_statements(items):
-                    await cursor.execute(self._APPEND_PG, parameters)
-                    advanced = {row[0] for row in await cursor.fetchall()}
-                    ok.update(n for n in numbers if items[n].table_id in advanced)
-        except BaseException:
-            if conn.closed:
-                self._async_writer = None
-            raise
+        for numbers, parameters in _append_pg_statements(items):
+            advanced = set(await writer.run([str(p) for p in parameters]))  # as text
+            ok.update(n for n in numbers if items[n].table_id in advanced)
         return [n in ok for n in range(len(items))]
 
     async def close_async(self) -> None:
         """Close :meth:`append_async`'s connection (on the loop that opened it)."""
-        conn, self._async_writer = self._async_writer, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                await conn.close()
+        writer, self._async_writer = self._async_writer, None
+        if writer is not None:
+            await writer.close()
 
     def _drop_writer(self) -> None:
         """Close the kept connection (if any)."""
