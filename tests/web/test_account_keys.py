@@ -62,18 +62,19 @@ def every_stop_drawn(page: Any, screen: str) -> None:
     seen: list[str] = []
     for _ in range(MAX_TABS * 3):
         page.keyboard.press("Tab")
-        now = page.evaluate(
-            """() => { const e = document.activeElement;
-              if (e === document.body) return null;
-              e.dataset.stop = e.dataset.stop || String(Math.random()).slice(2);  // its identity
-              return e.dataset.stop + " " + e.outerHTML.slice(0, 100); }"""
+        # the stop and how it is drawn, read at once (two reads could see two elements)
+        found = page.evaluate(
+            "() => { const e = document.activeElement;"
+            " if (!e || e === document.body) return null;"
+            " e.dataset.stop = e.dataset.stop || String(Math.random()).slice(2);"  # its identity
+            f" return [e.dataset.stop + ' ' + e.outerHTML.slice(0, 100), ({FOCUS})()]; }}"
         )
-        if now is None:  # between the end and the top
+        if found is None:  # between the end and the top
             continue
+        now, drawn = found
         if now in seen:  # round again
             break
         seen.append(now)
-        drawn = focus(page)
         assert drawn["visible"], f"{screen}: the focus on {now} is not drawn"
     assert len(seen) >= 3, f"{screen}: Tab reached only {seen}"
 
