@@ -241,7 +241,7 @@ def test_wheel_installed_alone_serves_and_plays(wheel: Path, tmp_path: Path) -> 
 def test_without_a_c_compiler_the_wheel_is_the_pure_one(tmp_path: Path) -> None:
     """Slow: mypyc type-checks the engine before the compiler is called (and fails)."""
     pytest.importorskip("hatchling", reason="the dev extra's build tools")
-    pytest.importorskip("mypyc")
+    pytest.importorskip("mypyc", reason="mypyc: the dev extra (make test installs it)")
     env = {**os.environ, "CC": "false", "RUMMY500_BUILD": "auto"}
     command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation"]
     built = subprocess.run(

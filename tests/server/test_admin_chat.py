@@ -6,9 +6,9 @@ that has the table)."""
 
 from __future__ import annotations
 
-import contextlib
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from .helpers import TableClient
-from .postgres import pg_bin, postgres_cluster
+from .postgres import new_database
 from .procserver import ServerProcess
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
@@ -42,15 +42,13 @@ async def chat_shown(client: TableClient, want: list[str], timeout: float = 15.0
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_wiping_chat_clears_it_at_the_table_in_play_and_its_clients_get_the_state(
-    tmp_path: Path, backend: str
+    tmp_path: Path, backend: str, request: pytest.FixtureRequest
 ) -> None:
-    if backend == "postgresql" and pg_bin() is None:
-        pytest.skip("PostgreSQL is not installed (make test-deps)")
-    with contextlib.ExitStack() as stack:
-        args: list[str] = []
-        if backend == "postgresql":
-            args = ["--db", stack.enter_context(postgres_cluster())]
-        server = stack.enter_context(ServerProcess(tmp_path / "s", *args))
+    args: list[str] = []
+    if backend == "postgresql":  # a database of its own on the session's cluster
+        base = request.getfixturevalue("postgres_url")
+        args = ["--db", new_database(base, "w_" + uuid.uuid4().hex[:12])]
+    with ServerProcess(tmp_path / "s", *args) as server:
         db_url = args[1] if args else f"sqlite:///{server.db_path}"
         async with httpx.AsyncClient(base_url=server.base, timeout=10) as http:
             seats = [{"kind": "human"}, {"kind": "human"}]  # dealt once both are here
