@@ -30,7 +30,14 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from rummy500.bots.base import Bot
-from rummy500.bots.reading import Reading, TableFits, play_points, read_hand, table_fits
+from rummy500.bots.reading import (
+    Reading,
+    TableFits,
+    live_cards,
+    play_points,
+    read_hand,
+    table_fits,
+)
 from rummy500.engine import JOKER, Move, Observation, card_counts, card_values, physical
 from rummy500.engine.cards import JOKER_AS
 from rummy500.engine.melds import can_meld_with
@@ -135,21 +142,7 @@ class _View:
         """Copies of each natural card that could still come to this hand from the stock or
         an opponent (not in this hand, not on the table, not in the pile, not known elsewhere)."""
         if self._live is None:
-            obs = self.obs
-            live = [2 if obs.players >= 5 else 1] * 53
-            for c in obs.hand:
-                live[c] -= 1
-            for c in obs.discard_pile:
-                live[c] -= 1
-            for m in obs.melds:
-                for c in m.cards:
-                    if c < 52:
-                        live[c] -= 1
-            for s, cards in enumerate(obs.known):
-                if s != obs.seat:
-                    for c in cards:
-                        live[c] -= 1
-            self._live = live
+            self._live = live_cards(self.obs)
         return self._live
 
     def reading(self, cards: Sequence[int]) -> Reading:

@@ -18,11 +18,11 @@ from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
-from rummy500.engine import JOKER, MeldView, Move, card_value, card_values
+from rummy500.engine import JOKER, MeldView, Move, Observation, card_value, card_values
 from rummy500.engine.cards import JOKER_AS, JOKER_RANK
 from rummy500.engine.melds import analyze_meld, meld_value, played_value
 
-__all__ = ["Reading", "TableFits", "play_points", "read_hand", "table_fits"]
+__all__ = ["Reading", "TableFits", "live_cards", "play_points", "read_hand", "table_fits"]
 
 
 class TableFits(NamedTuple):
@@ -105,6 +105,26 @@ def _table_fits(melds: tuple[MeldView, ...]) -> TableFits:
     if not fits and not joker:
         return _NO_TABLE
     return TableFits(frozenset(fits), tuple(sorted(after.items())), joker)
+
+
+def live_cards(obs: Observation) -> list[int]:
+    """Copies of each natural card (by code; the joker's entry unused) that could still come to
+    the observing seat's hand from the stock or an opponent: not in its hand, not on the table,
+    not in the discard pile, not known to be in another hand."""
+    live = [2 if obs.players >= 5 else 1] * 53
+    for c in obs.hand:
+        live[c] -= 1
+    for c in obs.discard_pile:
+        live[c] -= 1
+    for m in obs.melds:
+        for c in m.cards:
+            if c < 52:
+                live[c] -= 1
+    for s, cards in enumerate(obs.known):
+        if s != obs.seat:
+            for c in cards:
+                live[c] -= 1
+    return live
 
 
 def read_hand(

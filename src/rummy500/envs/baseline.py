@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from rummy500.bots import Bot, IntermediatePolicy, make_bot
-from rummy500.bots.reading import play_points, read_hand, table_fits
+from rummy500.bots.reading import live_cards, play_points, read_hand, table_fits
 from rummy500.engine import JOKER, Game, Move, Observation, Rules, card_counts, card_values
 from rummy500.engine.melds import can_meld_with
 from rummy500.sim import wilson_interval
@@ -111,24 +111,6 @@ def candidates(observation: Observation, legal: Sequence[Move]) -> list[Move]:
     return _RANKERS[0].rank(observation, legal)[:CANDIDATES]
 
 
-def _live(obs: Observation) -> list[int]:
-    """Copies of each natural card that could still come to this hand."""
-    live = [2 if obs.players >= 5 else 1] * 53
-    for c in obs.hand:
-        live[c] -= 1
-    for c in obs.discard_pile:
-        live[c] -= 1
-    for m in obs.melds:
-        for c in m.cards:
-            if c < 52:
-                live[c] -= 1
-    for s, cards in enumerate(obs.known):
-        if s != obs.seat:
-            for c in cards:
-                live[c] -= 1
-    return live
-
-
 def _outs(deadwood: Sequence[int], live: Sequence[int]) -> int:
     """Live cards that would make a meld of two deadwood cards (each pair counted once)."""
     dead = sorted({c for c in deadwood if c != JOKER})
@@ -160,7 +142,7 @@ def features(observation: Observation, legal: Sequence[Move]) -> tuple[list[Move
     val = card_values(values)
     fits = table_fits(obs.melds)
     hand = list(obs.hand)
-    live = _live(obs)
+    live = live_cards(obs)
     others = [s for s in range(obs.players) if s != seat]
     their_cards = max(obs.hand_sizes[s] for s in others)
     their_total = max(obs.totals[s] for s in others)
