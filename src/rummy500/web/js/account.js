@@ -3,29 +3,14 @@
 // with mute, block and report. Playing as a guest needs none of it.
 import { html, useState, useEffect, useRef } from './lib.js';
 import { t } from './i18n.js';
-import { ApiError } from './api.js';
+import { request } from './api.js';
 import * as store from './store.js';
 import { navigate, Settings } from './app-shell.js';
 import { LanguagePicker } from './language-picker.js';
 import { levelName } from './rules.js';
 import { RatingsSection } from './play-now.js';
 
-async function call(method, path, body) {
-  const headers = { Accept: 'application/json', 'Accept-Language': document.documentElement.lang || 'en' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await fetch(path, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    const detail = data && data.detail;
-    throw new ApiError(response.status, typeof detail === 'string' ? detail : response.statusText);
-  }
-  return data;
-}
+const call = (method, path, body) => request(method, path, { body });
 
 const toBytes = (text) => {
   const b64 = text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4);

@@ -20,7 +20,8 @@ function describe(detail) {
   return JSON.stringify(detail);
 }
 
-async function request(method, path, { body, token, language } = {}) {
+// One request to the server (the account, pairing and profile screens call it too).
+export async function request(method, path, { body, token, language } = {}) {
   const headers = { Accept: 'application/json' };
   // the server's words (errors) in the page's language, which the player may have chosen
   const lang = language || (typeof document !== 'undefined' && document.documentElement.lang);

@@ -3,7 +3,7 @@
 // ratings with their chart.
 import { html, useState, useEffect, useRef } from './lib.js';
 import { t } from './i18n.js';
-import { ApiError } from './api.js';
+import { request as call } from './api.js';
 import * as store from './store.js';
 import { navigate, Settings } from './app-shell.js';
 import { LanguagePicker } from './language-picker.js';
@@ -12,24 +12,6 @@ import { levelName } from './rules.js';
 export const POOLS = ['2', '3-4', '5-8'];
 /** How often a waiting player asks how it goes (the server forgets one silent for 20 s). */
 const POLL_MS = 1000;
-
-async function call(method, path, { body, token } = {}) {
-  const headers = { Accept: 'application/json', 'Accept-Language': document.documentElement.lang || 'en' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(path, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    const detail = data && data.detail;
-    throw new ApiError(response.status, typeof detail === 'string' ? detail : response.statusText);
-  }
-  return data;
-}
 
 /** A rating as shown: `1578`, or `1578?` while provisional. */
 export function shownRating(r) {
