@@ -54,7 +54,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -465,7 +465,36 @@ class _Player:
         self.hints_asked.clear()
 
 
-async def _wait_ready(http: Any, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
+@contextlib.contextmanager
+def served(command: list[str], log_path: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A ``rummy500 serve`` process started with ``command``, its output in ``log_path``;
+    stopped on leaving (terminated, killed after 15 s). A :class:`RuntimeError` raised inside
+    carries the tail of the server's log."""
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            command,
+            env=dict(os.environ, PYTHONUNBUFFERED="1"),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            yield proc
+        except RuntimeError as e:
+            with open(log_path, encoding="utf-8", errors="replace") as f:
+                raise RuntimeError(f"{e}:\n{f.read()[-3000:]}") from None
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+async def wait_ready(http: Any, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    """Wait until the server answers its health check (a :class:`RuntimeError` if it exits or
+    does not answer within ``timeout`` seconds)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if proc.poll() is not None:
@@ -525,31 +554,15 @@ async def run_benchmark(
             *_serve_args(tables),
             *level_args,
         ]
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
         log_path = os.environ.get("RUMMY500_BENCH_LOG") or os.path.join(tmp, "server.log")
-        log = open(log_path, "wb")  # noqa: SIM115 (closed below, after the server)
-        proc = subprocess.Popen(
-            command, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
-        )
-        try:
+        with served(command, log_path) as proc:
             async with _client(base) as http:
-                await _wait_ready(http, proc)
+                await wait_ready(http, proc)
                 elapsed = await _play(
                     http, tables, level, think_ms, rng, stats, warmup, seconds,
                     lambda: {"servers": [proc.pid], "searches": descendants(proc.pid)},
                     hint_fraction,
                 )  # fmt: skip
-        except RuntimeError as e:
-            with open(log_path, encoding="utf-8", errors="replace") as f:
-                raise RuntimeError(f"{e}:\n{f.read()[-3000:]}") from None
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-            log.close()
         stats.bot_fallbacks = _fallbacks_logged([log_path])
     return _figures(stats, tables, elapsed, think_ms, seconds, 1)
 

@@ -13,28 +13,21 @@ odds of ten to one).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import random
 import secrets
-import socket
-import subprocess
 import sys
 import tempfile
 import time
 from typing import Any
 
+from rummy500.bench.cluster import free_port
+from rummy500.bench.load import served, wait_ready
+
 __all__ = ["JSON_KEYS", "run_pairing"]
 
 #: The keys ``--json`` prints first.
 JSON_KEYS = ("paired", "wait_p50_s", "wait_p99_s", "rating_gap_mean", "rating_gap_p90")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _quantile(values: list[float], q: float) -> float:
@@ -162,46 +155,27 @@ async def run_pairing(
     with tempfile.TemporaryDirectory(prefix="rummy500-bench-pairing-") as tmp:
         url = db_url or f"sqlite:///{tmp}/bench.sqlite3"
         tokens = await asyncio.get_running_loop().run_in_executor(None, _accounts, url, ratings)
-        port = _free_port()
+        port = free_port()
         command = [
             sys.executable, "-m", "rummy500", "serve", "--port", str(port), "--db", url,
             "--node", f"bench-{port}", "--log-level", "warning", "--api-per-minute", "0",
             "--seeks-per-minute", "0", "--seekers-per-address", "0", "--limit-concurrency", "5000",
         ]  # fmt: skip
-        log_path = os.path.join(tmp, "server.log")
-        with open(log_path, "wb") as log:
-            proc = subprocess.Popen(
-                command,
-                env=dict(os.environ, PYTHONUNBUFFERED="1"),
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-            out: dict[str, Any] = {"waits": [], "tables": {}, "refused": [], "lost": []}
-            try:
-                limits = httpx.Limits(max_connections=200)
-                base = f"http://127.0.0.1:{port}"
-                async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
-                    await _ready(http, proc)
-                    started = time.monotonic()
-                    tasks = []
-                    for session, rating in zip(tokens, ratings, strict=True):
-                        tasks.append(
-                            asyncio.create_task(_seeker(http, session, rating, poll, timeout, out))
-                        )
-                        await asyncio.sleep(rng.expovariate(rate))
-                    await asyncio.gather(*tasks)
-                    elapsed = time.monotonic() - started
-            except RuntimeError as e:
-                with open(log_path, encoding="utf-8", errors="replace") as f:
-                    raise RuntimeError(f"{e}:\n{f.read()[-3000:]}") from None
-            finally:
-                proc.terminate()
-                try:
-                    proc.wait(15)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+        out: dict[str, Any] = {"waits": [], "tables": {}, "refused": [], "lost": []}
+        with served(command, os.path.join(tmp, "server.log")) as proc:
+            limits = httpx.Limits(max_connections=200)
+            base = f"http://127.0.0.1:{port}"
+            async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+                await wait_ready(http, proc)
+                started = time.monotonic()
+                tasks = []
+                for session, rating in zip(tokens, ratings, strict=True):
+                    tasks.append(
+                        asyncio.create_task(_seeker(http, session, rating, poll, timeout, out))
+                    )
+                    await asyncio.sleep(rng.expovariate(rate))
+                await asyncio.gather(*tasks)
+                elapsed = time.monotonic() - started
     gaps = [max(r) - min(r) for r in out["tables"].values() if len(r) == 2]
     waits: list[float] = out["waits"]
     from rummy500.server.ratings import SCALE
@@ -221,15 +195,3 @@ async def run_pairing(
         "seconds": round(elapsed, 1),
         "points_per_mu": round(SCALE, 2),
     }
-
-
-async def _ready(http: Any, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the server exited with status {proc.returncode}")
-        with contextlib.suppress(Exception):
-            if (await http.get("/api/health")).status_code == 200:
-                return
-        await asyncio.sleep(0.1)
-    raise RuntimeError("the server did not start")
