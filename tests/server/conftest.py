@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from rummy500.server.storage import Storage
+
 from .helpers import RunningServer, server_config
 from .procserver import ServerProcess
 
@@ -83,3 +85,12 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
     base = request.getfixturevalue("postgres_url")
     return new_database(base, "t_" + uuid.uuid4().hex[:12])
+
+
+@pytest.fixture
+def storage(db_url: str) -> Iterator[Storage]:
+    """A migrated :class:`~rummy500.server.storage.Storage` on ``db_url`` (each backend)."""
+    store = Storage(db_url)
+    store.migrate()
+    yield store
+    store.close()

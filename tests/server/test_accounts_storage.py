@@ -5,7 +5,6 @@ bounded, and a deleted account's games kept without its name."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import pytest
 
@@ -16,14 +15,6 @@ from rummy500.server.storage import (
     Storage,
     hash_token,
 )
-
-
-@pytest.fixture
-def storage(db_url: str) -> Iterator[Storage]:
-    store = Storage(db_url)
-    store.migrate()
-    yield store
-    store.close()
 
 
 def key(n: int) -> NewPasskey:

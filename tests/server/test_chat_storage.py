@@ -5,23 +5,13 @@ deletes at most a page of lines (the attacks on a real server are in test_abuse_
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from sqlalchemy import event, update
 
 from rummy500.server.storage import CHAT_TRIM_BATCH, Storage, tables
 
 from .test_storage import new_table
-
-
-@pytest.fixture
-def storage(db_url: str) -> Iterator[Storage]:
-    store = Storage(db_url)
-    store.migrate()
-    yield store
-    store.close()
 
 
 def finish(storage: Storage, table_id: str, at: float) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -51,14 +50,6 @@ def test_quick_computer_players_decide_on_the_event_loop(monkeypatch: pytest.Mon
     loop_thread = threading.get_ident()
     assert threads["random"] == threads["easy"] == loop_thread
     assert threads["medium"] != loop_thread and threads["hard"] != loop_thread
-
-
-@pytest.fixture
-def storage(db_url: str) -> Iterator[Storage]:
-    store = Storage(db_url)
-    store.migrate()
-    yield store
-    store.close()
 
 
 @pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)

@@ -6,7 +6,6 @@ upgrades write in bulk."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -88,14 +87,6 @@ def lost_after(revision: str) -> dict[str, dict[str, Any] | None]:
             else:
                 lost[table] = {**known, **columns}
     return lost
-
-
-@pytest.fixture
-def storage(db_url: str) -> Iterator[Storage]:
-    store = Storage(db_url)
-    store.migrate()
-    yield store
-    store.close()
 
 
 def new_table(storage: Storage, seats: list[tuple[str, str | None]], **kw: Any) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,14 +15,6 @@ from sqlalchemy import text
 from rummy500.server.storage import Append, ListKey, Storage, creator_key, hash_token
 
 from .helpers import RunningServer
-
-
-@pytest.fixture
-def storage(db_url: str) -> Iterator[Storage]:
-    store = Storage(db_url)
-    store.migrate()
-    yield store
-    store.close()
 
 
 def new_table(storage: Storage, creator: str | None = None, **kw: Any) -> str:

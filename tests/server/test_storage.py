@@ -4,7 +4,6 @@ their version and by the table's owner, and games rebuilt exactly from what is s
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,14 +15,6 @@ from rummy500.server.events import rebuild_game
 from rummy500.server.storage import Append, SeatError, Storage, hash_token, metadata
 
 from .helpers import RunningServer, play_to_the_end, server_config
-
-
-@pytest.fixture
-def storage(db_url: str) -> Iterator[Storage]:
-    store = Storage(db_url)
-    store.migrate()
-    yield store
-    store.close()
 
 
 def new_table(storage: Storage, seats: Any = (("human", None), ("bot", "easy")), **kw: Any) -> Any:
