@@ -101,6 +101,11 @@ def test_the_picker_switches_the_language_at_once_and_is_remembered(open_page: A
     other = shipped_languages()[1]
     pick(page, other)
     assert page.evaluate("() => window.__same_page") is True  # no reload
+    # the page's lang is set as the catalog arrives; its words follow in the next render
+    page.wait_for_function(
+        "(english) => document.querySelector('[data-action=\"create\"]').innerText !== english",
+        arg=english,
+    )
     assert create.inner_text() != english
     page.reload()
     page.wait_for_selector(".lobby")
