@@ -131,4 +131,8 @@ test('the replay names seats as the table does: a computer player without a name
   assert.equal(reviewSeatName(table, names, 'P2'), 'Computer P2');
   assert.equal(reviewSeatName(table, names, 'P3'), 'Cleo');
   assert.equal(reviewSeatName(null, names, 'P2'), 'P2', "the review's names until the table is known");
+  // the game is over: the seat Cleo gave up is no longer "left" (nobody can take it over), but
+  // the table (GET /api/tables/{id}) still says who played it until then
+  const finished = { seats: [{ seat: 'P3', kind: 'human', name: null, left: false, left_name: 'Cleo' }] };
+  assert.equal(reviewSeatName(finished, names, 'P3'), 'Cleo');
 });

@@ -55,6 +55,7 @@ async def test_a_seat_left_during_the_game_says_who_left_and_that_the_computer_p
     assert [s["left"] for s in table["seats"]] == [False, True, False]
     one = (await server.http.get(f"/api/tables/{table_id}")).json()
     assert row(one["seats"], "P2")["left"] is True
+    assert row(one["seats"], "P2")["left_name"] == "Bob"  # kept with the seat, not in memory
 
     # Cleo takes it over: the seat is hers, and no longer a seat someone left
     cleo = await server.join(table_id, "Cleo", "P2")
@@ -64,6 +65,7 @@ async def test_a_seat_left_during_the_game_says_who_left_and_that_the_computer_p
     assert p2["name"] == "Cleo" and not p2["left"] and p2["left_name"] is None
     one = (await server.http.get(f"/api/tables/{table_id}")).json()
     assert row(one["seats"], "P2")["left"] is False
+    assert row(one["seats"], "P2")["left_name"] is None
 
 
 async def test_a_seat_given_up_before_the_game_is_a_free_seat(server: RunningServer) -> None:

@@ -41,6 +41,8 @@ def same(column: str) -> Any:
 #: the way up again as a function of the row before; ``None``: the whole table, empty after).
 #: Everything else comes back exactly.
 LOST: dict[str, dict[str, dict[str, Any] | None]] = {
+    # 0006: who gave a seat up is forgotten.
+    "0005": {"seats": {"left_name": lambda row: None, "left_account_id": lambda row: None}},
     # 0005: ratings, their history and the players waiting to be paired go; no game is rated.
     "0004": {
         "tables": {"rated": lambda row: False},
@@ -126,6 +128,8 @@ def populate(storage: Storage) -> None:
         for k in range(3):
             storage.add_chat(table, k % 2, names[k % 2], f"line {k} of {n}", 5 + k)
         storage.add_chat(table, None, "Watcher", "nice one", 9)
+        if n == 1:
+            assert storage.free_seat(table, hash_token("11")) == 1  # DAN gives the seat up
         if n == 2:
             version = len(texts)
             assert storage.append([Append(table, version, ["end"], "node", status="finished")])

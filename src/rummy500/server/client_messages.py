@@ -266,6 +266,12 @@ class SeatInfo(BaseModel):
         description="A person gave this seat up during the game: a computer player plays it "
         "until someone joins to take it over.",
     )
+    left_name: str | None = Field(
+        None,
+        description="The name of the person who gave this seat up during the game (also once "
+        "it is over, so that the record and the review name the seat as the table did); null "
+        "once someone took the seat over.",
+    )
 
 
 class TableInfo(BaseModel):

@@ -108,6 +108,7 @@ def table_info(record: TableRecord, public_url: str) -> TableInfo:
                 taken=s.taken or s.kind == "bot",  # by its computer player
                 # a free person's seat of a game on: given up, played by the computer
                 left=record.status == "playing" and s.kind == "human" and not s.taken,
+                left_name=s.left_name,
             )
             for s in record.seats
         ],

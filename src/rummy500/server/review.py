@@ -365,7 +365,7 @@ class ReviewDesk:
                 game = await asyncio.to_thread(GameRecord.parse, text)
                 job.total = await asyncio.to_thread(count_decisions, game, seat, limit)
                 job.change()
-                names = [s.name or seat_str(s.number) for s in record.seats]
+                names = [s.name or s.left_name or seat_str(s.number) for s in record.seats]
                 self.computed += 1
                 judgement = await self._judge(job, game, seat, limit)
                 replay_text = await asyncio.to_thread(_replay_text, game, seat)

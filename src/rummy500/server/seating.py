@@ -129,12 +129,13 @@ class Seating:
         self.left_by[seat] = name
 
     def left_seats(self, started: bool) -> dict[int, str | None]:
-        """The seats given up during the game, each with the name of who left (``None`` once
-        forgotten, after a restart): a free person's seat of a game that has started."""
+        """The seats given up during the game, each with the name of who left (kept with the
+        seat: ``SeatRecord.left_name``; ``None`` for a seat left before that was stored): a free
+        person's seat of a game that has started."""
         if not started:
             return {}
         return {
-            s.number: self.left_by.get(s.number)
+            s.number: self.left_by.get(s.number) or s.left_name
             for s in self.seats
             if s.kind == "human" and not s.taken
         }

@@ -136,9 +136,14 @@ seats = Table(
         String(32),
         ForeignKey("accounts.id", ondelete="SET NULL", name="fk_seats_account"),
     ),
+    # who gave the seat up during the game, and their account (no reference: deleting the
+    # account forgets the name through :meth:`Storage.delete_account`), migration 0006
+    Column("left_name", String(100), nullable=True),
+    Column("left_account_id", String(32), nullable=True),
 )
 Index("ux_seats_name", seats.c.table_id, seats.c.name_key, unique=True)
 Index("ix_seats_account", seats.c.account_id)
+Index("ix_seats_left_account", seats.c.left_account_id)
 
 events = Table(
     "events",
@@ -428,6 +433,8 @@ class SeatRecord:
     level: str | None
     name: str | None
     taken: bool
+    #: the name of who gave the seat up during the game (``None`` once someone takes it over)
+    left_name: str | None = None
 
     @property
     def label(self) -> str:
@@ -1018,6 +1025,8 @@ class Storage:
                         token_hash=token_hash,
                         joined_at=time.time(),
                         account_id=account_id,
+                        left_name=None,  # taken over: the seat is the new person's
+                        left_account_id=None,
                     )
                 )
                 if done.rowcount == 1:
@@ -1034,19 +1043,31 @@ class Storage:
             ).scalar()
 
     def free_seat(self, table_id: str, token_hash: str) -> int | None:
-        """Give up the seat a token holds (the token stops working); return its number."""
+        """Give up the seat a token holds (the token stops working); return its number. In a
+        game that has started the seat keeps the name of who left it (``left_name``) until
+        someone takes it over: the table, its record and its review still call it so."""
         with self.engine.begin() as conn:
-            number = conn.execute(
-                select(seats.c.number).where(
-                    seats.c.table_id == table_id, seats.c.token_hash == token_hash
-                )
-            ).scalar()
-            if number is None:
+            row = conn.execute(
+                select(seats.c.number, seats.c.name, seats.c.account_id, tables.c.status)
+                .join(tables, tables.c.id == seats.c.table_id)
+                .where(seats.c.table_id == table_id, seats.c.token_hash == token_hash)
+            ).first()
+            if row is None:
                 return None
+            number, name, account_id, status = row
+            started = status != "waiting"
             conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.number == number)
-                .values(name=None, name_key=None, token_hash=None, joined_at=None, account_id=None)
+                .values(
+                    name=None,
+                    name_key=None,
+                    token_hash=None,
+                    joined_at=None,
+                    account_id=None,
+                    left_name=name if started else None,
+                    left_account_id=account_id if started else None,
+                )
             )
             return int(number)
 
@@ -1531,6 +1552,13 @@ class Storage:
                 update(seats)
                 .where(seats.c.account_id == account_id)
                 .values(name=None, name_key=None, account_id=None)
+            )
+            left = select(seats.c.table_id).where(seats.c.left_account_id == account_id)
+            conn.execute(delete(records).where(records.c.table_id.in_(left)))
+            conn.execute(
+                update(seats)
+                .where(seats.c.left_account_id == account_id)
+                .values(left_name=None, left_account_id=None)
             )
             conn.execute(
                 update(chat).where(chat.c.account_id == account_id).values(account_id=None)
@@ -2067,6 +2095,7 @@ def _seat(row: Any) -> SeatRecord:
         level=row["level"],
         name=row["name"],
         taken=row["token_hash"] is not None,
+        left_name=row["left_name"],
     )
 
 

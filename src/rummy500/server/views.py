@@ -299,7 +299,7 @@ def seat_rows(
 def record_comment(table_id: str, seats: Sequence[SeatRecord]) -> str:
     """The header of a table's ``.r500`` record: the table, and who played each seat (the
     ``names:`` line, which ``rummy500 replay`` reads; a computer seat's level on its own line)."""
-    names = [s.name or s.label for s in seats]
+    names = [s.name or s.left_name or s.label for s in seats]
     lines = [f"rummy500 table {table_id}", "names: " + json.dumps(names, ensure_ascii=False)]
     lines.extend(
         f"{s.label} {s.name or s.label}: computer player, {s.level or 'easy'}"

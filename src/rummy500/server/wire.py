@@ -220,7 +220,8 @@ class SeatRow(_Sent):
         "until someone takes it over (joins the table)."
     )
     left_name: str | None = Field(
-        description="The name of who left the seat, while the server remembers it."
+        description="The name of who left the seat (kept with the seat until someone takes "
+        "it over)."
     )
 
 

@@ -243,7 +243,7 @@ function nextHandOf(part, now) {
 export function seatName(state, seat) {
   const s = state.seats.find((x) => x.seat === seat);
   if (s && s.name) return s.name;
-  if (s && s.left && s.left_name) return s.left_name; // gave the seat up: the computer plays it
+  if (s && s.left_name) return s.left_name; // gave the seat up: the computer plays it
   if (s && s.kind === 'bot') return t('seat.bot.name', { seat });
   return seat;
 }
