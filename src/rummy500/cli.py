@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from typer.core import TyperGroup
 
-from rummy500.engine import JOKER, PRESETS, Game, InvalidRules, Rules, seat_str
+from rummy500.engine import PRESETS, Game, InvalidRules, Rules, seat_str
 from rummy500.engine.reasons import card_label
 from rummy500.engine.rules import OPTION_HELP, PRESET_HELP, option_choices
 from rummy500.extras import MissingExtra
@@ -294,6 +294,7 @@ def rules_command(
     from rich.text import Text
 
     from rummy500.guide import how_to_play
+    from rummy500.words import is_red
 
     def indented(text: str | Text | Table, left: int = 2) -> None:
         """A paragraph that keeps its indent on every wrapped line."""
@@ -320,9 +321,8 @@ def rules_command(
             for example in section.examples:
                 cards = Text()
                 for i, card in enumerate(example.cards):
-                    red = card != JOKER and card // 13 in (1, 2)
                     cards.append(" " if i else "")
-                    cards.append(card_label(card), style="red" if red else "bold")
+                    cards.append(card_label(card), style="red" if is_red(card) else "bold")
                 examples.add_row(cards, example.text)
             indented(examples, 4)
     title = _("Rule options") + (f" ({preset})" if preset else "")

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rummy500.engine import Move, Observation, physical
+from rummy500.engine.reasons import card_label, cards_label, played_label
 from rummy500.i18n import _, ngettext
 from rummy500.tui.screens import ChoiceScreen
-from rummy500.tui.words import card_label, cards_label, played_label
 
 __all__ = ["MoveChoice", "choice_label", "choice_title", "meld_label"]
 

@@ -27,6 +27,7 @@ from textual.widgets import (
 
 from rummy500.bots import LEVEL_NAMES
 from rummy500.engine import PRESETS, InvalidRules, Rules
+from rummy500.engine.reasons import card_label
 from rummy500.engine.rules import (
     OPTION_HELP,
     OPTION_WORDS,
@@ -45,7 +46,6 @@ from rummy500.tui.session import (
     Session,
 )
 from rummy500.tui.stats import StatsSummary
-from rummy500.tui.words import card_label
 
 __all__ = [
     "ChoiceScreen",
