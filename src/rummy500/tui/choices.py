@@ -23,7 +23,7 @@ class MoveChoice(ChoiceScreen):
     def __init__(
         self, moves: Sequence[Move], observation: Observation, title: str | None = None
     ) -> None:
-        self.moves = tuple(moves)
+        self.moves = moves
         labels = [choice_label(move, observation) for move in self.moves]
         super().__init__(title or choice_title(self.moves), labels)
 
