@@ -413,7 +413,11 @@ def help_markdown(rules: Rules) -> str:
         + _(
             "When you may call Rummy!, a countdown shows how long you have: r calls, p lets it go."
         ),
-        "- " + _("u undoes your last meld or lay-off of this turn; h asks for a hint."),
+        "- "
+        + _(
+            "u takes back your last move of this turn when the rules allow it (if not, it says "
+            "why); h asks for a hint."
+        ),
         "- " + _("s sorts your hand by suit or by rank; + and - change the pace."),
         "- "
         + _(
