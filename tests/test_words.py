@@ -3,9 +3,10 @@ own moves in the second person, everyone else's in the third, and a spectator ha
 
 from __future__ import annotations
 
-from rummy500.engine import Game, Move
+from rummy500.engine import Game, Move, parse_card, parse_played
 from rummy500.engine.reasons import card_label
-from rummy500.words import describe_move
+from rummy500.stepper import _cards  # how rummy500 replay --step draws cards
+from rummy500.words import describe_move, is_red
 
 
 def game() -> Game:
@@ -44,3 +45,14 @@ def test_a_stock_draw_is_named_only_to_the_seat_that_drew() -> None:
     mine = describe_move(Move.parse("P2 draw"), g, after, you=1)
     assert mine == f"You draw {card_label(new)} from the stock."
     assert describe_move(Move.parse("P2 draw"), g, after, you=0) == "P2 draws from the stock."
+
+
+def test_one_card_colour_for_the_text_front_ends() -> None:
+    """Diamonds and hearts are red, and so is a joker on the table standing for one: the
+    terminal game, the review and ``rummy500 replay --step`` draw a meld's cards alike."""
+    assert is_red(parse_card("5H")) and is_red(parse_card("QD"))
+    assert not is_red(parse_card("5S")) and not is_red(parse_card("JK"))
+    assert is_red(parse_played("JK=8H")) and not is_red(parse_played("JK=8C"))
+    assert not is_red(parse_played("JK=8"))  # a joker standing for a rank in a group
+    meld = _cards([parse_played("JK=8H"), parse_card("9H")], played=True)
+    assert [span.style for span in meld.spans] == ["red", "red"]

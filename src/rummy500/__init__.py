@@ -17,7 +17,6 @@ from rummy500.engine import (  # noqa: E402
     Rules,
     Seat,
     parse_seat,
-    sample_state,
     seat_label,
 )
 
@@ -36,6 +35,5 @@ __all__ = [
     "Seat",
     "__version__",
     "parse_seat",
-    "sample_state",
     "seat_label",
 ]

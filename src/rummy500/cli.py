@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from typer.core import TyperGroup
 
-from rummy500.engine import JOKER, PRESETS, Game, InvalidRules, Rules, seat_str
+from rummy500.engine import PRESETS, Game, Rules, seat_str
 from rummy500.engine.reasons import card_label
 from rummy500.engine.rules import OPTION_HELP, PRESET_HELP, option_choices
 from rummy500.extras import MissingExtra
@@ -142,15 +142,6 @@ def options(
     ] = None,
 ) -> None:
     """The options of ``rummy500`` itself, before a command (the help is the app's)."""
-
-
-def rules_from_options(preset: str | None, options: list[str] | None) -> Rules:
-    """Rules from a preset name and ``name=value`` options (a bad one exits with status 2)."""
-    try:
-        return Rules.from_spec(preset, options)
-    except InvalidRules as e:
-        console.print(f"[red]{e}[/red]")
-        raise typer.Exit(2) from None
 
 
 @app.command(
@@ -294,6 +285,8 @@ def rules_command(
     from rich.text import Text
 
     from rummy500.guide import how_to_play
+    from rummy500.sim.commands import rules_from_options
+    from rummy500.words import is_red
 
     def indented(text: str | Text | Table, left: int = 2) -> None:
         """A paragraph that keeps its indent on every wrapped line."""
@@ -320,9 +313,8 @@ def rules_command(
             for example in section.examples:
                 cards = Text()
                 for i, card in enumerate(example.cards):
-                    red = card != JOKER and card // 13 in (1, 2)
                     cards.append(" " if i else "")
-                    cards.append(card_label(card), style="red" if red else "bold")
+                    cards.append(card_label(card), style="red" if is_red(card) else "bold")
                 examples.add_row(cards, example.text)
             indented(examples, 4)
     title = _("Rule options") + (f" ({preset})" if preset else "")
@@ -489,6 +481,7 @@ def demo(
     """Watch computer players play a game: every move in words, then the score table."""
     import time
 
+    from rummy500.sim.commands import rules_from_options
     from rummy500.words import describe_move
 
     rules = rules_from_options(preset, rule)

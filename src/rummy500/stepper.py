@@ -25,11 +25,11 @@ from rich.console import Console, Group
 from rich.rule import Rule
 from rich.text import Text
 
-from rummy500.engine import JOKER, Game, seat_str
+from rummy500.engine import Game, seat_str
 from rummy500.engine.reasons import card_label, played_label
 from rummy500.i18n import _, ngettext
 from rummy500.notation import GameRecord, HandRecord
-from rummy500.words import describe_move
+from rummy500.words import describe_move, is_red
 
 __all__ = [
     "KEYS",
@@ -198,17 +198,13 @@ class Cursor:
         return self.record.game_at(self.hand.number, self.ply)
 
 
-def _is_red(card: int) -> bool:
-    return card < JOKER and card // 13 in (1, 2)  # diamonds and hearts
-
-
 def _cards(cards: Sequence[int], *, played: bool = False) -> Text:
     text = Text()
     for i, card in enumerate(cards):
         if i:
             text.append(" ")
         label = played_label(card) if played else card_label(card)
-        text.append(label, "red" if _is_red(card) else "")
+        text.append(label, "red" if is_red(card) else "")
     return text
 
 

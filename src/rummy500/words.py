@@ -6,17 +6,26 @@ the second person ("You meld 4♥ 5♥ 6♥."), everyone else's in the third ("A
 spectator's text has no "you". Like :mod:`rummy500.i18n`, this module is front-end support: it
 depends only on the engine and the translations, and decides nothing about what is legal — it
 only puts moves into words. (The browser has its own catalog and says moves in its own words.)
+:func:`is_red` says which cards the text front ends draw in red.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rummy500.engine import Game, Move, seat_str
+from rummy500.engine import JOKER, Game, Move, seat_str
+from rummy500.engine.cards import JOKER_AS, JOKER_RANK
 from rummy500.engine.reasons import card_label, cards_label, played_label
 from rummy500.i18n import _, ngettext
 
-__all__ = ["describe_move"]
+__all__ = ["describe_move", "is_red"]
+
+
+def is_red(card: int) -> bool:
+    """Diamonds and hearts, and a joker on the table standing for one (drawn in red where the
+    terminal has colour; the suit symbols already tell them apart)."""
+    shown = card if card < JOKER_AS else (card - JOKER_AS if card < JOKER_RANK else JOKER)
+    return shown != JOKER and shown // 13 in (1, 2)
 
 
 def describe_move(

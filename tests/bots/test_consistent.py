@@ -10,7 +10,7 @@ import pytest
 from rummy500.bots import IntermediatePolicy, make_bot
 from rummy500.bots.consistent import consistent_state, discard_check, explains
 from rummy500.bots.expert import ExpertBot
-from rummy500.engine import Game, Rules, sample_state
+from rummy500.engine import Game, Rules
 
 from .helpers import one_hand
 
@@ -53,7 +53,7 @@ def test_a_random_deal_explains_the_discard_far_less_often() -> None:
             continue
         for _k in range(5):
             tried += 1
-            explained += explains(sample_state(obs, rng), obs, check, POLICY, rng)
+            explained += explains(Game.from_observation(obs, rng), obs, check, POLICY, rng)
     assert tried > 100 and explained < 0.4 * tried
     # the deals the search takes explain it at least twice as often
     kept = [
@@ -89,7 +89,7 @@ def test_only_a_discard_followed_by_passes_and_stock_draws_is_checked() -> None:
 def test_without_a_check_the_deal_is_the_plain_one() -> None:
     _game, obs = next(_positions(range(1)))
     a = consistent_state(obs, random.Random(5), POLICY, None)
-    b = sample_state(obs, random.Random(5))
+    b = Game.from_observation(obs, random.Random(5))
     assert a.to_json() == b.to_json()
 
 

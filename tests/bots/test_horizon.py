@@ -13,7 +13,7 @@ from rummy500.bots.evaluate import playout_scores, position_scores
 from rummy500.bots.expert import ExpertBot
 from rummy500.bots.intermediate import IntermediatePolicy
 from rummy500.bots.reading import read_hand, table_fits
-from rummy500.engine import Game, Move, Rules, sample_state
+from rummy500.engine import Game, Move, Rules
 from rummy500.notation import read_record
 
 #: P1 has melded 1♣ … 6♣ (21 points) and 2♠ … 5♠ (14) and holds 7♥ 8♥ 9♥ K♣.
@@ -45,7 +45,7 @@ def test_a_horizon_beyond_the_end_of_the_hand_changes_nothing() -> None:
     rng = random.Random(4)
     game = Game.new(2, Rules(), seed=11, max_moves_per_hand=1000)
     for _ in range(3):
-        state = sample_state(game.observation(game.to_act or 0), rng)
+        state = Game.from_observation(game.observation(game.to_act or 0), rng)
         full = playout_scores(state.clone(), policy)
         assert playout_scores(state.clone(), policy, horizon=10_000) == full
 

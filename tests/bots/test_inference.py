@@ -17,7 +17,7 @@ from rummy500.bots.inference import (
     relation,
     weighted_state,
 )
-from rummy500.engine import Game, Rules, parse_card, sample_state, unseen_cards
+from rummy500.engine import Game, Rules, parse_card, unseen_cards
 from rummy500.notation import read_record
 
 from .helpers import one_hand
@@ -87,7 +87,7 @@ def test_a_weighted_deal_is_consistent_and_holds_the_marked_cards_less_often() -
         state = weighted_state(obs, rng)
         assert state.observation(0) == obs
         weighted.update(x in marked for x in state.hand(1))
-        uniform.update(x in marked for x in sample_state(obs, rng).hand(1))
+        uniform.update(x in marked for x in Game.from_observation(obs, rng).hand(1))
     given = weighted_state(obs, random.Random(8), weights=card_weights(obs))
     assert given.to_json() == weighted_state(obs, random.Random(8)).to_json()
     # a third of P2's unknown cards are marked in a uniform deal; well under that when weighed

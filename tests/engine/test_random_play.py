@@ -5,8 +5,8 @@ Each of the 288 rule combinations plays 7 hands (2,016 in all) with moves chosen
 ``legal_moves()`` by a seeded generator; player counts cycle through 2 … 8. After every move:
 cards are conserved, table melds are valid, hand sizes and table points add up, every listed move
 plays, a sample of unlisted moves is refused cleanly; every few moves the expensive checks run:
-observations hide what they must, ``sample_state`` agrees with the observation, ``clone`` and
-``to_json``/``from_json`` reproduce the game. At the end of each hand the scores are recomputed
+observations hide what they must, ``Game.from_observation`` agrees with the observation, ``clone``
+and ``to_json``/``from_json`` reproduce the game. At the end of each hand the scores are recomputed
 and the record is replayed.
 
 Beside these invariants, each move's effect and each list of legal moves are checked against
@@ -41,7 +41,6 @@ from rummy500.engine import (
     Move,
     Rules,
     decks_for,
-    sample_state,
 )
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, deck
 from rummy500.engine.melds import analyze_meld, layoff_index
@@ -60,7 +59,7 @@ MOVE_CAP = 250  # random play ends about 90% of hands before this many moves
 LOW_TARGET = 60  # the target of every other game, so that some games end
 MUTATIONS_PER_POSITION = 3
 # The expensive checks run at random positions, at these rates.
-OBSERVATION_CHECK_RATE = 1 / 12  # observations, the hidden-card swap, sample_state, notation
+OBSERVATION_CHECK_RATE = 1 / 12  # observations, the hidden-card swap, notation
 COPY_CHECK_RATE = 1 / 40  # clone, to_json/from_json (cost grows with the record)
 
 NATURAL_VALUES = {  # docs/rules.md §2, by rank A, 2, …, K
@@ -687,16 +686,16 @@ def check_observations(game: Game, rng: random.Random) -> None:
     assert twin.observation(seat) == obs, f"P{seat + 1}'s observation reveals hidden cards"
 
 
-def check_sample_state(game: Game, rng: random.Random, deck_counts: list[int]) -> None:
-    """``sample_state`` deals a full game that the seat cannot tell from the real one."""
+def check_from_observation(game: Game, rng: random.Random, deck_counts: list[int]) -> None:
+    """``Game.from_observation`` deals a full game that the seat cannot tell from the real one."""
     if game.phase in (HAND_OVER, GAME_OVER):
         return
     to_act = game.to_act
     seat = to_act if rng.random() < 0.6 else rng.randrange(game.players)
     assert seat is not None
     obs = game.observation(seat)
-    sampled = sample_state(obs, random.Random(rng.getrandbits(32)))
-    assert sampled.observation(seat) == obs, "sample_state disagrees with the observation"
+    sampled = Game.from_observation(obs, random.Random(rng.getrandbits(32)))
+    assert sampled.observation(seat) == obs, "from_observation disagrees with the observation"
     check_invariants(sampled, deck_counts, {})
     if seat == to_act:
         assert sampled.legal_moves() == game.legal_moves(), "sampled state has other moves"
@@ -813,7 +812,7 @@ def play_hand(game: Game, rng: random.Random, where: str) -> None:
             assert fingerprint(game) == before, "playing on clones changed the original"
             if deep:
                 check_observations(game, rng)
-                check_sample_state(game, rng, deck_counts)
+                check_from_observation(game, rng, deck_counts)
             if luck < COPY_CHECK_RATE:
                 check_copies(game, rng)
             move = rng.choice(legal)

@@ -69,7 +69,7 @@ def test_a_record_with_a_huge_target_is_refused() -> None:
 
 def test_a_command_line_with_a_huge_target_is_refused() -> None:
     with pytest.raises(InvalidRules, match=TARGET_MESSAGE):
-        Rules.from_command_line("quick", ["target=100001"])
+        Rules.from_spec("quick", ["target=100001"])
 
 
 def test_an_unknown_value_of_a_choice_is_refused() -> None:

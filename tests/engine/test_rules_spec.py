@@ -55,12 +55,6 @@ def test_every_refusal_is_invalid_rules_with_its_reason() -> None:
             Rules.from_spec(spec, options)  # type: ignore[arg-type]
 
 
-def test_the_older_command_line_constructor_is_the_same() -> None:
-    assert Rules.from_command_line("hoyle", ["target=300"]) == Rules.from_spec(
-        "hoyle", ["target=300"]
-    )
-
-
 def test_the_research_environments_take_a_preset_with_options() -> None:
     pettingzoo = pytest.importorskip(
         "rummy500.envs.pettingzoo", reason="PettingZoo: the research extra (make test installs it)"

@@ -3,8 +3,8 @@
 Seeded games under several rule combinations and player counts, played by a seeded chooser that
 prefers melds and lay-offs (so that tables fill up as in the bots' playouts), are reduced to one
 digest: every list of legal moves in order, every move, every observation of every seat, games
-sampled from observations (``sample_state``), clones and every hand's result. The expected digest
-was recorded from the engine before its speed work (issue 16); a test that fails here means a
+sampled from observations (``Game.from_observation``), clones and every hand's result. The expected
+digest was recorded from the engine before its speed work (issue 16); a test that fails here means a
 change of behaviour, not of speed. If a change of behaviour is intended, record the digest again
 with ``python -m tests.engine.test_same_results`` and say why in the commit.
 """
@@ -15,7 +15,7 @@ import hashlib
 import json
 import random
 
-from rummy500.engine import Game, Rules, sample_state
+from rummy500.engine import Game, Rules
 
 # (rules, players): the default rules and each option's other values, with 2 to 8 players
 CASES: list[tuple[Rules, int]] = [
@@ -62,7 +62,7 @@ def _play(rules: Rules, players: int, seed: int, out: hashlib._Hash) -> None:
                     out.update(repr(obs).encode())
                 actor = game.to_act
                 assert actor is not None
-                sampled = sample_state(game.observation(actor), random.Random(seed + step))
+                sampled = Game.from_observation(game.observation(actor), random.Random(seed + step))
                 out.update(json.dumps(sampled.to_json(), sort_keys=True).encode())
                 out.update(" ".join(map(str, sampled.legal_moves())).encode())
                 copy = game.clone()
@@ -112,7 +112,7 @@ def test_what_observations_keep_between_moves_is_never_out_of_date() -> None:
             assert actor is not None
             obs = game.observation(actor)
             if sampled is None or rng.random() < 0.1:
-                sampled = sample_state(obs, random.Random(i))
+                sampled = Game.from_observation(obs, random.Random(i))
                 assert sampled.observation(actor) == obs
             move = _choose(game, game.legal_moves(), rng)
             copy, before = game.clone(), fresh

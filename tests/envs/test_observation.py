@@ -12,7 +12,7 @@ pytest.importorskip("numpy")
 
 import numpy as np
 
-from rummy500.engine import Game, Move, Rules, parse_card, sample_state
+from rummy500.engine import Game, Move, Rules, parse_card
 from rummy500.envs.encoding import NUM_ACTIONS, legal_actions
 from rummy500.envs.observation import (
     PHASES,
@@ -47,7 +47,7 @@ def test_updates_match_a_rebuild_and_hide_what_they_must(config: tuple[int, Rule
             np.testing.assert_array_equal(observation_vector(game.observation(seat)), vector)
             if step % 7 == 0:
                 # Deal the unseen cards again: the seat's vector must not change.
-                other = sample_state(game.observation(seat), random.Random(step))
+                other = Game.from_observation(game.observation(seat), random.Random(step))
                 np.testing.assert_array_equal(EncodedGame(other).observation(seat), vector)
             mask = table.action_mask()
             assert mask.shape == (NUM_ACTIONS,) and np.flatnonzero(mask).tolist() == (

@@ -171,3 +171,15 @@ test('a rated table offers no undo and no hint: the toolbar says why, and the ke
   atCasual.showHint();
   assert.deepEqual(sent, [{ type: 'undo' }, { type: 'hint' }]);
 });
+
+test('undo with nothing to take back asks the server, whose refusal is the engine\'s reason (the page words no undo rule)', async () => {
+  const { tableActions } = await load('table-actions.js');
+  const sent = [];
+  const shown = [];
+  const ui = { send: (message) => sent.push(message) > 0, move: () => 1, toasts: { show: (text) => shown.push(text) }, choose: () => {}, setHint: () => {}, select: () => {} };
+  const legal = ['P1 discard 9C'].map(moveData);
+  const table = { me: 'P1', view: null, legal, phase: 'play', myTurn: true, selection: [], call: null, canUndo: false, features: new Set(['hint', 'undo']), values: 'standard', entries: [], online: true, rated: false };
+  tableActions(table, ui).undo();
+  assert.deepEqual(sent, [{ type: 'undo' }]);
+  assert.deepEqual(shown, []);
+});

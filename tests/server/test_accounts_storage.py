@@ -139,7 +139,7 @@ def test_a_chat_line_keeps_the_account_at_its_seat_after_it_leaves(storage: Stor
     assert storage.free_seat(table, hash_token("t1")) == 0
     storage.take_seat(table, "Cy", hash_token("t3"), 0)  # a guest at the seat Ann left
     storage.add_chat(table, 0, "Cy", "mine", 0)
-    assert storage.wipe_chat(account_id=ann.id) == 1
+    assert storage.wipe_chat_tables(account_id=ann.id)[0] == 1
     assert [line.text for line in storage.recent_chat(table, 10)] == ["hi", "a note", "mine"]
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from rummy500.engine import Move, Phase
+import pytest
+
+from rummy500.engine import Move, Phase, RefusedMove
 from rummy500.server.calls import CallAnswers
 from tests.engine.positions import rummy_call_window
 
@@ -17,3 +19,22 @@ def test_an_asked_seat_gets_moves_no_receiver_can_change() -> None:
     assert asked[0] == (Move(0, "pass"), Move(0, "rummy", number=1))
     assert isinstance(asked[0], tuple)
     assert calls.callers[0] is asked[0]
+
+
+def test_a_call_for_cards_let_go_is_the_tables_own_refusal_and_changes_nothing() -> None:
+    """The game would allow the call; the table does not ask a seat again for cards it let go
+    this hand: its own rule, a RefusedMove (docs/protocol.md: ``reason`` is ``null``), not the
+    engine's IllegalMove."""
+    game = rummy_call_window()
+    calls = CallAnswers()
+    calls.open(game, window_id=5, deadline=10.0)
+    calls.answer(0, Move(0, "pass"), "player")  # P1's person lets the 8H go
+    calls.close()
+    calls.open(game, window_id=6, deadline=20.0)  # the same cards, the same hand
+    assert 0 not in calls.callers
+    call = Move(0, "rummy", number=1)
+    assert game.legal_form(call) == call
+    with pytest.raises(RefusedMove) as refused:
+        calls.receive(game, 0, call, "r1")
+    assert refused.value.code == "not_asked" and "let these cards go" in str(refused.value)
+    assert calls.answers == {} and calls.queued_draw is None

@@ -43,7 +43,7 @@ def test_seats_are_taken_once_and_given_up_with_their_token(storage: Storage) ->
     table = new_table(storage, [("human", None), ("bot", "hard"), ("human", None)])
     assert table.seed == 2**62 + 5 and table.status == "waiting" and table.version == 0
     assert storage.table_by_invite(table.invite_code.lower()) == table
-    assert [t.id for t in storage.open_tables()] == [table.id]
+    assert [t.id for t in storage.table_page()[0]] == [table.id]
     assert storage.take_seat(table.id, "Ann", hash_token("a"), None) == 0
     with pytest.raises(SeatError, match="computer player"):
         storage.take_seat(table.id, "Bob", hash_token("b"), 1)
@@ -52,7 +52,7 @@ def test_seats_are_taken_once_and_given_up_with_their_token(storage: Storage) ->
     assert storage.take_seat(table.id, "Bob", hash_token("b"), None) == 2
     with pytest.raises(SeatError, match="no free seat"):
         storage.take_seat(table.id, "Cleo", hash_token("c"), None)
-    assert storage.open_tables() == []
+    assert storage.table_page()[0] == []
     assert storage.seat_of(table.id, hash_token("b")) == 2
     assert storage.seat_of(table.id, hash_token("x")) is None
     assert storage.free_seat(table.id, hash_token("b")) == 2

@@ -178,11 +178,11 @@ def test_a_reserved_rematch_seats_only_the_players_of_the_last_game(db_url: str)
     table_id = _table(storage, reserved_until=time.time() + 60)
     with pytest.raises(SeatError, match="keeps its seats"):
         storage.take_seat(table_id, "Stranger", "h1", None)
-    assert storage.open_tables() == []
+    assert storage.table_page()[0] == []
     assert storage.take_seat(table_id, "Ann", "h2", 0, reserved=True) == 0
     later = _table(storage, reserved_until=time.time() - 1)  # the grace period is over
     assert storage.take_seat(later, "Stranger", "h3", None) == 0
-    assert [t.id for t in storage.open_tables()] == [later]
+    assert [t.id for t in storage.table_page()[0]] == [later]
     storage.close()
 
 

@@ -174,7 +174,7 @@ async def test_an_undo_survives_a_restart(start_server: StartServer) -> None:
     game = rebuild_game(record, events)
     assert game is not None
     assert game == expected
-    assert game.can_undo(int(first[1]) - 1), "the meld may still be taken back"
+    assert game.can_take_back(int(first[1]) - 1), "the meld may still be taken back"
 
     again = await start_server()
     client = await again.connect(table_id, mover.token, name="again")

@@ -124,6 +124,22 @@ def test_sim_command_prints_a_table_and_rejects_bad_input() -> None:
     assert runner.invoke(app, ["sim", "--rules", "jokers=maybe", "--games", "1"]).exit_code == 2
 
 
+@pytest.mark.parametrize(
+    "command",
+    [["sim", "--games", "1"], ["rules"], ["demo", "--hands", "1", "--pace", "instant"]],
+    ids=lambda c: c[0],
+)
+def test_every_command_refuses_a_bad_rule_the_same_way(command: list[str]) -> None:
+    """One helper reads the rule options of every command (sim.commands.rules_from_options):
+    exit status 2, the engine's reason on standard error, nothing on standard output."""
+    result = CliRunner().invoke(
+        app, [*command, "--rule" if command[0] != "sim" else "--rules", "jokers=maybe"]
+    )
+    assert result.exit_code == 2
+    assert "unknown value 'maybe' for rule 'jokers'" in result.stderr
+    assert result.stdout == ""
+
+
 def test_bench_sim_compares_worker_counts() -> None:
     result = CliRunner().invoke(
         app, ["bench", "sim", "--bots", "beginner,random", "--games", "4", "--json"]

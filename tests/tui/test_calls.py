@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Markdown
 
-from rummy500.engine import CALL, PLAY
+from rummy500.engine import CALL, PLAY, Rules
 from rummy500.tui.screens import HelpScreen, help_markdown
 from tests.tui.helpers import log_text, scripted_session, settle
 
@@ -74,3 +74,11 @@ async def test_help_opens_on_the_keys_and_how_to_play(data_dir: Path) -> None:
     assert "jokers = " not in first_page  # the rule options come after, further down
     text = help_markdown(session.game.rules)
     assert text.index("## Keys") < text.index("## A turn") < text.index("jokers = ")
+
+
+def test_help_leaves_the_undo_rule_to_the_engine() -> None:
+    """A take from the discard pile may be taken back too (Game.can_take_back): the help does
+    not word the rule on its own (the refusal, the engine's reason, says it when it applies)."""
+    text = help_markdown(Rules())
+    assert "u takes back your last move of this turn when the rules allow it" in text
+    assert "meld or lay-off" not in text

@@ -19,6 +19,7 @@ from textual.worker import WorkerState
 
 from rummy500 import i18n
 from rummy500.engine import JOKER, Game, Rules
+from rummy500.engine.reasons import card_label, played_label
 from rummy500.notation import GameRecord, read_record
 from rummy500.review import GameReview, Thresholds, review_game
 from rummy500.tui.app import RummyApp
@@ -31,7 +32,6 @@ from rummy500.tui.review import (
 )
 from rummy500.tui.screens import GameOverScreen
 from rummy500.tui.widgets import sort_by_suit
-from rummy500.tui.words import card_label, played_label
 from tests.tui.helpers import scripted_session, settle, table_app, wait_for
 
 RECORD = Path(__file__).resolve().parent.parent / "records" / "review_one_hand.r500"

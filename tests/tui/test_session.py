@@ -9,11 +9,12 @@ from typing import Any
 import pytest
 
 from rummy500.engine import IllegalMove, Move, Observation
+from rummy500.engine.reasons import card_label, played_label
 from rummy500.notation import read_record
 from rummy500.tui.session import Session
 from rummy500.tui.stats import Statistics
 from rummy500.tui.storage import GameStore
-from rummy500.tui.words import card_label, describe_move, played_label
+from rummy500.words import describe_move
 from tests.tui.helpers import HANDS, ScriptedBot, cards, scripted_session
 
 # P1 (the person) holds a run of hearts and a pair of nines; P2 draws and discards first.

@@ -191,7 +191,7 @@ def evaluate(
     for move in asked:
         if move not in legal:
             raise ValueError(_("{move} is not one of the legal moves").format(move=move))
-    ranked = policy.rank(obs, legal) if len(legal) > 1 else list(legal)
+    ranked = policy.rank(obs, legal) if len(legal) > 1 else legal
     moves = list(dict.fromkeys([*ranked[: max(1, candidates)], *asked]))
     rng = random.Random(seed)
     nets = [[0.0] * samples for _ in moves]

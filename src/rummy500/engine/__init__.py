@@ -44,7 +44,6 @@ from rummy500.engine.state import (
     HAND_OVER,
     PLAY,
     Game,
-    sample_state,
 )
 
 __all__ = [
@@ -91,7 +90,6 @@ __all__ = [
     "parse_seat",
     "physical",
     "played_str",
-    "sample_state",
     "seat_label",
     "seat_str",
     "svg",

@@ -214,11 +214,6 @@ class Rules:
             pairs = _pairs([w for text in texts for w in text.replace(",", " ").split()])
         return rules.with_options(pairs) if pairs else rules
 
-    @classmethod
-    def from_command_line(cls, preset: str | None, options: list[str] | None) -> Rules:
-        """:meth:`from_spec` under its older name: a preset and ``name=value`` texts."""
-        return cls.from_spec(preset, options)
-
     def as_dict(self) -> dict[str, str | int]:
         return {name: getattr(self, _ATTR[name]) for name in _ATTR}
 

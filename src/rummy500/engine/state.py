@@ -47,7 +47,6 @@ from rummy500.engine.movegen import (
     physical_cards,
 )
 from rummy500.engine.moves import Move, Seat, seat_str
-from rummy500.engine.observation import Observation
 from rummy500.engine.phases import CallWindow, HandResult, Obligation, ObligationKind
 from rummy500.engine.reasons import AmbiguousMoveError, IllegalMove
 from rummy500.engine.rules import Rules
@@ -62,7 +61,6 @@ __all__ = [
     "Deal",
     "Game",
     "HandResult",
-    "sample_state",
 ]
 
 
@@ -418,11 +416,6 @@ class Game(Serialization):
         moves = self.moves
         return seat == self.turn and len(moves) > self._undo_floor and moves[-1].seat == seat
 
-    def can_undo(self, seat: Seat | None = None) -> bool:
-        """:meth:`can_take_back` under its former name (kept for one release): it never said
-        whether :meth:`undo` would succeed."""
-        return self.can_take_back(seat)
-
     def undo_refusal(self, seat: int | None = None) -> IllegalMove | None:
         """Why ``seat`` (default: the seat to act) may not take back its last move now (the
         rule of :meth:`can_take_back`), as the :class:`IllegalMove` that says it (not raised), or
@@ -667,8 +660,3 @@ class Game(Serialization):
                 f" · {self.hand_sizes[s]:>2} cards {cards}".rstrip()
             )
         return "\n".join(lines)
-
-
-def sample_state(obs: Observation, rng: random.Random) -> Game:
-    """:meth:`Game.from_observation` under its former name (kept for one release)."""
-    return Game.from_observation(obs, rng)

@@ -70,7 +70,6 @@ __all__ = [
     "render_game",
     "review_decision",
     "review_game",
-    "replay_record",
     "review_record",
     "tag_for",
     "tag_word",
@@ -232,17 +231,6 @@ class GameReview(BaseModel):
 def _as_record(record: Game | GameRecord) -> GameRecord:
     """A game as its record (a record stays as it is)."""
     return record if isinstance(record, GameRecord) else GameRecord.from_game(record)
-
-
-def replay_record(record: Game | GameRecord) -> Iterator[tuple[Game, int, int, Move | None]]:
-    """``(game, hand number, index, move)`` for every position of the record: the game before
-    each move, and at the end of every hand ``(game after its last move, hand number, number
-    of moves, None)``. Raises :class:`ValueError` for a game that does not know a hand's deal.
-
-    Kept for one release: :meth:`GameRecord.positions
-    <rummy500.notation.GameRecord.positions>` gives the same positions."""
-    for position in _as_record(record).positions():
-        yield position.game, position.hand, position.ply, position.move
 
 
 def _moves(record: GameRecord) -> Iterator[Position]:

@@ -129,7 +129,8 @@ class CallAnswers:
     def receive(self, game: Game, seat: int, move: Move, ref: Any) -> Move:
         """A player's move sent while the window is open: a call or a pass, or the next
         player's draw (queued). Returns the move as kept; raises :class:`IllegalMove` with the
-        engine's reason if it is none of these, :class:`RefusedMove` for a second answer."""
+        engine's reason if it is none of these, :class:`RefusedMove` for the table's own rules (a
+        second answer; a call for cards the seat let go this hand, which it is not asked for)."""
         if move.verb in ("pass", "rummy") and seat in game.window:
             if seat in self.answers:
                 raise RefusedMove(
@@ -138,8 +139,14 @@ class CallAnswers:
             options = self.callers.get(seat, ())
             if move.verb == "rummy" and move not in options:
                 move = game.legal_form(move)  # raises with the engine's reason
-                if move not in options:
-                    raise IllegalMove("not_allowed")
+                if move not in options:  # the game allows it: the table did not ask
+                    raise RefusedMove(
+                        "not_asked",
+                        _(
+                            "you let these cards go earlier this hand: the table does not ask "
+                            "you for them again"
+                        ),
+                    )
             self.answer(seat, move, "player", ref)
         elif move.verb in ("draw", "take", "end") and seat == game.turn:
             move = game.legal_form(move)  # the draw that closes the window, as the engine lists it

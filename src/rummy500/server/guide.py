@@ -67,7 +67,7 @@ async def how_to_play(
     of ``Accept-Language``: sections with a title, paragraphs and examples whose cards are in
     notation (for pictures) and in text. See docs/protocol.md."""
     try:
-        chosen = Rules.from_command_line(preset, [rules] if rules else None)
+        chosen = Rules.from_spec(preset, [rules] if rules else None)
     except InvalidRules as e:
         raise HTTPException(422, str(e)) from None
     return Response(

@@ -808,10 +808,6 @@ class Storage:
         ).mappings()
         return _record(row, seat_rows)
 
-    def open_tables(self, limit: int = 50, *, playing: bool = False) -> list[TableRecord]:
-        """The first page of :meth:`table_page`, every table counted."""
-        return self.table_page(limit, playing=playing)[0]
-
     def table_page(
         self,
         limit: int = 50,
@@ -1400,7 +1396,7 @@ class Storage:
         go in the same transaction (at most :data:`CHAT_TRIM_BATCH` of them: a table that
         holds more from before, trims them a batch a line). The line keeps the account that
         holds the seat now (``account_id``, else the seat's own), so that an account's lines
-        stay its own after it leaves the seat (``wipe_chat``, mutes). Returns the line as
+        stay its own after it leaves the seat (``wipe_chat_tables``, mutes). Returns the line as
         stored, with its author's username (``ChatLine.account``)."""
         now = time.time()
         with self.engine.begin() as conn:
@@ -1565,19 +1561,6 @@ class Storage:
             )
             done = conn.execute(delete(accounts).where(accounts.c.id == account_id))
             return done.rowcount == 1
-
-    def blocked_between(self, one: str, other: str) -> bool:
-        """Whether either of two accounts blocked the other (they never sit together)."""
-        with self.engine.connect() as conn:
-            found = conn.execute(
-                select(blocks.c.account_id).where(
-                    or_(
-                        and_(blocks.c.account_id == one, blocks.c.other_id == other),
-                        and_(blocks.c.account_id == other, blocks.c.other_id == one),
-                    )
-                )
-            ).first()
-        return found is not None
 
     def import_local_stats(self, account_id: str, text: str) -> bool:
         """Keep the browser's own statistics, once (a second import changes nothing)."""
@@ -1795,16 +1778,12 @@ class Storage:
                 conn.execute(delete(sessions).where(sessions.c.account_id == account_id)).rowcount
             )
 
-    def wipe_chat(self, *, table_id: str | None = None, account_id: str | None = None) -> int:
-        """Delete the chat of a table, or every line an account wrote (at the seats it took).
-        Returns how many lines went."""
-        return self.wipe_chat_tables(table_id=table_id, account_id=account_id)[0]
-
     def wipe_chat_tables(
         self, *, table_id: str | None = None, account_id: str | None = None
     ) -> tuple[int, list[str]]:
-        """:meth:`wipe_chat`, and the tables whose chat changed (their live tables are told:
-        ``rummy500 admin wipe-chat``)."""
+        """Delete the chat of a table, or every line an account wrote (at the seats it took).
+        Returns how many lines went, and the tables whose chat changed (their live tables are
+        told: ``rummy500 admin wipe-chat``)."""
         if (table_id is None) == (account_id is None):
             raise ValueError("a table or an account")
         if table_id is not None:

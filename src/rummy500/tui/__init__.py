@@ -2,7 +2,6 @@
 
 The package is layered like the rest of the project:
 
-- :mod:`~rummy500.tui.words` — cards as a player reads them, moves in words, hint sentences;
 - :mod:`~rummy500.tui.storage` — where the game is saved (``.r500`` records) and resumed from;
 - :mod:`~rummy500.tui.stats` — the statistics database (SQLite);
 - :mod:`~rummy500.tui.session` — one game at the table: seats, bots, undo, autosave;

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rummy500.engine import Move, Observation, physical
+from rummy500.engine.reasons import card_label, cards_label, played_label
 from rummy500.i18n import _, ngettext
 from rummy500.tui.screens import ChoiceScreen
-from rummy500.tui.words import card_label, cards_label, played_label
 
 __all__ = ["MoveChoice", "choice_label", "choice_title", "meld_label"]
 
@@ -23,7 +23,7 @@ class MoveChoice(ChoiceScreen):
     def __init__(
         self, moves: Sequence[Move], observation: Observation, title: str | None = None
     ) -> None:
-        self.moves = tuple(moves)
+        self.moves = moves
         labels = [choice_label(move, observation) for move in self.moves]
         super().__init__(title or choice_title(self.moves), labels)
 

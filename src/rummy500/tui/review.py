@@ -34,6 +34,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from rummy500.bots.evaluate import DEFAULT_CANDIDATES, DEFAULT_SAMPLES
 from rummy500.engine import Game, Move, Observation
+from rummy500.engine.reasons import card_label, played_label
 from rummy500.i18n import N_, _, ngettext
 from rummy500.notation import GameRecord
 from rummy500.review import (
@@ -48,7 +49,7 @@ from rummy500.review import (
     tag_word,
 )
 from rummy500.tui.widgets import sort_by_suit
-from rummy500.tui.words import card_label, describe_move, is_red, played_label
+from rummy500.words import describe_move, is_red
 
 __all__ = [
     "TAG_STYLES",

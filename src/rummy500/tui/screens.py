@@ -27,6 +27,7 @@ from textual.widgets import (
 
 from rummy500.bots import LEVEL_NAMES
 from rummy500.engine import PRESETS, InvalidRules, Rules
+from rummy500.engine.reasons import card_label
 from rummy500.engine.rules import (
     OPTION_HELP,
     OPTION_WORDS,
@@ -45,7 +46,6 @@ from rummy500.tui.session import (
     Session,
 )
 from rummy500.tui.stats import StatsSummary
-from rummy500.tui.words import card_label
 
 __all__ = [
     "ChoiceScreen",
@@ -413,7 +413,11 @@ def help_markdown(rules: Rules) -> str:
         + _(
             "When you may call Rummy!, a countdown shows how long you have: r calls, p lets it go."
         ),
-        "- " + _("u undoes your last meld or lay-off of this turn; h asks for a hint."),
+        "- "
+        + _(
+            "u takes back your last move of this turn when the rules allow it (if not, it says "
+            "why); h asks for a hint."
+        ),
         "- " + _("s sorts your hand by suit or by rank; + and - change the pace."),
         "- "
         + _(

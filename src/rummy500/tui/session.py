@@ -42,7 +42,7 @@ from rummy500.engine import (
 from rummy500.i18n import _, ngettext
 from rummy500.tui.stats import Statistics
 from rummy500.tui.storage import GameStore
-from rummy500.tui.words import describe_move
+from rummy500.words import describe_move
 
 if TYPE_CHECKING:
     from rummy500.bots.base import Bot

@@ -35,6 +35,7 @@ from rummy500.engine import (
     physical,
     seat_str,
 )
+from rummy500.engine.reasons import card_label
 from rummy500.i18n import N_, _, ngettext
 from rummy500.tui.choices import MoveChoice
 from rummy500.tui.screens import (
@@ -54,7 +55,6 @@ from rummy500.tui.widgets import (
     PlayersView,
     StockView,
 )
-from rummy500.tui.words import card_label
 
 __all__ = ["TableScreen"]
 

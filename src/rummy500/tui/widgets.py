@@ -21,8 +21,9 @@ from textual.message import Message
 from textual.widget import Widget
 
 from rummy500.engine import JOKER, MeldView
+from rummy500.engine.reasons import card_label, played_label
 from rummy500.i18n import N_, _, pgettext
-from rummy500.tui.words import card_label, is_red, played_label
+from rummy500.words import is_red
 
 __all__ = [
     "CardRow",
@@ -383,12 +384,6 @@ class StockView(Widget):
         self.post_message(self.DrawRequested())
 
 
-@dataclass(frozen=True)
-class _Token:
-    text: Text
-    meld: int  # index of the meld it belongs to
-
-
 class MeldsView(Widget, can_focus=True):
     """Every meld on the table, numbered, with who played which cards: ``#2 Ada: 5♦ *6♦ 7♦ +
     You: 8♦``. ↑/↓ (or a click) choose a meld to lay off on; Enter lays the picked card off."""
@@ -422,10 +417,6 @@ class MeldsView(Widget, can_focus=True):
         self.names: list[str] = []
         self.cursor = 0
         self._line_melds: list[int] = []
-
-    @property
-    def chosen_number(self) -> int | None:
-        return self.melds[self.cursor].number if self.melds else None
 
     def set_melds(self, melds: Sequence[MeldView], names: Sequence[str]) -> None:
         if list(melds) == self.melds and list(names) == self.names:

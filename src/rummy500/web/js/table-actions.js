@@ -137,7 +137,6 @@ export function tableActions(table, ui) {
   const undo = () => {
     if (table.rated) toasts.show(t('rated.undo'), 'info');
     else if (!table.features.has('undo')) toasts.show(t('undo.unavailable'), 'info');
-    else if (!table.canUndo) toasts.show(t('undo.nothing'), 'info');
     else if (!ui.send({ type: 'undo' })) toasts.show(t('error.offline'), 'error');
   };
 

@@ -39,7 +39,9 @@ export function useTableConnection(tableId, token, toasts, computerSpeed) {
         pacer.push(message);
         if (message.type === 'error') {
           if (message.code === 'seat_left') store.forgetSeat(tableId);
-          const text = message.code === 'illegal_move' ? refusalText(message, (seat) => seatName(stateRef.current, seat)) : message.message;
+          // a refused move or undo: the engine's reason, its seats named as this page names them
+          const refused = message.code === 'illegal_move' || message.code === 'cannot_undo';
+          const text = refused ? refusalText(message, (seat) => seatName(stateRef.current, seat)) : message.message;
           toasts.show(text, message.code === 'queued' ? 'info' : 'error', message.code);
         } else if (message.type === 'queued' && ['draw', 'take', 'end'].includes(message.verb)) {
           toasts.show(t('info.queued'), 'info');

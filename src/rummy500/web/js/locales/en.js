@@ -89,7 +89,6 @@ export default {
   'action.results': 'Scores',
   'actions.label': 'Your actions',
   'call.seconds': '{n} seconds left to call',
-  'undo.nothing': 'Nothing to undo: only melds and lay-offs of this turn, before you discard.',
   'undo.unavailable': 'Undo is not available yet: this server keeps every move as soon as it is played.',
 
   // the table

@@ -92,7 +92,6 @@ export default {
   'action.results': 'Pontszámok',
   'actions.label': 'Lépéseid',
   'call.seconds': 'Még {n} másodperc a bemondásra',
-  'undo.nothing': 'Nincs mit visszavonni: csak a köröd kirakásai és hozzárakásai vonhatók vissza, amíg nem dobsz.',
   'undo.unavailable': 'A visszavonás még nem érhető el: ez a szerver minden lépést azonnal rögzít.',
 
   // the table
