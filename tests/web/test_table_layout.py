@@ -82,7 +82,9 @@ def test_the_hint_banner_never_covers_the_melds(
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_a_13_card_hand_leaves_no_card_alone_on_a_row(browser_page: Any, size: str) -> None:
+def test_a_13_card_hand_leaves_no_card_alone_on_a_row(
+    browser_page: Any, size: str, artifacts: Path
+) -> None:
     page = browser_page(**SIZES[size])
     start_table(page)
     my_turn(page)
@@ -96,11 +98,12 @@ def test_a_13_card_hand_leaves_no_card_alone_on_a_row(browser_page: Any, size: s
     assert 1 not in rows.values(), rows
     if size == "desktop":
         assert len(rows) == 1, rows  # 13 cards fit one row at 1366 px
+    page.screenshot(path=str(artifacts / f"hand-13-{size}.png"))
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_while_the_connection_is_down_the_page_invites_no_move(
-    browser_page: Any, size: str
+    browser_page: Any, size: str, artifacts: Path
 ) -> None:
     page = browser_page(**SIZES[size])
     start_table(page)
@@ -117,6 +120,7 @@ def test_while_the_connection_is_down_the_page_invites_no_move(
     assert hint.get_attribute("aria-disabled") == "true"
     hint.click(force=True)  # aria-disabled: it stays in the tab order and answers why
     page.get_by_text("The hint waits for the connection").first.wait_for()
+    page.screenshot(path=str(artifacts / f"table-reconnecting-{size}.png"))
     wait_for(page, "s.connection === 'open'")
     page.locator('[data-action="draw"]:enabled').wait_for()
 
