@@ -109,3 +109,24 @@ async def test_a_call_let_go_is_not_asked_again_for_the_same_cards_and_the_promp
         ]
         assert session.game.phase == DRAW and session.your_turn
         assert "Rummy!" not in status_text(app)
+
+
+def test_a_card_the_person_has_not_let_go_asks_again(data_dir: Path) -> None:
+    """After letting the 5♣ go, the person is asked again when Ben melds 3♦ 4♦ 5♦ and
+    discards the 6♦, which fits it: something new to claim (the rule never changed)."""
+    from rummy500.engine import Move, parse_card
+
+    hands = [*HANDS[:2], "6D 9C TC JC 3D 4D 5D"]
+    scripts = [
+        ["P2 draw", "P2 meld 2C 3C 4C", "P2 discard 5C"],
+        ["P3 pass", "P3 draw", "P3 meld 3D 4D 5D", "P3 discard 6D"],
+    ]
+    session = scripted_session(data_dir, hands, "KH", "AS 2H", scripts)
+    session.play_bots()
+    assert session.asked_to_call() and session.claimable() == (parse_card("5C"),)
+    session.play(Move(0, "pass"))
+    session.play_bots()
+    assert str(session.game.moves[-1]) == "P3 discard 6D"
+    assert session.game.phase == CALL and session.your_turn
+    assert session.asked_to_call()
+    assert parse_card("6D") in session.claimable()
