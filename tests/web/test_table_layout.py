@@ -70,6 +70,7 @@ def test_the_hint_banner_never_covers_the_melds(
     hint = box_of(page, ".me .hint")
     melds = box_of(page, "section.melds")
     assert not overlaps(hint, melds), (hint, melds)
+    page.screenshot(path=str(artifacts / f"table-hint-{size}.png"))
     # nor does it move the toolbar (its tray keeps its room while empty), a hint of the longest
     # kind (two lines on a phone) included
     assert box_of(page, toolbar) == before
@@ -78,11 +79,12 @@ def test_the_hint_banner_never_covers_the_melds(
         " és rakd ki.'; }"
     )
     assert box_of(page, toolbar) == before
-    page.screenshot(path=str(artifacts / f"table-hint-{size}.png"))
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_a_13_card_hand_leaves_no_card_alone_on_a_row(browser_page: Any, size: str) -> None:
+def test_a_13_card_hand_leaves_no_card_alone_on_a_row(
+    browser_page: Any, size: str, artifacts: Path
+) -> None:
     page = browser_page(**SIZES[size])
     start_table(page)
     my_turn(page)
@@ -96,11 +98,12 @@ def test_a_13_card_hand_leaves_no_card_alone_on_a_row(browser_page: Any, size: s
     assert 1 not in rows.values(), rows
     if size == "desktop":
         assert len(rows) == 1, rows  # 13 cards fit one row at 1366 px
+    page.screenshot(path=str(artifacts / f"hand-13-{size}.png"))
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_while_the_connection_is_down_the_page_invites_no_move(
-    browser_page: Any, size: str
+    browser_page: Any, size: str, artifacts: Path
 ) -> None:
     page = browser_page(**SIZES[size])
     start_table(page)
@@ -117,6 +120,7 @@ def test_while_the_connection_is_down_the_page_invites_no_move(
     assert hint.get_attribute("aria-disabled") == "true"
     hint.click(force=True)  # aria-disabled: it stays in the tab order and answers why
     page.get_by_text("The hint waits for the connection").first.wait_for()
+    page.screenshot(path=str(artifacts / f"table-reconnecting-{size}.png"))
     wait_for(page, "s.connection === 'open'")
     page.locator('[data-action="draw"]:enabled').wait_for()
 
@@ -124,7 +128,11 @@ def test_while_the_connection_is_down_the_page_invites_no_move(
 MELDS_SCRIPT = """async (melds) => {
     const { html, render } = await import('/js/lib.js');
     const { MeldsArea } = await import('/js/melds-area.js');
-    document.body.innerHTML = '<main class="table" id="melds-test"></main>';
+    // the page's shapes (suits, the joker) stay, so the cards are drawn as at the table
+    const main = document.createElement('main');
+    main.className = 'table';
+    main.id = 'melds-test';
+    document.body.replaceChildren(document.querySelector('.svg-defs'), main);
     const names = { P1: 'Alice', P2: 'Ben' };
     render(html`<${MeldsArea} melds=${melds} spectator=${false} targets=${new Set()}
         hinted=${null} dragging=${false} name=${(s) => names[s]} badge=${(s) => s}
@@ -303,3 +311,61 @@ def test_screenshots_of_a_fuller_table_with_the_hint(
         page.screenshot(path=str(artifacts / f"table-hint-full-{size}.png"))
     finally:
         ctx.close()
+
+
+#: Everything a page says: its text, and the names and titles read aloud or shown on hover.
+EVERYTHING_SAID = """() => [document.body.innerText,
+    ...[...document.querySelectorAll('[aria-label], [title]')].map(
+        (e) => `${e.getAttribute('aria-label') || ''} ${e.getAttribute('title') || ''}`),
+].join('\\n')"""
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_spectator_is_never_told_to_drag(
+    chromium: Any, live_server: LiveServer, size: str, artifacts: Path
+) -> None:
+    """A spectator plays no card: nothing its page says, before anyone has melded (the meld
+    area told everyone 'Drag a selection here to meld it') nor in the table's help, asks it to
+    drag one."""
+    made = post(
+        live_server.url + "/api/tables",
+        {"seats": [{"kind": "human"}, {"kind": "human"}], "name": "Alice"},
+    )
+    table_id = made["table"]["table_id"]
+    joined = post(live_server.url + f"/api/tables/{table_id}/join", {"name": "Ben"})
+    # both players at the table (the hand is dealt), neither moving: no meld yet
+    from websockets.sync.client import connect
+
+    base = live_server.url.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
+    players = [connect(base), connect(base)]
+    ctx = chromium.new_context(**SIZES[size])
+    try:
+        for ws, token in zip(players, (made["token"], joined["token"]), strict=True):
+            ws.send(json.dumps({"type": "auth", "token": token}))
+            while json.loads(ws.recv(timeout=10))["type"] != "state":
+                pass
+        page = ctx.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{live_server.url}/?watch={table_id}")
+        page.get_by_text("You are watching this table.").wait_for()
+        wait_for(page, "s.view !== null && s.view.melds.length === 0")
+        empty = page.locator(".melds-empty")
+        assert empty.inner_text() == "No melds on the table yet."
+        said = page.evaluate(EVERYTHING_SAID)
+        assert "drag" not in said.lower(), [x for x in said.splitlines() if "drag" in x.lower()]
+        page.screenshot(path=str(artifacts / f"spectator-{size}.png"))
+        help_button = page.locator(".topbar").get_by_role("button", name="How to play")
+        # its name promises no keys: a spectator's help has no tab of them
+        assert help_button.get_attribute("aria-label") == "How to play and the rules of this table"
+        help_button.click()
+        dialog = page.get_by_role("dialog")
+        for tab in dialog.get_by_role("tab").all():
+            tab.click()
+            assert "drag" not in dialog.inner_text().lower(), tab.inner_text()
+        assert not errors, errors
+    finally:
+        ctx.close()
+        for ws in players:
+            ws.close()

@@ -145,6 +145,9 @@ class Session:
         #: Where the finished game's record was put away (``games/<id>.r500``).
         self.record_path: Path | None = None
         self._hint_bot: Bot | None = None
+        #: the cards of the pile (place from the bottom, card) the person let go in a Rummy!
+        #: call window, and the hand they belong to: not asked for again (:meth:`asked_to_call`)
+        self._let_go: tuple[int, frozenset[tuple[int, int]]] = (0, frozenset())
         if bots is None:
             from rummy500.bots import make_bot
 
@@ -234,12 +237,36 @@ class Session:
         """The person's legal moves now (empty when it is not their say)."""
         return self.game.legal_moves() if self.your_turn else ()
 
+    def claimable(self) -> tuple[int, ...]:
+        """The cards of the discard pile the person could claim with "Rummy!" now, the
+        deepest card of each depth (empty outside their say in a call window)."""
+        pile = self.game.discard
+        return tuple(pile[-d] for d in self.game.callable_depths(self.you))
+
+    def _claim(self) -> frozenset[tuple[int, int]]:
+        pile = self.game.discard
+        return frozenset((len(pile) - d, pile[-d]) for d in self.game.callable_depths(self.you))
+
+    def asked_to_call(self) -> bool:
+        """Whether the open call window asks the person: they could claim a card of the pile,
+        and not only cards they let go before in this hand (as the server asks, docs/rules.md:
+        the rule does not change, the person is only not asked again for the same cards)."""
+        claim = self._claim()
+        hand, let_go = self._let_go
+        if hand == self.game.hand_number:
+            claim -= let_go
+        return self.your_turn and bool(claim)
+
     # --- moves ----------------------------------------------------------------------------------
 
     def play(self, move: Move) -> LogEntry:
         """Check and apply ``move`` (raises :class:`~rummy500.engine.IllegalMove` and changes
         nothing when it is illegal); log it, save the game, keep the statistics."""
         game = self.game
+        if move.seat == self.you and move.verb == "pass":
+            hand, let_go = self._let_go
+            kept = let_go if hand == game.hand_number else frozenset()
+            self._let_go = (game.hand_number, kept | self._claim())
         self.log += self._played(game, move)
         entry = next(e for e in reversed(self.log) if e.notation)
         if game.phase in (HAND_OVER, GAME_OVER):

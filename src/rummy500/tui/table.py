@@ -295,7 +295,12 @@ class TableScreen(Screen[None]):
             else:
                 text = _("{name} is playing…").format(name=session.names[seat])
         elif game.phase == CALL:
-            text = _("Rummy! You can claim a card of the discard pile: r calls, p lets it go.")
+            cards = session.claimable()
+            text = ngettext(
+                "Rummy! You can claim the {cards} from the pile: r calls, p lets it go.",
+                "Rummy! You can claim one of these from the pile: {cards}. r calls, p lets it go.",
+                len(cards),
+            ).format(cards=", ".join(card_label(c) for c in cards))
             if game.turn == you:
                 text += " " + _("Or draw (d/t) to go on.")
             if self._countdown is not None:
@@ -350,7 +355,7 @@ class TableScreen(Screen[None]):
             return
         if session.your_turn:
             if game.phase == CALL:
-                if not any(m.verb == "rummy" for m in game.legal_moves()):
+                if not session.asked_to_call():  # nothing to claim, or only cards let go
                     session.play(Move(session.you, "pass"))
                     self.advance()
                     return

@@ -79,7 +79,9 @@ export function MeldsArea({ melds, spectator, targets, hinted, dragging, name, b
     data-drop="melds"
     aria-label=${t('melds.label', { n: melds.length })}
   >
-    ${melds.length === 0 && html`<p class="muted melds-empty">${t('melds.none')}</p>`}
+    ${melds.length === 0 &&
+    // a spectator plays no card: it is not told to drag one here
+    html`<p class="muted melds-empty">${spectator ? t('melds.none.watching') : t('melds.none')}</p>`}
     ${melds.map((m) => {
       const owner = m.played_by[0];
       const parts = m.cards.map((c, i) => cardBy(cardName(c), m.played_by[i]));

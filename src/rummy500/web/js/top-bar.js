@@ -51,7 +51,7 @@ export function TopBar({ state, status, me, token, tableId, settings, onSettings
     <${ConnectionBadge} status=${status.status} />
     <span class="spacer"></span>
     ${state.handResults.length > 0 && html`<button class="ghost" onClick=${onResults}>${t('action.results')}</button>`}
-    <button class="ghost" aria-label=${t('action.help')} onClick=${onHelp}>?</button>
+    <button class="ghost" aria-label=${me ? t('action.help') : t('action.help.watching')} onClick=${onHelp}>?</button>
     <${LanguagePicker} settings=${settings} onSettings=${onSettings} />
     <${Settings} settings=${settings} onSettings=${onSettings} compact=${true} />
     ${me && html`<button class="ghost" onClick=${leave}>${t('action.leave')}</button>`}

@@ -604,4 +604,6 @@ export default {
   'rated.hint': "There are no hints in a rated game.",
   'chat.mute': "Mute {name}",
   'chat.unmute': "Unmute {name}",
+  'melds.none.watching': "No melds on the table yet.",
+  'action.help.watching': "How to play and the rules of this table",
 };

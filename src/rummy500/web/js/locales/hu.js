@@ -610,4 +610,6 @@ export default {
   'rated.hint': "Értékelt játszmában nincs tipp.",
   'chat.mute': "{name} elnémítása",
   'chat.unmute': "{name} elnémításának feloldása",
+  'melds.none.watching': "Még nincs kirakás az asztalon.",
+  'action.help.watching': "Játékszabályok és az asztal szabályai",
 };

@@ -567,4 +567,6 @@ export default {
   'rated.hint': "ເກມທີ່ນັບຄະແນນຈັດອັນດັບບໍ່ມີຄຳແນະນຳ.",
   'chat.mute': "ປິດສຽງ {name}",
   'chat.unmute': "ເຊົາປິດສຽງ {name}",
+  'melds.none.watching': "ຍັງບໍ່ມີຊຸດເທິງໂຕະ.",
+  'action.help.watching': "ວິທີຫຼິ້ນ ແລະ ກົດຂອງໂຕະນີ້",
 };
