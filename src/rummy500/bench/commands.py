@@ -162,6 +162,15 @@ def bench_server(
             help=N_("Fraction of the simulated players who ask for a hint at every decision."),
         ),
     ] = 0.0,
+    batch_players: Annotated[
+        bool,
+        typer.Option(
+            help=N_(
+                "Run the simulated players as batch work (Linux SCHED_BATCH): woken, they wait "
+                "for the servers they measure instead of preempting them."
+            ),
+        ),
+    ] = True,
     json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
 ) -> None:
     """The command; its help is BENCH_SERVER_HELP."""
@@ -182,6 +191,7 @@ def bench_server(
             processes=processes,
             bot_processes=bot_processes,
             hint_fraction=hint_fraction,
+            batch_players=batch_players,
         )
     )
     if json_out:
