@@ -70,11 +70,12 @@ def test_the_writer_benchmark_times_batches_of_moves_on_postgresql() -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling policies")
-def test_the_site_s_balancer_and_database_do_not_preempt_its_servers() -> None:
-    """HAProxy's threads and every PostgreSQL process — a backend started after the site
-    was up included — run as ``SCHED_BATCH``, the server processes as usual: woken by a
-    message a server wrote, the balancer or the database waits for that server's time slice
-    instead of taking its core (docs/server.md, "CPU per move, one process against two")."""
+def test_a_site_s_balancer_and_database_may_run_as_batch_work() -> None:
+    """``batch_helpers``: HAProxy's threads and every PostgreSQL process — a backend started
+    after the site was up included — run as ``SCHED_BATCH``, the server processes as usual:
+    woken by a message a server wrote, the balancer or the database waits for that server's
+    time slice instead of taking its core (docs/server.md, "CPU per move, one process against
+    two")."""
     import psycopg
 
     def policies(pids: list[int]) -> set[int]:
@@ -84,7 +85,7 @@ def test_the_site_s_balancer_and_database_do_not_preempt_its_servers() -> None:
             for tid in os.listdir(f"/proc/{pid}/task")
         }
 
-    with Cluster(processes=1) as site:
+    with Cluster(processes=1, batch_helpers=True) as site:
         with psycopg.connect(site.db_url) as conn:
             row = conn.execute("SELECT pg_backend_pid()").fetchone()
             assert row is not None

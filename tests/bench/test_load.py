@@ -62,7 +62,7 @@ def test_the_simulated_players_yield_to_the_server_they_measure(
     """While it measures, the benchmark's players (its event loop's thread) run as
     ``SCHED_BATCH`` — woken by a message, they do not take the core of the server that wrote
     it — and the server, started before, does not inherit it; afterwards the thread is as it
-    was. ``--no-batch-players`` leaves them as they are."""
+    was. Without ``batch_players`` they are left as they are."""
     seen: dict[str, set[int]] = {}
 
     class Watching(load.CpuShares):

@@ -210,10 +210,10 @@ def run_as_batch(*pids: int) -> None:
     """Every thread of the processes ``pids`` as ``SCHED_BATCH`` (Linux; elsewhere, or where
     the system does not allow it, nothing): a thread of theirs that wakes up waits for the one
     running on its core to finish its time slice, or to sleep, instead of taking the core from
-    it at once. Processes they start later inherit it. The cluster runs HAProxy and PostgreSQL
-    so, and the benchmark its simulated players: on a machine of few cores each message a
-    server wrote woke one of them, which took that server's core in the middle of its work
-    (docs/server.md, "CPU per move, one process against two")."""
+    it at once. Processes they start later inherit it. ``Cluster(batch_helpers=True)`` runs
+    HAProxy and PostgreSQL so: on a machine of few cores each message a server wrote woke one
+    of them, which took that server's core in the middle of its work (docs/server.md, "CPU per
+    move, one process against two")."""
     policy = getattr(os, "SCHED_BATCH", None)
     if policy is None:
         return
@@ -306,8 +306,9 @@ class Cluster:
     nodes: list[ServerNode] = field(default_factory=list)
     db_url: str = ""
     #: Run HAProxy and PostgreSQL as ``SCHED_BATCH`` (:func:`run_as_batch`): on a machine they
-    #: share with the server processes they do not preempt them when woken.
-    batch_helpers: bool = True
+    #: share with the server processes they do not preempt them when woken (``bench server
+    #: --batch-helpers``; it did not lower the CPU a move: docs/server.md).
+    batch_helpers: bool = False
 
     def __post_init__(self) -> None:
         if self.processes < 1:

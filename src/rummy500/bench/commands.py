@@ -170,7 +170,16 @@ def bench_server(
                 "for the servers they measure instead of preempting them."
             ),
         ),
-    ] = True,
+    ] = False,
+    batch_helpers: Annotated[
+        bool,
+        typer.Option(
+            help=N_(
+                "With --processes, run HAProxy and PostgreSQL as batch work (Linux SCHED_BATCH): "
+                "woken, they wait for the server processes instead of preempting them."
+            ),
+        ),
+    ] = False,
     json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
 ) -> None:
     """The command; its help is BENCH_SERVER_HELP."""
@@ -192,6 +201,7 @@ def bench_server(
             bot_processes=bot_processes,
             hint_fraction=hint_fraction,
             batch_players=batch_players,
+            batch_helpers=batch_helpers,
         )
     )
     if json_out:

@@ -519,7 +519,8 @@ async def run_benchmark(
     processes: int = 0,
     bot_processes: int | None = None,
     hint_fraction: float = 0.0,
-    batch_players: bool = True,
+    batch_players: bool = False,
+    batch_helpers: bool = False,
 ) -> dict[str, Any]:
     """Start a server, play ``tables`` tables for ``warmup`` + ``seconds`` seconds, measure the
     last ``seconds``. Returns the figures (the first keys are the ``--json`` output). With
@@ -527,7 +528,8 @@ async def run_benchmark(
     process runs the searching computer players on ``bot_processes`` worker processes (``None``:
     as ``serve`` does by default, one per core). ``hint_fraction`` of the simulated players ask
     for a hint at every decision. ``batch_players``: the simulated players play as
-    ``SCHED_BATCH`` (:func:`players_yield`)."""
+    ``SCHED_BATCH`` (:func:`players_yield`); ``batch_helpers``: the site's HAProxy and
+    PostgreSQL run so (:func:`~rummy500.bench.cluster.run_as_batch`)."""
     level, level_args = check_level(level)
     if not 0.0 <= hint_fraction <= 1.0:
         raise ValueError(f"the hint fraction is from 0 to 1, not {hint_fraction}")
@@ -536,7 +538,7 @@ async def run_benchmark(
     if processes > 0:
         return await _run_on_cluster(
             tables, seconds, think_ms, level, seed, warmup, processes, level_args, hint_fraction,
-            batch_players,
+            batch_players, batch_helpers,
         )  # fmt: skip
 
     rng = random.Random(seed)
@@ -607,7 +609,7 @@ async def _play(
     seconds: float,
     parts: Parts,
     hint_fraction: float = 0.0,
-    batch_players: bool = True,
+    batch_players: bool = False,
 ) -> float:
     """Open the tables, play, measure the last ``seconds`` (and the CPU shares of ``parts``
     meanwhile); the seconds measured. ``hint_fraction`` of the players ask for hints; with
@@ -625,9 +627,8 @@ def players_yield(enabled: bool = True) -> Iterator[None]:
     inside (Linux; elsewhere, or when not allowed, as it is), then back as it was. Woken by a
     message, a player then waits for the server that wrote it to finish its time slice or
     sleep instead of taking its core at once: on a machine of few cores the instrument
-    preempted what it measures, and the CPU a move of two server processes showed that more
-    than one's (docs/server.md, "CPU per move, one process against two"). Processes started
-    from the thread inside would inherit it: start none there."""
+    preempted what it measures (docs/server.md, "CPU per move, one process against two").
+    Processes started from the thread inside would inherit it: start none there."""
     policy = getattr(os, "SCHED_BATCH", None)
     before: tuple[int, Any] | None = None
     if enabled and policy is not None:
@@ -693,13 +694,16 @@ async def _run_on_cluster(
     P: int,
     level_args: list[str],
     hint_fraction: float = 0.0,
-    batch_players: bool = True,
+    batch_players: bool = False,
+    batch_helpers: bool = False,
 ) -> dict[str, Any]:
     from rummy500.bench.cluster import Cluster
 
     rng = random.Random(seed)
     stats = _Stats()
-    site = Cluster(processes=P, serve_args=[*_serve_args(tables), *level_args])
+    site = Cluster(
+        processes=P, serve_args=[*_serve_args(tables), *level_args], batch_helpers=batch_helpers
+    )
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, site.start)
     try:
