@@ -40,9 +40,9 @@ __all__ = [
     "ServerNode",
     "addresses_to_open",
     "descendants",
-    "run_as_batch",
     "haproxy_config",
     "pg_bin",
+    "run_as_batch",
 ]
 
 #: Names of the server processes, in order (then ``node-7``, ``node-8``, …).
