@@ -4,11 +4,12 @@ site of several processes (PostgreSQL, server processes and HAProxy, all started
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from typer.testing import CliRunner
 
-from rummy500.bench.cluster import haproxy_bin, pg_bin
+from rummy500.bench.cluster import Cluster, haproxy_bin, pg_bin
 from rummy500.bench.load import run, run_benchmark
 from rummy500.cli import app
 
@@ -66,3 +67,30 @@ def test_the_writer_benchmark_times_batches_of_moves_on_postgresql() -> None:
     # the CPU of both sides of each batch, in microseconds, and its wall time
     assert figures["client_us"] > 0 and figures["postgres_us"] > 0, figures
     assert figures["wall_us"] > 0, figures
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling policies")
+def test_a_site_s_balancer_and_database_may_run_as_batch_work() -> None:
+    """``batch_helpers``: HAProxy's threads and every PostgreSQL process — a backend started
+    after the site was up included — run as ``SCHED_BATCH``, the server processes as usual:
+    woken by a message a server wrote, the balancer or the database waits for that server's
+    time slice instead of taking its core (docs/server.md, "CPU per move, one process against
+    two")."""
+    import psycopg
+
+    def policies(pids: list[int]) -> set[int]:
+        return {
+            os.sched_getscheduler(int(tid))
+            for pid in pids
+            for tid in os.listdir(f"/proc/{pid}/task")
+        }
+
+    with Cluster(processes=1, batch_helpers=True) as site:
+        with psycopg.connect(site.db_url) as conn:
+            row = conn.execute("SELECT pg_backend_pid()").fetchone()
+            assert row is not None
+            parts = site.process_ids()
+            assert row[0] in parts["postgres"]
+            assert policies(parts["postgres"]) == {os.SCHED_BATCH}
+        assert parts["haproxy"] and policies(parts["haproxy"]) == {os.SCHED_BATCH}
+        assert parts["servers"] and policies(parts["servers"]) == {os.SCHED_OTHER}

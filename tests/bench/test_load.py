@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 
+import pytest
 from typer.testing import CliRunner
 
+from rummy500.bench import load
 from rummy500.cli import app
 
 
@@ -44,3 +47,36 @@ def test_the_server_benchmark_prints_its_figures() -> None:
     assert figures["tables"] == 3 and figures["moves"] > 20 and figures["errors"] == 0
     assert figures["processes"] == 1
     assert 0 < figures["p50_ms"] <= figures["p99_ms"]
+
+
+def _policies(pid: int) -> set[int]:
+    """The scheduling policies of every thread of ``pid``."""
+    return {os.sched_getscheduler(int(tid)) for tid in os.listdir(f"/proc/{pid}/task")}
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling policies")
+@pytest.mark.parametrize("batch", [True, False])
+def test_the_simulated_players_yield_to_the_server_they_measure(
+    monkeypatch: pytest.MonkeyPatch, batch: bool
+) -> None:
+    """While it measures, the benchmark's players (its event loop's thread) run as
+    ``SCHED_BATCH`` — woken by a message, they do not take the core of the server that wrote
+    it — and the server, started before, does not inherit it; afterwards the thread is as it
+    was. Without ``batch_players`` they are left as they are."""
+    seen: dict[str, set[int]] = {}
+
+    class Watching(load.CpuShares):
+        def start(self) -> None:
+            seen["players"] = {os.sched_getscheduler(0)}
+            seen["servers"] = set().union(*(_policies(p) for p in self.parts()["servers"]))
+            super().start()
+
+    monkeypatch.setattr(load, "CpuShares", Watching)
+    before = os.sched_getscheduler(0)
+    figures = load.run(
+        load.run_benchmark(tables=2, seconds=1, think_ms=40, warmup=0.3, batch_players=batch)
+    )
+    assert figures["moves"] > 0 and figures["errors"] == 0
+    assert seen["players"] == {os.SCHED_BATCH if batch else before}
+    assert seen["servers"] == {os.SCHED_OTHER}
+    assert os.sched_getscheduler(0) == before

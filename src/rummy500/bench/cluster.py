@@ -42,6 +42,7 @@ __all__ = [
     "descendants",
     "haproxy_config",
     "pg_bin",
+    "run_as_batch",
 ]
 
 #: Names of the server processes, in order (then ``node-7``, ``node-8``, …).
@@ -205,6 +206,27 @@ def descendants(*parents: int) -> list[int]:
     return found
 
 
+def run_as_batch(*pids: int) -> None:
+    """Every thread of the processes ``pids`` as ``SCHED_BATCH`` (Linux; elsewhere, or where
+    the system does not allow it, nothing): a thread of theirs that wakes up waits for the one
+    running on its core to finish its time slice, or to sleep, instead of taking the core from
+    it at once. Processes they start later inherit it. ``Cluster(batch_helpers=True)`` runs
+    HAProxy and PostgreSQL so: on a machine of few cores each message a server wrote woke one
+    of them, which took that server's core in the middle of its work (docs/server.md, "CPU per
+    move, one process against two")."""
+    policy = getattr(os, "SCHED_BATCH", None)
+    if policy is None:
+        return
+    for pid in pids:
+        try:
+            threads = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in threads:
+            with contextlib.suppress(OSError, ValueError):
+                os.sched_setscheduler(int(tid), policy, os.sched_param(0))
+
+
 def _wait_http(
     url: str, process: subprocess.Popen[bytes], what: str, timeout: float, uds: Path | None = None
 ) -> None:
@@ -283,6 +305,10 @@ class Cluster:
     remove_folder: bool = True
     nodes: list[ServerNode] = field(default_factory=list)
     db_url: str = ""
+    #: Run HAProxy and PostgreSQL as ``SCHED_BATCH`` (:func:`run_as_batch`): on a machine they
+    #: share with the server processes they do not preempt them when woken (``bench server
+    #: --batch-helpers``; it did not lower the CPU a move: docs/server.md).
+    batch_helpers: bool = False
 
     def __post_init__(self) -> None:
         if self.processes < 1:
@@ -387,6 +413,10 @@ class Cluster:
         )  # fmt: skip
         self._pg_data = data
         self.db_url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        if self.batch_helpers:  # the postmaster and its processes; its backends inherit it
+            postmaster = self._postmaster()
+            if postmaster is not None:
+                run_as_batch(postmaster, *descendants(postmaster))
 
     def _add_node(self, n: int) -> ServerNode:
         assert self.folder is not None and self.sockets is not None
@@ -421,6 +451,8 @@ class Cluster:
                 start_new_session=True,
             )
         _wait_http(f"{self.url}/api/health", self._haproxy, "HAProxy", 30.0)
+        if self.batch_helpers:  # its threads are all started by now
+            run_as_batch(self._haproxy.pid)
         self.wait_all_up()
 
     def wait_all_up(self, timeout: float = 30.0) -> None:
@@ -471,11 +503,18 @@ class Cluster:
         }
         if self._haproxy is not None and self._haproxy.poll() is None:
             parts["haproxy"].append(self._haproxy.pid)
-        if self._pg_data is not None:
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                postmaster = int((self._pg_data / "postmaster.pid").read_text().split()[0])
-                parts["postgres"] = [postmaster, *descendants(postmaster)]
+        postmaster = self._postmaster()
+        if postmaster is not None:
+            parts["postgres"] = [postmaster, *descendants(postmaster)]
         return parts
+
+    def _postmaster(self) -> int | None:
+        """The pid of PostgreSQL's postmaster, when it runs."""
+        if self._pg_data is None:
+            return None
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            return int((self._pg_data / "postmaster.pid").read_text().split()[0])
+        return None
 
     def kill(self, n: int) -> ServerNode:
         """SIGKILL server process ``n``, as a crash would."""

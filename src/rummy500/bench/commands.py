@@ -162,6 +162,24 @@ def bench_server(
             help=N_("Fraction of the simulated players who ask for a hint at every decision."),
         ),
     ] = 0.0,
+    batch_players: Annotated[
+        bool,
+        typer.Option(
+            help=N_(
+                "Run the simulated players as batch work (Linux SCHED_BATCH): woken, they wait "
+                "for the servers they measure instead of preempting them."
+            ),
+        ),
+    ] = False,
+    batch_helpers: Annotated[
+        bool,
+        typer.Option(
+            help=N_(
+                "With --processes, run HAProxy and PostgreSQL as batch work (Linux SCHED_BATCH): "
+                "woken, they wait for the server processes instead of preempting them."
+            ),
+        ),
+    ] = False,
     json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
 ) -> None:
     """The command; its help is BENCH_SERVER_HELP."""
@@ -182,6 +200,8 @@ def bench_server(
             processes=processes,
             bot_processes=bot_processes,
             hint_fraction=hint_fraction,
+            batch_players=batch_players,
+            batch_helpers=batch_helpers,
         )
     )
     if json_out:

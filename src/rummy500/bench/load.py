@@ -68,6 +68,7 @@ __all__ = [
     "JSON_KEYS",
     "asks_hints",
     "check_level",
+    "players_yield",
     "run",
     "run_benchmark",
     "run_failover",
@@ -518,13 +519,17 @@ async def run_benchmark(
     processes: int = 0,
     bot_processes: int | None = None,
     hint_fraction: float = 0.0,
+    batch_players: bool = False,
+    batch_helpers: bool = False,
 ) -> dict[str, Any]:
     """Start a server, play ``tables`` tables for ``warmup`` + ``seconds`` seconds, measure the
     last ``seconds``. Returns the figures (the first keys are the ``--json`` output). With
     ``processes``, a site of that many processes behind HAProxy, on PostgreSQL. Each server
     process runs the searching computer players on ``bot_processes`` worker processes (``None``:
     as ``serve`` does by default, one per core). ``hint_fraction`` of the simulated players ask
-    for a hint at every decision."""
+    for a hint at every decision. ``batch_players``: the simulated players play as
+    ``SCHED_BATCH`` (:func:`players_yield`); ``batch_helpers``: the site's HAProxy and
+    PostgreSQL run so (:func:`~rummy500.bench.cluster.run_as_batch`)."""
     level, level_args = check_level(level)
     if not 0.0 <= hint_fraction <= 1.0:
         raise ValueError(f"the hint fraction is from 0 to 1, not {hint_fraction}")
@@ -532,8 +537,9 @@ async def run_benchmark(
         level_args = [*level_args, "--bot-processes", str(bot_processes)]
     if processes > 0:
         return await _run_on_cluster(
-            tables, seconds, think_ms, level, seed, warmup, processes, level_args, hint_fraction
-        )
+            tables, seconds, think_ms, level, seed, warmup, processes, level_args, hint_fraction,
+            batch_players, batch_helpers,
+        )  # fmt: skip
 
     rng = random.Random(seed)
     stats = _Stats()
@@ -561,7 +567,7 @@ async def run_benchmark(
                 elapsed = await _play(
                     http, tables, level, think_ms, rng, stats, warmup, seconds,
                     lambda: {"servers": [proc.pid], "searches": descendants(proc.pid)},
-                    hint_fraction,
+                    hint_fraction, batch_players,
                 )  # fmt: skip
         stats.bot_fallbacks = _fallbacks_logged([log_path])
     return _figures(stats, tables, elapsed, think_ms, seconds, 1)
@@ -603,9 +609,54 @@ async def _play(
     seconds: float,
     parts: Parts,
     hint_fraction: float = 0.0,
+    batch_players: bool = False,
 ) -> float:
     """Open the tables, play, measure the last ``seconds`` (and the CPU shares of ``parts``
-    meanwhile); the seconds measured. ``hint_fraction`` of the players ask for hints."""
+    meanwhile); the seconds measured. ``hint_fraction`` of the players ask for hints; with
+    ``batch_players`` they play as ``SCHED_BATCH`` (the servers are started by then: they do
+    not inherit it)."""
+    with players_yield(batch_players):
+        return await _play_tables(
+            http, tables, level, think_ms, rng, stats, warmup, seconds, parts, hint_fraction
+        )
+
+
+@contextlib.contextmanager
+def players_yield(enabled: bool = True) -> Iterator[None]:
+    """The calling thread — the simulated players' event loop — as ``SCHED_BATCH`` while
+    inside (Linux; elsewhere, or when not allowed, as it is), then back as it was. Woken by a
+    message, a player then waits for the server that wrote it to finish its time slice or
+    sleep instead of taking its core at once: on a machine of few cores the instrument
+    preempted what it measures (docs/server.md, "CPU per move, one process against two").
+    Processes started from the thread inside would inherit it: start none there."""
+    policy = getattr(os, "SCHED_BATCH", None)
+    before: tuple[int, Any] | None = None
+    if enabled and policy is not None:
+        try:
+            before = (os.sched_getscheduler(0), os.sched_getparam(0))
+            os.sched_setscheduler(0, policy, os.sched_param(0))
+        except OSError:
+            before = None
+    try:
+        yield
+    finally:
+        if before is not None:
+            with contextlib.suppress(OSError):
+                os.sched_setscheduler(0, *before)
+
+
+async def _play_tables(
+    http: Any,
+    tables: int,
+    level: str,
+    think_ms: int,
+    rng: random.Random,
+    stats: _Stats,
+    warmup: float,
+    seconds: float,
+    parts: Parts,
+    hint_fraction: float,
+) -> float:
     players = await _open_tables(http, tables, level, think_ms / 1000, rng, stats)
     for n, player in enumerate(players):
         player.asks_hints = asks_hints(n, hint_fraction)
@@ -643,19 +694,23 @@ async def _run_on_cluster(
     P: int,
     level_args: list[str],
     hint_fraction: float = 0.0,
+    batch_players: bool = False,
+    batch_helpers: bool = False,
 ) -> dict[str, Any]:
     from rummy500.bench.cluster import Cluster
 
     rng = random.Random(seed)
     stats = _Stats()
-    site = Cluster(processes=P, serve_args=[*_serve_args(tables), *level_args])
+    site = Cluster(
+        processes=P, serve_args=[*_serve_args(tables), *level_args], batch_helpers=batch_helpers
+    )
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, site.start)
     try:
         async with _client(site.url) as http:
             elapsed = await _play(
                 http, tables, level, think_ms, rng, stats, warmup, seconds, site.process_ids,
-                hint_fraction,
+                hint_fraction, batch_players,
             )  # fmt: skip
         stats.bot_fallbacks = _fallbacks_logged(node.log_path for node in site.nodes)
     finally:
