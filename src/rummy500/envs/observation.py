@@ -17,11 +17,8 @@ from typing import Any
 import numpy as np
 
 from rummy500.engine import (
-    CALL,
-    DRAW,
     GAME_OVER,
     HAND_OVER,
-    PLAY,
     Deal,
     Game,
     Move,
@@ -29,30 +26,31 @@ from rummy500.engine import (
     decks_for,
 )
 from rummy500.engine.cards import JOKER, JOKER_AS
-from rummy500.engine.melds import TableMeld
-from rummy500.envs.encoding import NUM_ACTIONS, action_to_move, legal_actions
+from rummy500.envs.encoding import NUM_ACTIONS, action_to_move
+from rummy500.envs.tracking import (
+    _M_CARDS,
+    _M_EXISTS,
+    _M_HI,
+    _M_JOKERS,
+    _M_LO,
+    _M_RANK,
+    _M_RUN,
+    _M_SUIT,
+    _M_SUITS,
+    MELD_FEATURES,
+    PHASES,
+    Tracker,
+    fill_mask,
+    game_actions,
+)
 
 __all__ = ["MELD_FEATURES", "PHASES", "EncodedGame", "ObservationLayout", "observation_vector"]
 
-#: The phases in the order of the ``phase`` one-hot.
-PHASES = (DRAW, PLAY, CALL, HAND_OVER, GAME_OVER)
+# PHASES (the phases in the order of the ``phase`` one-hot) and MELD_FEATURES with the _M_
+# columns of a meld slot (exists, is a run, run suit (4), group rank (13), run low end (14
+# positions: low ace … high ace), run high end (14), group suits held (4), jokers in it, cards
+# in it; then the per-seat card counts) are defined in tracking.py, which writes them.
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
-
-#: Columns of one meld slot before the per-seat card counts: exists, is a run, run suit (4),
-#: group rank (13), run low end (14 positions: low ace … high ace), run high end (14), group
-#: suits held (4), jokers in it, cards in it.
-MELD_FEATURES = 53
-_M_EXISTS, _M_RUN, _M_SUIT, _M_RANK, _M_LO, _M_HI, _M_SUITS, _M_JOKERS, _M_CARDS = (
-    0,
-    1,
-    2,
-    6,
-    19,
-    33,
-    47,
-    51,
-    52,
-)
 
 #: Rule options as one-hots (then ``target / 500``), in this order.
 RULE_FEATURES: tuple[tuple[str, str], ...] = (
@@ -201,30 +199,8 @@ class EncodedGame:
         # memoryview writes single entries several times faster than numpy indexing (Any:
         # typeshed's memoryview takes only ints, a float32 view takes floats too).
         self._view: Any = memoryview(self.state)
-        seg = layout.state_segments
-        self._hands = seg["hands"][0]
-        self._known = seg["known"][0]
-        self._table = seg["table_cards"][0]
-        self._pile = seg["pile"][0]
-        self._pile_counts = seg["pile_counts"][0]
-        self._melds = seg["melds"][0]
-        self._meld_width = seg["melds"][1][1]
-        self._hand_sizes = seg["hand_sizes"][0]
-        self._points = seg["points"][0]
-        self._stock = seg["stock_size"][0]
-        self._phase_at = seg["phase"][0]
-        self._to_act_at = seg["to_act"][0]
-        self._turn_at = seg["turn"][0]
-        self._window_at = seg["window"][0]
-        self._must_at = seg["must_use"][0]
-        self._mode_at = seg["must_mode"][0]
-        self._no_discard_at = seg["no_discard"][0]
-        self._resume_at = seg["resume"][0]
+        self._track = Tracker(layout.state_segments)
         self._legal: list[int] | None = None
-        self._phase = ""
-        self._to_act = self._turn = self._must = self._mode = self._no_discard = -1
-        self._window: tuple[int, ...] = ()
-        self._resume = False
         self.rebuild()
 
     def clone(self) -> EncodedGame:
@@ -234,7 +210,7 @@ class EncodedGame:
         other.game = self.game.clone()
         other.state = self.state.copy()
         other._view = memoryview(other.state)
-        other._window = self._window
+        other._track = self._track.copy()
         return other
 
     def __deepcopy__(self, memo: dict[int, object]) -> EncodedGame:
@@ -258,15 +234,13 @@ class EncodedGame:
     def legal_actions(self) -> list[int]:
         """The legal actions of the seat that must act, ascending (cached until the next move)."""
         if self._legal is None:
-            self._legal = legal_actions(self.game)
+            self._legal = game_actions(self.game)
         return self._legal
 
     def action_mask(self) -> np.ndarray:
         """The legal actions as an ``int8`` mask of ``NUM_ACTIONS`` (a new array)."""
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        view = memoryview(mask)
-        for action in self.legal_actions():
-            view[action] = 1
+        fill_mask(memoryview(mask), self.legal_actions())
         return mask
 
     # --- playing ------------------------------------------------------------------------------
@@ -287,10 +261,10 @@ class EncodedGame:
         self.rebuild()
 
     def play(self, move: Move) -> None:
-        """Play ``move`` (checked by the engine) and update the vector by what it changed."""
+        """Play ``move`` (checked by the engine) and update the vector by what it changed
+        (:class:`~rummy500.envs.tracking.Tracker`)."""
         game = self.game
         verb = move.verb
-        seat = move.seat
         drawn = -1
         taken: Sequence[int] = ()
         if verb == "draw":
@@ -303,128 +277,8 @@ class EncodedGame:
         if phase in (HAND_OVER, GAME_OVER):
             self.rebuild()
             return
-        v = self._view
-        hand = game.hand_counts(seat)
-        known = game.known_counts(seat)
-        at_hand = self._hands + 53 * seat
-        at_known = self._known + 53 * seat
-        if verb == "draw":
-            v[at_hand + drawn] = hand[drawn]
-            v[self._stock] = len(game.stock)
-        elif verb == "discard":
-            card = move.cards[0]
-            v[at_hand + card] = hand[card]
-            v[at_known + card] = known[card]
-            n = len(game.discard)
-            p = self._pile
-            v[p + 1 : p + n] = v[p : p + n - 1]
-            v[p] = card
-            v[self._pile_counts + card] += 1
-        elif verb == "meld" or verb == "layoff":
-            at_table = self._table + 53 * seat
-            for played in move.cards:
-                card = played if played < JOKER_AS else JOKER
-                v[at_hand + card] = hand[card]
-                v[at_known + card] = known[card]
-                v[at_table + card] += 1
-            slot = len(game.melds) - 1 if verb == "meld" else move.number - 1
-            self._write_meld(slot, game.melds[slot])
-            v[self._points + seat] = game.points[seat]
-        elif taken:
-            k = len(taken)
-            n = len(game.discard)
-            p = self._pile
-            v[p : p + n] = v[p + k : p + k + n]
-            for i in range(p + n, p + n + k):
-                v[i] = -1.0
-            counts = self._pile_counts
-            for card in taken:
-                v[counts + card] -= 1
-                v[at_hand + card] = hand[card]
-                v[at_known + card] = known[card]
-        v[self._hand_sizes + seat] = game.hand_sizes[seat]
-        self._refresh(phase)
-
-    def _write_meld(self, slot: int, meld: TableMeld) -> None:
-        row = [0.0] * self._meld_width
-        row[_M_EXISTS] = 1.0
-        if meld.is_run:
-            row[_M_RUN] = 1.0
-            row[_M_SUIT + meld.key] = 1.0
-            row[_M_LO + meld.lo] = 1.0
-            row[_M_HI + meld.hi] = 1.0
-        else:
-            row[_M_RANK + meld.key] = 1.0
-            for s in range(4):
-                if meld.suits >> s & 1:
-                    row[_M_SUITS + s] = 1.0
-        row[_M_JOKERS] = sum(1 for c in meld.cards if c >= JOKER_AS)
-        row[_M_CARDS] = len(meld.cards)
-        for owner in meld.owners:
-            row[MELD_FEATURES + owner] += 1
-        start = self._melds + self._meld_width * slot
-        self.state[start : start + self._meld_width] = row
-
-    def _refresh(self, phase: str) -> None:
-        """The one-hots and flags of who acts and what is pending."""
-        game = self.game
-        v = self._view
-        if phase != self._phase:
-            if self._phase:
-                v[self._phase_at + _PHASE_INDEX[self._phase]] = 0.0
-            v[self._phase_at + _PHASE_INDEX[phase]] = 1.0
-            self._phase = phase
-        window = game.window
-        turn = game.turn
-        to_act = window[0] if phase == CALL else turn if phase in (DRAW, PLAY) else -1
-        old = self._to_act
-        if to_act != old:
-            if old >= 0:
-                v[self._to_act_at + old] = 0.0
-            if to_act >= 0:
-                v[self._to_act_at + to_act] = 1.0
-            self._to_act = to_act
-        old = self._turn
-        if turn != old:
-            if old >= 0:
-                v[self._turn_at + old] = 0.0
-            v[self._turn_at + turn] = 1.0
-            self._turn = turn
-        if window != self._window:
-            start = self._window_at
-            for s in self._window:
-                v[start + s] = 0.0
-            for s in window:
-                v[start + s] = 1.0
-            self._window = window
-        must = game.must_use
-        old = self._must
-        if must != old:
-            if old >= 0:
-                v[self._must_at + old] = 0.0
-            if must >= 0:
-                v[self._must_at + must] = 1.0
-            self._must = must
-        mode = game.must_mode if must >= 0 else -1
-        old = self._mode
-        if mode != old:
-            if old >= 0:
-                v[self._mode_at + old] = 0.0
-            if mode >= 0:
-                v[self._mode_at + mode] = 1.0
-            self._mode = mode
-        no_discard = game.no_discard
-        old = self._no_discard
-        if no_discard != old:
-            if old >= 0:
-                v[self._no_discard_at + old] = 0.0
-            if no_discard >= 0:
-                v[self._no_discard_at + no_discard] = 1.0
-            self._no_discard = no_discard
-        resume = game.resume >= 0
-        if resume != self._resume:
-            v[self._resume_at] = float(resume)
-            self._resume = resume
+        self._track.play(self.state, self._view, game, move, drawn, taken)
+        self._track.refresh(self._view, game, phase)
 
     def rebuild(self) -> None:
         """Write the whole vector from the game, from scratch (after a deal or the hand's end;
@@ -449,7 +303,7 @@ class EncodedGame:
         for slot, meld in enumerate(game.melds):
             for played, owner in zip(meld.cards, meld.owners, strict=True):
                 table[owner, played if played < JOKER_AS else JOKER] += 1
-            self._write_meld(slot, meld)
+            self._track.write_meld(v, slot, meld)
         put("table_cards", table.ravel())
         pile = [-1.0] * layout.pile_depth
         counts = [0.0] * 53
@@ -472,12 +326,9 @@ class EncodedGame:
             [float(getattr(rules, attr) == value) for attr, value in RULE_FEATURES]
             + [rules.target / 500],
         )
-        self._phase = ""
-        self._to_act = self._turn = self._must = self._mode = self._no_discard = -1
-        self._window = ()
-        self._resume = False
+        self._track.forget()
         if game.hand_sizes:
-            self._refresh(game.phase)
+            self._track.refresh(self._view, game, game.phase)
 
 
 def observation_vector(observation: Observation) -> np.ndarray:
