@@ -600,7 +600,9 @@ def _or_all(masks: list[int]) -> int:
     return out
 
 
-SAME_RANK, _NEAR = _window_tables()
+_WINDOWS: Final = _window_tables()
+SAME_RANK: Final = _WINDOWS[0]  # (Final: compiled, read directly, not from the module's dict)
+_NEAR: Final = _WINDOWS[1]
 IN_RUN: Final = [_in_run(m) for m in range(1 << 13)]  # a suit's 13-bit mask -> the ranks in a run
 
 

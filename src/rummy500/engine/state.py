@@ -15,6 +15,7 @@ from operator import mul
 
 from rummy500.engine.cards import (
     JOKER,
+    JOKER_AS,
     NUM_CODES,
 )
 from rummy500.engine.deal import Deal, HandHistory
@@ -44,7 +45,6 @@ from rummy500.engine.movegen import (
     extend_meld,
     held_cards,
     new_meld,
-    physical_cards,
 )
 from rummy500.engine.moves import Move, Seat, seat_str
 from rummy500.engine.observation import Observation
@@ -342,8 +342,10 @@ class Game(Serialization):
         """Take the cards ``played`` (as played: jokers declared) out of the hand of ``seat``."""
         hand, known = self._hands[seat], self._known[seat]
         mask = self._masks[seat]
-        cards = physical_cards(played)
-        for c in cards:
+        must = self._must_use
+        used = False
+        for p in played:
+            c = p if p < JOKER_AS else JOKER  # the card in the hand (a declared joker: JOKER)
             left = hand[c] - 1
             hand[c] = left
             if not left:
@@ -351,10 +353,12 @@ class Game(Serialization):
             if known[c] > left:
                 known[c] = left
                 self._known_view = None
+            if c == must:
+                used = True
         self._masks[seat] = mask
         sizes = self.hand_sizes
-        sizes[seat] = sizes[seat] - len(cards)
-        if self._must_use >= 0 and self._must_use in cards:
+        sizes[seat] = sizes[seat] - len(played)
+        if used:
             self._must_use = -1
             self._must_mode = MUST_ANY
 

@@ -26,6 +26,9 @@ _DISCARD: Final = encoding.DISCARD
 _LAYOFF: Final = encoding.LAYOFF
 _KINDS: Final = encoding.LAYOFF_KINDS
 _MAX_MELDS: Final = encoding.MAX_MELDS
+_DRAW: Final = encoding.DRAW
+_END: Final = encoding.END
+_PASS: Final = encoding.PASS
 # The action of each new meld that has one, by its cards (3-card runs, groups).
 _MELD_IDS: Final[dict[tuple[int, ...], int]] = {
     cards: encoding.GROUP + i for i, cards in enumerate(encoding.GROUPS + encoding.RUNS)
@@ -71,11 +74,11 @@ def game_actions(game: Game) -> list[int]:
         elif verb == "rummy":
             out.append(_RUMMY + move.number - 1)
         elif verb == "draw":
-            out.append(encoding.DRAW)
+            out.append(_DRAW)
         elif verb == "end":
-            out.append(encoding.END)
+            out.append(_END)
         else:  # pass
-            out.append(encoding.PASS)
+            out.append(_PASS)
     out.sort()
     return out
 
@@ -182,6 +185,26 @@ class Tracker:
         self.to_act = self.turn = self.must = self.mode = self.no_discard = -1
         self.window = ()
         self.resume = False
+
+    def play_move(self, state: Any, v: Any, game: Game, move: Move) -> bool:
+        """Play ``move`` on ``game`` (checked by the engine: :class:`IllegalMove` changes
+        nothing) and update the vector (``state``, and ``v`` a memoryview of it) by what it
+        changed; return whether the hand ended (then the vector is to be rebuilt)."""
+        verb = move.verb
+        drawn = -1
+        taken: Sequence[int] = ()
+        if verb == "draw":
+            stock = game.stock
+            drawn = stock[-1] if stock else -1
+        elif verb == "take" or verb == "rummy":
+            taken = game.discard[-move.number :]
+        game.play(move)
+        phase = game.phase
+        if phase in (HAND_OVER, GAME_OVER):
+            return True
+        self.play(state, v, game, move, drawn, taken)
+        self.refresh(v, game, phase)
+        return False
 
     def play(
         self, state: Any, v: Any, game: Game, move: Move, drawn: int, taken: Sequence[int]
