@@ -262,7 +262,7 @@ class EncodedGame:
         """Play ``move`` (checked by the engine) and update the vector by what it changed
         (:meth:`~rummy500.envs.tracking.Tracker.play_move`)."""
         self._legal = None
-        if self._track.play_move(self.state, self._view, self.game, move):
+        if self._track.play_move(self._view, self.game, move):
             self.rebuild()  # the hand is over
 
     def rebuild(self) -> None:
@@ -288,7 +288,7 @@ class EncodedGame:
         for slot, meld in enumerate(game.melds):
             for played, owner in zip(meld.cards, meld.owners, strict=True):
                 table[owner, played if played < JOKER_AS else JOKER] += 1
-            self._track.write_meld(v, slot, meld)
+            self._track.write_meld(self._view, slot, meld)
         put("table_cards", table.ravel())
         pile = [-1.0] * layout.pile_depth
         counts = [0.0] * 53

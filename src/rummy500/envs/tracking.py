@@ -136,6 +136,8 @@ class Tracker:
         self.mode_at = segments["must_mode"][0]
         self.no_discard_at = segments["no_discard"][0]
         self.resume_at = segments["resume"][0]
+        # a meld row of zeros, as float32 (the vector's type): what write_meld() clears with
+        self.blank = memoryview(bytes(4 * self.meld_width)).cast("f")
         # the one-hots as last written (-1, "" or empty: none)
         self.phase = ""
         self.to_act = -1
@@ -186,9 +188,9 @@ class Tracker:
         self.window = ()
         self.resume = False
 
-    def play_move(self, state: Any, v: Any, game: Game, move: Move) -> bool:
+    def play_move(self, v: Any, game: Game, move: Move) -> bool:
         """Play ``move`` on ``game`` (checked by the engine: :class:`IllegalMove` changes
-        nothing) and update the vector (``state``, and ``v`` a memoryview of it) by what it
+        nothing) and update the vector (``v``: a memoryview of it) by what it
         changed; return whether the hand ended (then the vector is to be rebuilt)."""
         verb = move.verb
         drawn = -1
@@ -202,14 +204,12 @@ class Tracker:
         phase = game.phase
         if phase in (HAND_OVER, GAME_OVER):
             return True
-        self.play(state, v, game, move, drawn, taken)
+        self.play(v, game, move, drawn, taken)
         self.refresh(v, game, phase)
         return False
 
-    def play(
-        self, state: Any, v: Any, game: Game, move: Move, drawn: int, taken: Sequence[int]
-    ) -> None:
-        """Update the vector (``state``, and ``v`` a memoryview of it) after ``move`` was played
+    def play(self, v: Any, game: Game, move: Move, drawn: int, taken: Sequence[int]) -> None:
+        """Update the vector (``v``: a memoryview of it) after ``move`` was played
         on ``game`` (``drawn``: the card drawn from the stock; ``taken``: the discards taken),
         the hand going on."""
         verb = move.verb
@@ -240,7 +240,7 @@ class Tracker:
                 v[at_table + card] = v[at_table + card] + 1
             melds = game.melds
             slot = len(melds) - 1 if verb == "meld" else move.number - 1
-            self.write_meld(state, slot, melds[slot])
+            self.write_meld(v, slot, melds[slot])
             v[self.points + seat] = game.points[seat]
         elif taken:
             k = len(taken)
@@ -256,36 +256,37 @@ class Tracker:
                 v[at_known + card] = known[card]
         v[self.hand_sizes + seat] = game.hand_sizes[seat]
 
-    def write_meld(self, state: Any, slot: int, meld: TableMeld) -> None:
-        """Write meld ``slot`` of the vector ``state`` from ``meld``."""
-        width = self.meld_width
-        row = [0.0] * width
-        row[_M_EXISTS] = 1.0
+    def write_meld(self, v: Any, slot: int, meld: TableMeld) -> None:
+        """Write meld ``slot`` of the vector (``v``: a memoryview of it) from ``meld``: the row
+        cleared by one copy, then only its non-zero entries (numpy's assignment of a list
+        would convert every entry)."""
+        start = self.melds + self.meld_width * slot
+        v[start : start + self.meld_width] = self.blank
+        v[start + _M_EXISTS] = 1.0
         if meld.is_run:
-            row[_M_RUN] = 1.0
-            row[_M_SUIT + meld.key] = 1.0
-            row[_M_LO + meld.lo] = 1.0
-            row[_M_HI + meld.hi] = 1.0
+            v[start + _M_RUN] = 1.0
+            v[start + _M_SUIT + meld.key] = 1.0
+            v[start + _M_LO + meld.lo] = 1.0
+            v[start + _M_HI + meld.hi] = 1.0
         else:
-            row[_M_RANK + meld.key] = 1.0
+            v[start + _M_RANK + meld.key] = 1.0
             for s in range(4):
                 if meld.suits >> s & 1:
-                    row[_M_SUITS + s] = 1.0
+                    v[start + _M_SUITS + s] = 1.0
         jokers = 0
         for c in meld.cards:
             if c >= JOKER_AS:
                 jokers += 1
-        row[_M_JOKERS] = float(jokers)
-        row[_M_CARDS] = float(len(meld.cards))
+        v[start + _M_JOKERS] = float(jokers)
+        v[start + _M_CARDS] = float(len(meld.cards))
         for owner in meld.owners:
-            row[MELD_FEATURES + owner] += 1.0
-        start = self.melds + width * slot
-        state[start : start + width] = row
+            at = start + MELD_FEATURES + owner
+            v[at] = v[at] + 1.0
 
     def refresh(self, v: Any, game: Game, phase: str) -> None:
         """The one-hots and flags of who acts and what is pending (``v``: a memoryview of the
         vector)."""
-        if phase != self.phase:
+        if phase is not self.phase:  # (a Phase: one object each)
             if self.phase:
                 v[self.phase_at + _PHASE_INDEX[self.phase]] = 0.0
             v[self.phase_at + _PHASE_INDEX[phase]] = 1.0
