@@ -10,7 +10,6 @@ on. Nothing another seat may not see (other hands, the order of the stock) is ev
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -269,51 +268,14 @@ class EncodedGame:
         """Write the whole vector from the game, from scratch (after a deal or the hand's end;
         the tests check that the move-by-move updates always agree with it)."""
         game = self.game
-        layout = self.layout
         self._legal = None
-        v = self.state
-        v[:] = 0.0
-        seg = layout.state_segments
-
-        def put(name: str, values: Sequence[float] | np.ndarray, at: int = 0) -> None:
-            start = seg[name][0] + at
-            v[start : start + len(values)] = values
-
-        p = game.players
-        if game.hand_sizes:
-            for s in range(p):
-                put("hands", game.hand_counts(s), 53 * s)
-                put("known", game.known_counts(s), 53 * s)
-        table = np.zeros((p, 53), np.float32)
-        for slot, meld in enumerate(game.melds):
-            for played, owner in zip(meld.cards, meld.owners, strict=True):
-                table[owner, played if played < JOKER_AS else JOKER] += 1
-            self._track.write_meld(self._view, slot, meld)
-        put("table_cards", table.ravel())
-        pile = [-1.0] * layout.pile_depth
-        counts = [0.0] * 53
-        for depth, card in enumerate(reversed(game.discard)):
-            pile[depth] = card
-            counts[card] += 1
-        put("pile", pile)
-        put("pile_counts", counts)
-        if game.hand_sizes:
-            put("hand_sizes", game.hand_sizes)
-        if game.points:
-            put("points", game.points)
-        put("totals", game.totals)
-        put("stock_size", [len(game.stock)])
-        put("dealer", [1.0], game.dealer)
-        put("hand_number", [game.hand_number])
+        self.state[:] = 0.0
+        self._track.rebuild(self._view, game)  # (all but the rules)
+        start = self.layout.state_segments["rules"][0]
         rules = game.rules
-        put(
-            "rules",
-            [float(getattr(rules, attr) == value) for attr, value in RULE_FEATURES]
-            + [rules.target / 500],
-        )
-        self._track.forget()
-        if game.hand_sizes:
-            self._track.refresh(self._view, game, game.phase)
+        self.state[start : start + len(RULE_FEATURES) + 1] = [
+            float(getattr(rules, attr) == value) for attr, value in RULE_FEATURES
+        ] + [rules.target / 500]
 
 
 def observation_vector(observation: Observation) -> np.ndarray:

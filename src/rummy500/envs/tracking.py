@@ -9,6 +9,7 @@ and call the functions here, which read the game through its public names only.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -136,8 +137,14 @@ class Tracker:
         self.mode_at = segments["must_mode"][0]
         self.no_discard_at = segments["no_discard"][0]
         self.resume_at = segments["resume"][0]
-        # a meld row of zeros, as float32 (the vector's type): what write_meld() clears with
+        self.totals = segments["totals"][0]
+        self.dealer_at = segments["dealer"][0]
+        self.hand_number_at = segments["hand_number"][0]
+        self.pile_depth = segments["pile"][1][0]
+        # a meld row of zeros and an empty pile (-1 at every depth), as float32 (the vector's
+        # type): what write_meld() and rebuild() copy in
         self.blank = memoryview(bytes(4 * self.meld_width)).cast("f")
+        self.no_pile = memoryview(array("f", [-1.0] * self.pile_depth))
         # the one-hots as last written (-1, "" or empty: none)
         self.phase = ""
         self.to_act = -1
@@ -180,6 +187,52 @@ class Tracker:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_tracker, (self.segments, self.written()))
+
+    def rebuild(self, v: Any, game: Game) -> None:
+        """Write the vector from ``game`` from scratch, all but the rules' part (``v``: a
+        memoryview of it, all zeros): only its non-zero entries, one by one."""
+        players = game.players
+        sizes = game.hand_sizes
+        if sizes:
+            for s in range(players):
+                hand = game.hand_counts(s)
+                known = game.known_counts(s)
+                at_hand = self.hands + 53 * s
+                at_known = self.known + 53 * s
+                for c in range(53):
+                    k = hand[c]
+                    if k:
+                        v[at_hand + c] = float(k)
+                    k = known[c]
+                    if k:
+                        v[at_known + c] = float(k)
+            for s in range(players):
+                v[self.hand_sizes + s] = float(sizes[s])
+        for slot, meld in enumerate(game.melds):
+            for played, owner in zip(meld.cards, meld.owners, strict=True):
+                at = self.table + 53 * owner + (played if played < JOKER_AS else JOKER)
+                v[at] = v[at] + 1.0
+            self.write_meld(v, slot, meld)
+        pile = game.discard
+        n = len(pile)
+        v[self.pile : self.pile + self.pile_depth] = self.no_pile
+        for depth in range(n):
+            card = pile[n - 1 - depth]
+            v[self.pile + depth] = float(card)
+            at = self.pile_counts + card
+            v[at] = v[at] + 1.0
+        points = game.points
+        for s in range(len(points)):
+            v[self.points + s] = float(points[s])
+        totals = game.totals
+        for s in range(len(totals)):
+            v[self.totals + s] = float(totals[s])
+        v[self.stock] = float(game.stock_size)
+        v[self.dealer_at + game.dealer] = 1.0
+        v[self.hand_number_at] = float(game.hand_number)
+        self.forget()
+        if sizes:
+            self.refresh(v, game, game.phase)
 
     def forget(self) -> None:
         """After the vector was zeroed: no one-hot is written."""
