@@ -37,6 +37,7 @@ from rummy500.envs.tracking import (
     MELD_FEATURES,
     PHASES,
     Tracker,
+    action_move,
     fill_mask,
     game_actions,
 )
@@ -248,7 +249,8 @@ class EncodedGame:
         Raises :class:`~rummy500.engine.IllegalMove` (nothing changes) if it is not legal, and
         :class:`ValueError` if it means nothing in this position.
         """
-        move = action_to_move(self.game, action)
+        action = int(action)
+        move = action_move(self.game, action) or action_to_move(self.game, action)
         self.play(move)
         return move
 

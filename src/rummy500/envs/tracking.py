@@ -18,7 +18,7 @@ from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK
 from rummy500.engine.melds import TableMeld
 from rummy500.envs import encoding
 
-__all__ = ["Tracker", "fill_mask", "game_actions"]
+__all__ = ["Tracker", "action_move", "fill_mask", "game_actions"]
 
 # The action blocks (rummy500.envs.encoding), read once: compiled, a Final is a C constant.
 _TAKE: Final = encoding.TAKE
@@ -82,6 +82,25 @@ def game_actions(game: Game) -> list[int]:
             out.append(_PASS)
     out.sort()
     return out
+
+
+# The moves of the actions below LAYOFF, per seat (encoding's table, fetched once a seat).
+_SEAT_MOVES: Final[list[tuple[Move, ...] | None]] = [None] * 8
+
+
+def action_move(game: Game, action: int) -> Move | None:
+    """The move of ``action`` for the seat to act if it is an action below ``LAYOFF`` (those
+    mean the same move in every position), else ``None``: then
+    :func:`~rummy500.envs.encoding.action_to_move` says, or why it means nothing."""
+    if not 0 <= action < _LAYOFF:
+        return None
+    seat = game.to_act
+    if seat is None:
+        return None
+    moves = _SEAT_MOVES[seat]
+    if moves is None:
+        moves = _SEAT_MOVES[seat] = encoding._seat_moves(seat)
+    return moves[action]
 
 
 def layoff_action(melds: Sequence[TableMeld], move: Move) -> int:
