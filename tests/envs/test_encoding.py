@@ -266,3 +266,20 @@ def test_new_meld_pickup_allows_layoffs_once_the_card_taken_is_melded() -> None:
         pickup="new-meld",
     )
     assert Move.parse("P2 layoff 7H 1") in game.legal_moves()
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_the_compiled_helpers_give_the_encodings_actions_and_moves(
+    config: tuple[int, Rules],
+) -> None:
+    """envs/tracking.py (compiled in the compiled build) works each action out from its move's
+    verb and numbers: in every visited position it gives exactly encoding.legal_actions, and
+    every action below LAYOFF decodes to encoding.action_to_move's move."""
+    from rummy500.envs.tracking import action_move, game_actions
+
+    players, rules = config
+    for game in random_positions(players, rules, seed=7 * players, hands=2):
+        assert game_actions(game) == enc.legal_actions(game)
+        for action in (0, 1, 2, enc.TAKE, enc.RUMMY + 4, enc.DISCARD + 52, enc.RUN - 1):
+            assert action_move(game, action) == enc.action_to_move(game, action)
+        assert action_move(game, enc.LAYOFF) is None

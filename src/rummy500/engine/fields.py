@@ -37,9 +37,6 @@ MUST_ANY: Final = 0
 MUST_NEW: Final = 1
 MUST_LAYOFF: Final = 2
 
-# A lay-off the table allows: (card as played, position, meld number, end).
-SpotEntry = tuple[int, int, int, str]
-
 _NO_CAP: Final = 1 << 62  # no limit on the moves of a hand
 _CODES: Final = range(53)  # every card code, the joker last
 
@@ -59,6 +56,7 @@ class GameFields:
 
     __slots__ = (
         "_cap",
+        "_going_out",
         "_hands",
         "_known",
         "_known_view",
@@ -68,8 +66,10 @@ class GameFields:
         "_must_mode",
         "_must_use",
         "_no_discard",
+        "_pickup",
         "_pile_sums",
         "_resume",
+        "_rummy",
         "_spot_index",
         "_spot_mask",
         "_undo_floor",
@@ -107,6 +107,7 @@ class GameFields:
         if not isinstance(players, int) or not 2 <= players <= 8:
             raise ValueError(_("Rummy 500 is played by 2 to 8 players, not {n}").format(n=players))
         self.rules = rules or Rules()
+        self._read_rules()
         self.players = players
         self.seed = random.randrange(2**63) if seed is None else seed
         self.max_moves_per_hand = max_moves_per_hand
@@ -140,11 +141,20 @@ class GameFields:
         self._resume = -1
         self._legal: tuple[Move, ...] | None = None
         self._undo_floor = 0  # moves of this hand before it cannot be taken back (can_take_back)
-        self._spot_index: dict[int, list[SpotEntry]] | None = None
+        # card -> the lay-offs the table allows it, as ints (melds.spot_entry)
+        self._spot_index: dict[int, list[int]] | None = None
         self._spot_mask = 0  # natural cards that can be laid off (valid with _spot_index)
         # per discard pile card, the pile up to it: natural cards held (bits 0-51), jokers
         # (bits 52-54) and whether they make a meld (PILE_MELD)
         self._pile_sums: list[int] = []
+
+    def _read_rules(self) -> None:
+        """Copy the options that move generation reads at every move into the game's own
+        fields (``rules`` is frozen): once compiled, ``self.rules.pickup`` is an attribute
+        look-up in a Python object, ``self._pickup`` a field read."""
+        self._pickup = self.rules.pickup
+        self._going_out = self.rules.going_out
+        self._rummy = self.rules.rummy
 
     @property
     def max_moves_per_hand(self) -> int | None:

@@ -118,7 +118,7 @@ class TableMeld:
         self.hi = hi
         self.suits = suits
         # the lay-offs this meld allows (see layoff_index); None until computed or after a change
-        self.spot_list: tuple[tuple[int, tuple[int, int, int, str]], ...] | None = None
+        self.spot_list: tuple[int, ...] | None = None
         # the meld as observations show it (an immutable value); None until made or after a change
         self.view: MeldView | None = None
 
@@ -600,7 +600,9 @@ def _or_all(masks: list[int]) -> int:
     return out
 
 
-SAME_RANK, _NEAR = _window_tables()
+_WINDOWS: Final = _window_tables()
+SAME_RANK: Final = _WINDOWS[0]  # (Final: compiled, read directly, not from the module's dict)
+_NEAR: Final = _WINDOWS[1]
 IN_RUN: Final = [_in_run(m) for m in range(1 << 13)]  # a suit's 13-bit mask -> the ranks in a run
 
 
@@ -624,26 +626,38 @@ def has_meld(present: int, jokers: int) -> bool:
     return bool(starts & 0x0FFF0FFF0FFF0FFF)
 
 
-def layoff_index(melds: Sequence[TableMeld]) -> dict[int, list[tuple[int, int, int, str]]]:
-    """Every lay-off the table allows: card (a natural, or JOKER) ->
-    ``[(card as played, position, meld number, end)]``; ``end`` is ``"low"``/``"high"`` only
-    when the same card could go at either end (an ace on a run from 2 to K)."""
-    spots: dict[int, list[tuple[int, int, int, str]]] = {}
+def layoff_index(melds: Sequence[TableMeld]) -> dict[int, list[int]]:
+    """Every lay-off the table allows: card (a natural, or JOKER) -> its lay-off entries
+    (:func:`spot_entry`), in meld order and within a meld low end first."""
+    spots: dict[int, list[int]] = {}
     for m in melds:
-        entries = m.spot_list
-        if entries is None:
-            entries = m.spot_list = meld_spots(m)
-        for card, entry in entries:
+        items = m.spot_list
+        if items is None:
+            items = m.spot_list = meld_spots(m)
+        for item in items:
+            card = item & 63
             if card in spots:
-                spots[card].append(entry)
+                spots[card].append(item >> 6)
             else:
-                spots[card] = [entry]
+                spots[card] = [item >> 6]
     return spots
 
 
-def meld_spots(m: TableMeld) -> tuple[tuple[int, tuple[int, int, int, str]], ...]:
-    """The lay-offs one meld allows: ``(card, (card as played, position, meld number, end))``,
-    each card's entries low end first."""
+#: A lay-off entry's ``end``, by its code in :func:`spot_entry`.
+SPOT_ENDS: Final = ("", "low", "high")
+
+
+def spot_entry(played: int, position: int, number: int, end: int) -> int:
+    """One lay-off the table allows, as one int: the meld's ``number``, the run ``position``
+    (-1 in a group), ``end`` (0 unsaid, 1 low, 2 high: :data:`SPOT_ENDS`) and the card as
+    ``played``. Ordered as the ints are: by meld, then position. An int is hashed and compared
+    in a few instructions where a tuple of four fields is not, and compiled it stays one value."""
+    return ((number << 4 | (position + 1)) << 2 | end) << 8 | played
+
+
+def meld_spots(m: TableMeld) -> tuple[int, ...]:
+    """The lay-offs one meld allows, each as ``spot_entry(...) << 6 | card`` (``card``: the
+    natural, or JOKER, that goes there), each card's entries low end first."""
     number = m.number
     if m.is_run:
         lo, hi = m.lo, m.hi
@@ -652,28 +666,30 @@ def meld_spots(m: TableMeld) -> tuple[tuple[int, tuple[int, int, int, str]], ...
         base = m.key * 13
         if lo == 1 and hi == 12:  # an ace could go at either end
             return (
-                (base, (base, 0, number, "low")),
-                (JOKER, (JOKER_AS + base, 0, number, "low")),
-                (base, (base, 13, number, "high")),
-                (JOKER, (JOKER_AS + base, 13, number, "high")),
+                spot_entry(base, 0, number, 1) << 6 | base,
+                spot_entry(JOKER_AS + base, 0, number, 1) << 6 | JOKER,
+                spot_entry(base, 13, number, 2) << 6 | base,
+                spot_entry(JOKER_AS + base, 13, number, 2) << 6 | JOKER,
             )
-        out: list[tuple[int, tuple[int, int, int, str]]] = []
+        out: list[int] = []
         if lo > 0:
             card = base + lo - 1
-            out.append((card, (card, lo - 1, number, "")))
-            out.append((JOKER, (JOKER_AS + card, lo - 1, number, "")))
+            out.append(spot_entry(card, lo - 1, number, 0) << 6 | card)
+            out.append(spot_entry(JOKER_AS + card, lo - 1, number, 0) << 6 | JOKER)
         if hi < 13:
             card = base + (0 if hi == 12 else hi + 1)
-            out.append((card, (card, hi + 1, number, "")))
-            out.append((JOKER, (JOKER_AS + card, hi + 1, number, "")))
+            out.append(spot_entry(card, hi + 1, number, 0) << 6 | card)
+            out.append(spot_entry(JOKER_AS + card, hi + 1, number, 0) << 6 | JOKER)
         return tuple(out)
     if len(m.cards) >= 4:
         return ()
     rank = m.key
     out = [
-        (s * 13 + rank, (s * 13 + rank, -1, number, "")) for s in range(4) if not m.suits >> s & 1
+        spot_entry(s * 13 + rank, -1, number, 0) << 6 | s * 13 + rank
+        for s in range(4)
+        if not m.suits >> s & 1
     ]
-    out.append((JOKER, (JOKER_RANK + rank, -1, number, "")))
+    out.append(spot_entry(JOKER_RANK + rank, -1, number, 0) << 6 | JOKER)
     return tuple(out)
 
 

@@ -23,7 +23,6 @@ from rummy500.engine.fields import (
     MUST_NEW,
     PLAY,
     GameFields,
-    SpotEntry,
 )
 from rummy500.engine.melds import (
     BIT_INDEX,
@@ -31,6 +30,7 @@ from rummy500.engine.melds import (
     IN_RUN,
     MAX_JOKERS,
     SAME_RANK,
+    SPOT_ENDS,
     TableMeld,
     analyze_meld,
     group_key,
@@ -50,20 +50,22 @@ PASS_MOVES: Final = [Move(s, "pass") for s in range(8)]
 _TAKE: Final = [[Move(s, "take", number=n) for n in range(109)] for s in range(8)]
 _RUMMY: Final = [[Move(s, "rummy", number=n) for n in range(109)] for s in range(8)]
 _DISCARD: Final = [[Move(s, "discard", (c,)) for c in range(NUM_CODES)] for s in range(8)]
-# Per seat: lay-off moves by the table's lay-off entry, meld moves by their cards.
-_LAYOFF_MOVES: Final[list[dict[tuple[int, int, int, str], Move]]] = [{} for _ in range(8)]
+# Per seat: lay-off moves by the table's lay-off entry (melds.spot_entry), meld moves by their
+# cards.
+_LAYOFF_MOVES: Final[list[dict[int, Move]]] = [{} for _ in range(8)]
 _MELD_MOVES: Final[list[dict[tuple[int, ...], Move]]] = [{} for _ in range(8)]
 
 
-def _layoff_move(seat: int, entry: tuple[int, int, int, str]) -> Move:
+def _layoff_move(seat: int, entry: int) -> Move:
     """The move of ``seat`` laying off as the lay-off ``entry`` of the table says."""
     moves = _LAYOFF_MOVES[seat]
     move = moves.get(entry)
     if move is None:
         if len(moves) > 1 << 16:
             moves.clear()
-        played, _pos, number, end = entry
-        move = moves[entry] = Move(seat, "layoff", (played,), number, end)
+        move = moves[entry] = Move(
+            seat, "layoff", (entry & 255,), entry >> 14, SPOT_ENDS[entry >> 8 & 3]
+        )
     return move
 
 
@@ -184,7 +186,7 @@ class MoveGeneration(GameFields):
                 if (
                     self._must_use < 0
                     and self.hand_sizes[seat] >= 3
-                    and self.rules.going_out != "discard"
+                    and self._going_out != "discard"
                 ):
                     self._legal = tuple(self._free_play_moves(seat, self._no_discard))
                     return self._legal
@@ -218,7 +220,7 @@ class MoveGeneration(GameFields):
             size = self.hand_sizes[seat]
             present = self._masks[seat]
             jokers = self._hands[seat][JOKER]
-            pickup = self.rules.pickup
+            pickup = self._pickup
             # the top card
             c = pile[-1]
             if c == JOKER:
@@ -244,7 +246,9 @@ class MoveGeneration(GameFields):
                 else:
                     deep_mode, layable = MUST_ANY, self._layable()
                 small = 5 - size  # below this depth the hand stays too small for the shortcut
-                for n, c in enumerate(pile[-2::-1], 2):
+                depth = len(pile)
+                for n in range(2, depth + 1):  # (by index: compiled, a slice is a new list)
+                    c = pile[depth - n]
                     if c == JOKER:
                         jokers += 1
                     else:
@@ -268,7 +272,7 @@ class MoveGeneration(GameFields):
 
     def _take_mode(self, n: int) -> int:
         """The obligation that taking ``n`` discards brings (-1: none)."""
-        pickup = self.rules.pickup
+        pickup = self._pickup
         if pickup == "new-meld":
             return MUST_NEW
         if n > 1 or pickup == "must-meld":
@@ -284,7 +288,7 @@ class MoveGeneration(GameFields):
         counts = self._hands[seat][:]
         present = self._masks[seat]
         for c in taken:
-            counts[c] += 1
+            counts[c] = counts[c] + 1
             if c != JOKER:
                 present |= 1 << c
         must = taken[0] if mode >= 0 else -1
@@ -298,7 +302,7 @@ class MoveGeneration(GameFields):
     def _claimable_depths(self) -> list[int]:
         """Depths of the discard pile (1 = top) that a Rummy call could claim now: the card
         there can be laid off on the table, or makes a meld with cards above it."""
-        mode = self.rules.rummy
+        mode = self._rummy
         pile = self.discard
         if mode == "off" or not pile:
             return []
@@ -307,7 +311,9 @@ class MoveGeneration(GameFields):
             return [1] if layable >> pile[-1] & 1 else []
         depths = []
         present = jokers = 0
-        for d, c in enumerate(reversed(pile), 1):
+        size = len(pile)
+        for d in range(1, size + 1):  # (by index, as in _draw_moves)
+            c = pile[size - d]
             if c == JOKER:
                 jokers += 1
             else:
@@ -327,7 +333,7 @@ class MoveGeneration(GameFields):
     def _window_opens(self, sums: int) -> bool:
         """Whether something in the discard pile (``sums``: its running sums) could be melded
         without a card from a hand."""
-        mode = self.rules.rummy
+        mode = self._rummy
         if mode == "pile":
             if sums >= PILE_MELD:
                 return True
@@ -373,7 +379,7 @@ class MoveGeneration(GameFields):
             self._pile_push(c)
 
     def _rummy_moves(self, seat: int) -> list[Move]:
-        last = self.rules.rummy == "last-discard"
+        last = self._rummy == "last-discard"
         mode = MUST_LAYOFF if last else MUST_ANY
         size = self.hand_sizes[seat]
         calls = _RUMMY[seat]
@@ -383,8 +389,9 @@ class MoveGeneration(GameFields):
             if (not last and size + d >= 5) or self._can_take(seat, d, mode, last)
         ]
 
-    def _spots(self) -> dict[int, list[SpotEntry]]:
-        """Every lay-off the table allows: card -> [(card as played, position, meld, end)]."""
+    def _spots(self) -> dict[int, list[int]]:
+        """Every lay-off the table allows: card -> its entries
+        (:func:`~rummy500.engine.melds.spot_entry`), in meld order."""
         spots = self._spot_index
         if spots is None:
             spots = self._spot_index = layoff_index(self.melds)
@@ -404,62 +411,53 @@ class MoveGeneration(GameFields):
             spots = self._spots()
         return self._spot_mask | (1 << JOKER if JOKER in spots else 0)
 
-    def _meld_changed(self, meld: TableMeld, old: Sequence[Any]) -> None:
+    def _meld_changed(self, meld: TableMeld, old: Sequence[int]) -> None:
         """Update the lay-off index for ``meld``, just made (``old`` empty) or extended (``old``:
-        the lay-offs it allowed before), keeping each card's entries in meld order.
-
-        ``old``'s and ``new``'s items, ``(card, SpotEntry)``, are typed ``Any`` on purpose: the
-        compiled build unpacks a value typed as a fixed-length tuple into its fields and packs
-        it into a new tuple object wherever it goes back into a container or a comparison."""
+        the lay-offs it allowed before, as :func:`~rummy500.engine.melds.meld_spots` gives
+        them), keeping each card's entries in meld order (the order of the ints)."""
         spots = self._spot_index
         if spots is None:
             return  # rebuilt when next needed
         mask = self._spot_mask
-        new: tuple[Any, ...] = meld_spots(meld)
+        new = meld_spots(meld)
         meld.spot_list = new
         if not old:  # a new meld: it has the highest number, its entries go last
-            for card, entry in new:
+            for item in new:
+                card = item & 63
                 found = spots.get(card)
                 if found is None:
-                    spots[card] = [entry]
+                    spots[card] = [item >> 6]
                     mask |= CARD_BIT[card]
                 else:
-                    found.append(entry)
+                    found.append(item >> 6)
             self._spot_mask = mask
             return
         for item in old:
             if item in new:
                 continue
-            card, entry = item
+            card = item & 63
             entries = spots[card]
             if len(entries) == 1:
                 del spots[card]
-                if card != JOKER:
-                    mask &= ~(1 << card)
+                mask &= ~CARD_BIT[card]  # (the joker has no bit)
             else:
-                entries.remove(entry)
-        number = meld.number
+                entries.remove(item >> 6)
         for item in new:
             if item in old:
                 continue
-            card, entry = item
+            card = item & 63
+            entry = item >> 6
             found = spots.get(card)
             if found is None:
                 spots[card] = [entry]
-                if card != JOKER:
-                    mask |= 1 << card
-            else:
-                # in meld order, and within a meld low end first (as layoff_index has them):
-                # before the first entry whose (meld, position) is not below (number, pos)
-                pos = entry[1]
-                last = found[-1]
-                if last[2] < number or (last[2] == number and last[1] < pos):
-                    found.append(entry)
-                else:
-                    i = 0
-                    while found[i][2] < number or (found[i][2] == number and found[i][1] < pos):
-                        i += 1
-                    found.insert(i, entry)
+                mask |= CARD_BIT[card]
+            elif found[-1] < entry:
+                found.append(entry)
+            else:  # before the first entry of a later meld, or of this one further up
+                i = 0
+                while found[i] < entry:
+                    i += 1
+                found.insert(i, entry)
         self._spot_mask = mask
 
     def _play_moves(
@@ -481,7 +479,7 @@ class MoveGeneration(GameFields):
         With ``first`` it stops at the first legal move found.
         """
         moves: list[Move] = []
-        going_out = self.rules.going_out
+        going_out = self._going_out
         # melds
         if mode != MUST_LAYOFF and size >= 3:
             made = _MELD_MOVES[seat]
@@ -648,7 +646,7 @@ class MoveGeneration(GameFields):
         left = size - len(move.cards)
         if left == 0 or left > stuck:
             return True  # nothing left, or another card to discard
-        if self.rules.going_out == "discard":
+        if self._going_out == "discard":
             return False
         # Would the copies fit the table, one after another, once this move is on it?
         if move.verb == "meld":

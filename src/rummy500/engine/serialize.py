@@ -39,6 +39,9 @@ class Serialization(Explanations):
         """A deep copy that shares nothing mutable with this game."""
         g = type(self).__new__(type(self))
         g.rules = self.rules
+        g._pickup = self._pickup
+        g._going_out = self._going_out
+        g._rummy = self._rummy
         g.players = self.players
         g.seed = self.seed
         g._cap = self._cap

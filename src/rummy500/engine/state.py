@@ -15,6 +15,7 @@ from operator import mul
 
 from rummy500.engine.cards import (
     JOKER,
+    JOKER_AS,
     NUM_CODES,
 )
 from rummy500.engine.deal import Deal, HandHistory
@@ -44,7 +45,6 @@ from rummy500.engine.movegen import (
     extend_meld,
     held_cards,
     new_meld,
-    physical_cards,
 )
 from rummy500.engine.moves import Move, Seat, seat_str
 from rummy500.engine.phases import CallWindow, HandResult, Obligation, ObligationKind
@@ -120,7 +120,7 @@ class Game(Serialization):
             counts = self._hands[seat]
             mask = 0
             for c in cards:
-                counts[c] += 1
+                counts[c] = counts[c] + 1
                 if c != JOKER:
                     mask |= 1 << c
             self._masks[seat] = mask
@@ -216,7 +216,8 @@ class Game(Serialization):
             left = hand[card] - 1
             hand[card] = left
             if not left and card != JOKER:
-                self._masks[seat] &= ~(1 << card)
+                masks = self._masks
+                masks[seat] = masks[seat] & ~(1 << card)
             known = self._known[seat]
             if known[card] > left:
                 known[card] = left
@@ -233,30 +234,36 @@ class Game(Serialization):
             n = self.players
             self.turn = (seat + 1) % n
             sums = self._pile_push(card)
-            if (sums >= PILE_MELD and self.rules.rummy == "pile") or self._window_opens(sums):
+            if (sums >= PILE_MELD and self._rummy == "pile") or self._window_opens(sums):
                 self.phase = CALL
                 self._window = CALL_ORDER[n][seat][:]
             else:
                 self.phase = DRAW
         elif verb == "draw":
             card = self.stock.pop()
-            self._hands[seat][card] += 1
+            hand = self._hands[seat]
+            hand[card] = hand[card] + 1
             if card != JOKER:
-                self._masks[seat] |= 1 << card
-            self.hand_sizes[seat] += 1
+                masks = self._masks
+                masks[seat] = masks[seat] | 1 << card
+            sizes = self.hand_sizes
+            sizes[seat] = sizes[seat] + 1
             self.phase = PLAY
             self._no_discard = -1
             self._undo_floor = len(self.moves)
-        elif verb == "take" and move.number == 1 and self.rules.pickup == "top-free":
+        elif verb == "take" and move.number == 1 and self._pickup == "top-free":
             # the usual take: the top card, free to use
             card = self.discard.pop()
             self._pile_sums.pop()
-            self._hands[seat][card] += 1
-            self._known[seat][card] += 1
+            hand, known = self._hands[seat], self._known[seat]
+            hand[card] = hand[card] + 1
+            known[card] = known[card] + 1
             self._known_view = None
             if card != JOKER:
-                self._masks[seat] |= 1 << card
-            self.hand_sizes[seat] += 1
+                masks = self._masks
+                masks[seat] = masks[seat] | 1 << card
+            sizes = self.hand_sizes
+            sizes[seat] = sizes[seat] + 1
             self._no_discard = card
             self._must_use = -1
             self._must_mode = MUST_ANY
@@ -269,13 +276,14 @@ class Game(Serialization):
             hand, known = self._hands[seat], self._known[seat]
             mask = self._masks[seat]
             for c in taken:
-                hand[c] += 1
-                known[c] += 1
+                hand[c] = hand[c] + 1
+                known[c] = known[c] + 1
                 if c != JOKER:
                     mask |= 1 << c
             self._masks[seat] = mask
             self._known_view = None
-            self.hand_sizes[seat] += n
+            sizes = self.hand_sizes
+            sizes[seat] = sizes[seat] + n
             self._no_discard = taken[0] if n == 1 else -1
             if verb == "take":
                 mode = self._take_mode(n)
@@ -285,7 +293,7 @@ class Game(Serialization):
                 self._window = []
                 self._undo_floor = len(self.moves)
                 self._must_use = taken[0]
-                if self.rules.rummy == "last-discard":
+                if self._rummy == "last-discard":
                     self._must_mode = MUST_LAYOFF
                     self._resume = self.turn
                 else:
@@ -298,7 +306,8 @@ class Game(Serialization):
             self.melds.append(meld)
             self._meld_view = None
             self._meld_changed(meld, ())
-            self.points[seat] += meld_value(cards, self.rules.values)
+            points = self.points
+            points[seat] = points[seat] + meld_value(cards, self.rules.values)
             self._remove(seat, cards)
             if self._resume >= 0 or not self.hand_sizes[seat]:
                 self._after_table_play(seat)
@@ -311,7 +320,8 @@ class Game(Serialization):
                 self._spot_index = None
             else:
                 self._meld_changed(meld, old)
-            self.points[seat] += played_value(move.cards[0], pos, self.rules.values)
+            points = self.points
+            points[seat] = points[seat] + played_value(move.cards[0], pos, self.rules.values)
             self._remove(seat, move.cards)
             if self._resume >= 0 or not self.hand_sizes[seat]:
                 self._after_table_play(seat)
@@ -330,8 +340,10 @@ class Game(Serialization):
         """Take the cards ``played`` (as played: jokers declared) out of the hand of ``seat``."""
         hand, known = self._hands[seat], self._known[seat]
         mask = self._masks[seat]
-        cards = physical_cards(played)
-        for c in cards:
+        must = self._must_use
+        used = False
+        for p in played:
+            c = p if p < JOKER_AS else JOKER  # the card in the hand (a declared joker: JOKER)
             left = hand[c] - 1
             hand[c] = left
             if not left:
@@ -339,9 +351,12 @@ class Game(Serialization):
             if known[c] > left:
                 known[c] = left
                 self._known_view = None
+            if c == must:
+                used = True
         self._masks[seat] = mask
-        self.hand_sizes[seat] -= len(cards)
-        if self._must_use >= 0 and self._must_use in cards:
+        sizes = self.hand_sizes
+        sizes[seat] = sizes[seat] - len(played)
+        if used:
             self._must_use = -1
             self._must_mode = MUST_ANY
 

@@ -10,18 +10,12 @@ on. Nothing another seat may not see (other hands, the order of the stock) is ev
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
 import numpy as np
 
 from rummy500.engine import (
-    CALL,
-    DRAW,
-    GAME_OVER,
-    HAND_OVER,
-    PLAY,
     Deal,
     Game,
     Move,
@@ -29,30 +23,32 @@ from rummy500.engine import (
     decks_for,
 )
 from rummy500.engine.cards import JOKER, JOKER_AS
-from rummy500.engine.melds import TableMeld
-from rummy500.envs.encoding import NUM_ACTIONS, action_to_move, legal_actions
+from rummy500.envs.encoding import NUM_ACTIONS, action_to_move
+from rummy500.envs.tracking import (
+    _M_CARDS,
+    _M_EXISTS,
+    _M_HI,
+    _M_JOKERS,
+    _M_LO,
+    _M_RANK,
+    _M_RUN,
+    _M_SUIT,
+    _M_SUITS,
+    MELD_FEATURES,
+    PHASES,
+    Tracker,
+    action_move,
+    fill_mask,
+    game_actions,
+)
 
 __all__ = ["MELD_FEATURES", "PHASES", "EncodedGame", "ObservationLayout", "observation_vector"]
 
-#: The phases in the order of the ``phase`` one-hot.
-PHASES = (DRAW, PLAY, CALL, HAND_OVER, GAME_OVER)
+# PHASES (the phases in the order of the ``phase`` one-hot) and MELD_FEATURES with the _M_
+# columns of a meld slot (exists, is a run, run suit (4), group rank (13), run low end (14
+# positions: low ace … high ace), run high end (14), group suits held (4), jokers in it, cards
+# in it; then the per-seat card counts) are defined in tracking.py, which writes them.
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
-
-#: Columns of one meld slot before the per-seat card counts: exists, is a run, run suit (4),
-#: group rank (13), run low end (14 positions: low ace … high ace), run high end (14), group
-#: suits held (4), jokers in it, cards in it.
-MELD_FEATURES = 53
-_M_EXISTS, _M_RUN, _M_SUIT, _M_RANK, _M_LO, _M_HI, _M_SUITS, _M_JOKERS, _M_CARDS = (
-    0,
-    1,
-    2,
-    6,
-    19,
-    33,
-    47,
-    51,
-    52,
-)
 
 #: Rule options as one-hots (then ``target / 500``), in this order.
 RULE_FEATURES: tuple[tuple[str, str], ...] = (
@@ -201,30 +197,8 @@ class EncodedGame:
         # memoryview writes single entries several times faster than numpy indexing (Any:
         # typeshed's memoryview takes only ints, a float32 view takes floats too).
         self._view: Any = memoryview(self.state)
-        seg = layout.state_segments
-        self._hands = seg["hands"][0]
-        self._known = seg["known"][0]
-        self._table = seg["table_cards"][0]
-        self._pile = seg["pile"][0]
-        self._pile_counts = seg["pile_counts"][0]
-        self._melds = seg["melds"][0]
-        self._meld_width = seg["melds"][1][1]
-        self._hand_sizes = seg["hand_sizes"][0]
-        self._points = seg["points"][0]
-        self._stock = seg["stock_size"][0]
-        self._phase_at = seg["phase"][0]
-        self._to_act_at = seg["to_act"][0]
-        self._turn_at = seg["turn"][0]
-        self._window_at = seg["window"][0]
-        self._must_at = seg["must_use"][0]
-        self._mode_at = seg["must_mode"][0]
-        self._no_discard_at = seg["no_discard"][0]
-        self._resume_at = seg["resume"][0]
+        self._track = Tracker(layout.state_segments)
         self._legal: list[int] | None = None
-        self._phase = ""
-        self._to_act = self._turn = self._must = self._mode = self._no_discard = -1
-        self._window: tuple[int, ...] = ()
-        self._resume = False
         self.rebuild()
 
     def clone(self) -> EncodedGame:
@@ -234,7 +208,7 @@ class EncodedGame:
         other.game = self.game.clone()
         other.state = self.state.copy()
         other._view = memoryview(other.state)
-        other._window = self._window
+        other._track = self._track.copy()
         return other
 
     def __deepcopy__(self, memo: dict[int, object]) -> EncodedGame:
@@ -253,20 +227,18 @@ class EncodedGame:
 
     def observation(self, seat: int) -> np.ndarray:
         """``seat``'s observation vector (a new ``float32`` array of ``layout.size``)."""
-        return self.state[self.layout.gather[seat]]
+        return self.state.take(self.layout.gather[seat])  # (take: faster than indexing)
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the seat that must act, ascending (cached until the next move)."""
         if self._legal is None:
-            self._legal = legal_actions(self.game)
+            self._legal = game_actions(self.game)
         return self._legal
 
     def action_mask(self) -> np.ndarray:
         """The legal actions as an ``int8`` mask of ``NUM_ACTIONS`` (a new array)."""
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        view = memoryview(mask)
-        for action in self.legal_actions():
-            view[action] = 1
+        fill_mask(memoryview(mask), self.legal_actions())
         return mask
 
     # --- playing ------------------------------------------------------------------------------
@@ -277,7 +249,8 @@ class EncodedGame:
         Raises :class:`~rummy500.engine.IllegalMove` (nothing changes) if it is not legal, and
         :class:`ValueError` if it means nothing in this position.
         """
-        move = action_to_move(self.game, action)
+        action = int(action)
+        move = action_move(self.game, action) or action_to_move(self.game, action)
         self.play(move)
         return move
 
@@ -287,197 +260,24 @@ class EncodedGame:
         self.rebuild()
 
     def play(self, move: Move) -> None:
-        """Play ``move`` (checked by the engine) and update the vector by what it changed."""
-        game = self.game
-        verb = move.verb
-        seat = move.seat
-        drawn = -1
-        taken: Sequence[int] = ()
-        if verb == "draw":
-            drawn = game.stock[-1] if game.stock else -1
-        elif verb == "take" or verb == "rummy":
-            taken = game.discard[-move.number :]
-        game.play(move)
+        """Play ``move`` (checked by the engine) and update the vector by what it changed
+        (:meth:`~rummy500.envs.tracking.Tracker.play_move`)."""
         self._legal = None
-        phase = game.phase
-        if phase in (HAND_OVER, GAME_OVER):
-            self.rebuild()
-            return
-        v = self._view
-        hand = game.hand_counts(seat)
-        known = game.known_counts(seat)
-        at_hand = self._hands + 53 * seat
-        at_known = self._known + 53 * seat
-        if verb == "draw":
-            v[at_hand + drawn] = hand[drawn]
-            v[self._stock] = len(game.stock)
-        elif verb == "discard":
-            card = move.cards[0]
-            v[at_hand + card] = hand[card]
-            v[at_known + card] = known[card]
-            n = len(game.discard)
-            p = self._pile
-            v[p + 1 : p + n] = v[p : p + n - 1]
-            v[p] = card
-            v[self._pile_counts + card] += 1
-        elif verb == "meld" or verb == "layoff":
-            at_table = self._table + 53 * seat
-            for played in move.cards:
-                card = played if played < JOKER_AS else JOKER
-                v[at_hand + card] = hand[card]
-                v[at_known + card] = known[card]
-                v[at_table + card] += 1
-            slot = len(game.melds) - 1 if verb == "meld" else move.number - 1
-            self._write_meld(slot, game.melds[slot])
-            v[self._points + seat] = game.points[seat]
-        elif taken:
-            k = len(taken)
-            n = len(game.discard)
-            p = self._pile
-            v[p : p + n] = v[p + k : p + k + n]
-            for i in range(p + n, p + n + k):
-                v[i] = -1.0
-            counts = self._pile_counts
-            for card in taken:
-                v[counts + card] -= 1
-                v[at_hand + card] = hand[card]
-                v[at_known + card] = known[card]
-        v[self._hand_sizes + seat] = game.hand_sizes[seat]
-        self._refresh(phase)
-
-    def _write_meld(self, slot: int, meld: TableMeld) -> None:
-        row = [0.0] * self._meld_width
-        row[_M_EXISTS] = 1.0
-        if meld.is_run:
-            row[_M_RUN] = 1.0
-            row[_M_SUIT + meld.key] = 1.0
-            row[_M_LO + meld.lo] = 1.0
-            row[_M_HI + meld.hi] = 1.0
-        else:
-            row[_M_RANK + meld.key] = 1.0
-            for s in range(4):
-                if meld.suits >> s & 1:
-                    row[_M_SUITS + s] = 1.0
-        row[_M_JOKERS] = sum(1 for c in meld.cards if c >= JOKER_AS)
-        row[_M_CARDS] = len(meld.cards)
-        for owner in meld.owners:
-            row[MELD_FEATURES + owner] += 1
-        start = self._melds + self._meld_width * slot
-        self.state[start : start + self._meld_width] = row
-
-    def _refresh(self, phase: str) -> None:
-        """The one-hots and flags of who acts and what is pending."""
-        game = self.game
-        v = self._view
-        if phase != self._phase:
-            if self._phase:
-                v[self._phase_at + _PHASE_INDEX[self._phase]] = 0.0
-            v[self._phase_at + _PHASE_INDEX[phase]] = 1.0
-            self._phase = phase
-        window = game.window
-        turn = game.turn
-        to_act = window[0] if phase == CALL else turn if phase in (DRAW, PLAY) else -1
-        old = self._to_act
-        if to_act != old:
-            if old >= 0:
-                v[self._to_act_at + old] = 0.0
-            if to_act >= 0:
-                v[self._to_act_at + to_act] = 1.0
-            self._to_act = to_act
-        old = self._turn
-        if turn != old:
-            if old >= 0:
-                v[self._turn_at + old] = 0.0
-            v[self._turn_at + turn] = 1.0
-            self._turn = turn
-        if window != self._window:
-            start = self._window_at
-            for s in self._window:
-                v[start + s] = 0.0
-            for s in window:
-                v[start + s] = 1.0
-            self._window = window
-        must = game.must_use
-        old = self._must
-        if must != old:
-            if old >= 0:
-                v[self._must_at + old] = 0.0
-            if must >= 0:
-                v[self._must_at + must] = 1.0
-            self._must = must
-        mode = game.must_mode if must >= 0 else -1
-        old = self._mode
-        if mode != old:
-            if old >= 0:
-                v[self._mode_at + old] = 0.0
-            if mode >= 0:
-                v[self._mode_at + mode] = 1.0
-            self._mode = mode
-        no_discard = game.no_discard
-        old = self._no_discard
-        if no_discard != old:
-            if old >= 0:
-                v[self._no_discard_at + old] = 0.0
-            if no_discard >= 0:
-                v[self._no_discard_at + no_discard] = 1.0
-            self._no_discard = no_discard
-        resume = game.resume >= 0
-        if resume != self._resume:
-            v[self._resume_at] = float(resume)
-            self._resume = resume
+        if self._track.play_move(self._view, self.game, move):
+            self.rebuild()  # the hand is over
 
     def rebuild(self) -> None:
         """Write the whole vector from the game, from scratch (after a deal or the hand's end;
         the tests check that the move-by-move updates always agree with it)."""
         game = self.game
-        layout = self.layout
         self._legal = None
-        v = self.state
-        v[:] = 0.0
-        seg = layout.state_segments
-
-        def put(name: str, values: Sequence[float] | np.ndarray, at: int = 0) -> None:
-            start = seg[name][0] + at
-            v[start : start + len(values)] = values
-
-        p = game.players
-        if game.hand_sizes:
-            for s in range(p):
-                put("hands", game.hand_counts(s), 53 * s)
-                put("known", game.known_counts(s), 53 * s)
-        table = np.zeros((p, 53), np.float32)
-        for slot, meld in enumerate(game.melds):
-            for played, owner in zip(meld.cards, meld.owners, strict=True):
-                table[owner, played if played < JOKER_AS else JOKER] += 1
-            self._write_meld(slot, meld)
-        put("table_cards", table.ravel())
-        pile = [-1.0] * layout.pile_depth
-        counts = [0.0] * 53
-        for depth, card in enumerate(reversed(game.discard)):
-            pile[depth] = card
-            counts[card] += 1
-        put("pile", pile)
-        put("pile_counts", counts)
-        if game.hand_sizes:
-            put("hand_sizes", game.hand_sizes)
-        if game.points:
-            put("points", game.points)
-        put("totals", game.totals)
-        put("stock_size", [len(game.stock)])
-        put("dealer", [1.0], game.dealer)
-        put("hand_number", [game.hand_number])
+        self.state[:] = 0.0
+        self._track.rebuild(self._view, game)  # (all but the rules)
+        start = self.layout.state_segments["rules"][0]
         rules = game.rules
-        put(
-            "rules",
-            [float(getattr(rules, attr) == value) for attr, value in RULE_FEATURES]
-            + [rules.target / 500],
-        )
-        self._phase = ""
-        self._to_act = self._turn = self._must = self._mode = self._no_discard = -1
-        self._window = ()
-        self._resume = False
-        if game.hand_sizes:
-            self._refresh(game.phase)
+        self.state[start : start + len(RULE_FEATURES) + 1] = [
+            float(getattr(rules, attr) == value) for attr, value in RULE_FEATURES
+        ] + [rules.target / 500]
 
 
 def observation_vector(observation: Observation) -> np.ndarray:
