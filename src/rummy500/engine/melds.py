@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations, compress
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, RANKS, card_str
 from rummy500.engine.reasons import IllegalMove
@@ -136,6 +136,22 @@ class TableMeld:
         meld.spot_list = self.spot_list
         meld.view = self.view
         return meld
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # by its arguments: a compiled TableMeld has no argument-less constructor to unpickle by
+        return (
+            TableMeld,
+            (
+                self.number,
+                self.is_run,
+                self.key,
+                self.cards,
+                self.owners,
+                self.lo,
+                self.hi,
+                self.suits,
+            ),
+        )
 
     def __len__(self) -> int:
         return len(self.cards)
