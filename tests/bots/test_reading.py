@@ -10,7 +10,7 @@ from itertools import permutations
 import pytest
 
 from rummy500.bots import reading
-from rummy500.bots.reading import read_hand, table_fits
+from rummy500.bots.reading import Reading, TableFits, read_hand, table_fits
 from rummy500.engine import JOKER, Game, IllegalMove
 from rummy500.engine.melds import analyze_meld
 
@@ -55,15 +55,19 @@ def test_leaving_out_the_lone_cards_finds_the_same_score(
     tables = [table_fits(()), table_fits(game.observation(0).melds)]
     deck = [*range(52), *range(52), JOKER, JOKER]
     hands = [tuple(sorted(rng.sample(deck, rng.randint(3, 11)))) for _ in range(150)]
-    read = reading._read.__wrapped__
-    shortcut = [read(h, t, "standard") for h in hands for t in tables]
+    shortcut = [_uncached(h, t) for h in hands for t in tables]
     monkeypatch.setattr(reading, "_PARTNERS", ((1 << 52) - 1,) * 52)  # every card a partner
-    full = [read(h, t, "standard") for h in hands for t in tables]
+    full = [_uncached(h, t) for h in hands for t in tables]
     assert [r.score for r in shortcut] == [r.score for r in full]
     assert [r.melded for r in shortcut] == [r.melded for r in full]
     assert any(r.melds for r in full) and any(r.layoffs for r in full)
     # and read_hand (cached) agrees with the reading it caches
     assert read_hand(hands[0], tables[1]) == shortcut[1]
+
+
+def _uncached(hand: tuple[int, ...], table: TableFits) -> Reading:
+    """The reading of ``hand`` worked out anew (not from read_hand's cache)."""
+    return Reading(*reading._read.__wrapped__(hand, reading._table_key(table), "standard"))
 
 
 def _one_search(naturals: list[int]) -> list[tuple[int, tuple[int, ...]]]:
@@ -99,11 +103,10 @@ def test_reading_a_hand_without_jokers_by_its_parts_finds_the_same_reading(
     # copies in two melds at once: two decks of a few ranks
     few = [c + 13 * s for s in range(4) for c in range(3, 8)] * 2
     hands += [tuple(sorted(rng.sample(few, rng.randint(8, 14)))) for _ in range(100)]
-    read = reading._read.__wrapped__
-    by_parts = [read(h, t, "standard") for h in hands for t in tables]
+    by_parts = [_uncached(h, t) for h in hands for t in tables]
     assert any(len(reading._parts(list(h))) > 2 for h in hands)  # hands of several parts
     monkeypatch.setattr(reading, "_parts", _one_search)
-    whole = [read(h, t, "standard") for h in hands for t in tables]
+    whole = [_uncached(h, t) for h in hands for t in tables]
     assert by_parts == whole
     # the melds in the order one search over the whole hand (lone cards aside) takes them
     readings = iter(by_parts)
@@ -111,8 +114,8 @@ def test_reading_a_hand_without_jokers_by_its_parts_finds_the_same_reading(
         present = sum(1 << c for c in set(h))
         kept = [c for c in h if reading._PARTNERS[c] & present]
         for t in tables:
-            fits, after = reading._table_masks(t)
-            steps = reading._search(kept, 0, fits, after, t.joker, "standard")[1]
+            fits, after, _joker = reading._table_key(t)
+            steps = reading._search(kept, 0, fits, dict(after), t.joker, "standard")[1]
             melds = tuple(cards for _c, kind, cards, _p in steps if kind == reading._MELD)
             assert next(readings).melds == melds, h
     assert any(r.melds for r in whole) and any(r.layoffs for r in whole)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rummy500.engine import JOKER, MeldView, Move, Observation, card_value, card_values
 from rummy500.engine.cards import JOKER_AS, JOKER_RANK
@@ -131,7 +131,9 @@ def read_hand(
     hand: Sequence[int], table: TableFits = _NO_TABLE, values: str = "standard"
 ) -> Reading:
     """The best partition found of ``hand`` into melds, lay-offs and deadwood."""
-    return _read(tuple(sorted(hand)), table, values)
+    # The cache holds plain tuples of plain values, which the garbage collector stops tracking:
+    # tens of thousands of cached named tuples (and tables) made every full collection long.
+    return tuple.__new__(Reading, _read(tuple(sorted(hand)), _table_key(table), values))
 
 
 # The search works on a hand as one integer: two bits per natural card code (how many copies, 0-2)
@@ -168,20 +170,34 @@ _PARTNERS = tuple(_partners(c) for c in range(52))
 _SAME_RANK = tuple(tuple(c % 13 + 13 * s for s in range(4) if s != c // 13) for c in range(52))
 
 
-@lru_cache(maxsize=1 << 12)
-def _table_masks(table: TableFits) -> tuple[int, dict[int, int]]:
-    """The table's lay-off spots as a 52-bit mask, and its ``after`` as a dict (not to be
-    changed: it is shared)."""
+#: A table as :func:`_read` takes it: its lay-off spots as a 52-bit mask, its ``after`` and
+#: whether a joker can be laid off (plain values, so that the cache's keys are plain tuples).
+_TableKey = tuple[int, tuple[tuple[int, int], ...], bool]
+
+#: the table :func:`_table_key` read last, and its key
+_last_key: tuple[object, _TableKey] = (_NO_TABLE, (0, (), False))
+
+
+def _table_key(table: TableFits) -> _TableKey:
+    """The :data:`_TableKey` of ``table`` (a decision reads many hands against one table)."""
+    global _last_key
+    last = _last_key
+    if last[0] is table:
+        return last[1]
     mask = 0
     for c in table.fits:
         mask |= 1 << c
-    return mask, dict(table.after)
+    key = (mask, tuple(table.after), table.joker)
+    _last_key = (table, key)  # one assignment: threads see the pair whole
+    return key
 
 
 @lru_cache(maxsize=1 << 16)
-def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
+def _read(hand: tuple[int, ...], table: _TableKey, values: str) -> tuple[Any, ...]:
+    """The fields of ``hand``'s :class:`Reading` (a plain tuple: see :func:`read_hand`)."""
     val = card_values(values)
-    fits, after = _table_masks(table)
+    fits, after_pairs, placed = table
+    after = dict(after_pairs)
     naturals = [c for c in hand if c != JOKER]
     jokers = len(hand) - len(naturals)
     # A card with no possible partner (and at most one joker in the hand) can only be laid off
@@ -206,7 +222,7 @@ def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
                 else:
                     alone_dead.append(c)
             naturals = kept
-        score, steps, jokers_left = _search(naturals, jokers, fits, after, table.joker, values)
+        score, steps, jokers_left = _search(naturals, jokers, fits, after, placed, values)
     else:
         # Without jokers, cards that cannot share a meld (not even through others) are read
         # apart: the best reading is the best of each part, found the same way (the lowest
@@ -245,18 +261,23 @@ def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
             melds.append(cards)
         melded += points
     if jokers_left:
-        if table.joker:
+        if placed:
             layoffs.extend([JOKER] * jokers_left)
             melded += 15 * jokers_left
         else:
             deadwood.extend([JOKER] * jokers_left)
     deadwood.sort()
-    return Reading(score, melded, tuple(melds), tuple(layoffs), tuple(deadwood))
+    return (score, melded, tuple(melds), tuple(layoffs), tuple(deadwood))
 
 
 #: One decision of a reading: the card (the lowest left), how it is used, its meld (or the card
 #: itself for a lay-off, nothing for deadwood) and the points it melds (0 for deadwood).
 _Step = tuple[int, int, tuple[int, ...], int]
+
+#: A state of the search (the hand's cards two bits each, the jokers, the lay-off spots, whether
+#: a meld is on the table) -> (its score, how the lowest card is used, its meld, the points,
+#: the next state).
+_Entry = tuple[int, int, tuple[int, ...], int, tuple[int, int, int, bool]]
 
 
 def _parts(naturals: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
@@ -306,22 +327,46 @@ def _search(
     spots, each opening ``after``'s next one) and deadwood, a memoized search deciding the
     lowest card first: its score, its steps in that order, and the jokers it left unused
     (laid off if ``placed``: a meld to put them on is, or will be, on the table)."""
-    val = card_values(values)
-    ace_low = card_value(0, values, low_ace=True)
-    # memo: state -> (score, how the lowest card is used, its meld, the points, next state)
-    memo: dict[tuple[int, int, int, bool], tuple[int, int, tuple[int, ...], int, tuple]] = {}
-    budget = [STATE_BUDGET]
+    mask = 0
+    for c in naturals:
+        mask += 1 << 2 * c
+    search = _Search(values, after)
+    score = search.best(mask, jokers, fits, placed)
+    memo = search.memo
+    steps: list[_Step] = []
+    state: tuple[int, int, int, bool] = (mask, jokers, fits, placed)
+    while state[0]:
+        entry = memo[state]
+        c = ((state[0] & -state[0]).bit_length() - 1) >> 1
+        steps.append((c, entry[1], entry[2], entry[3]))
+        state = entry[4]
+    return score, steps, state[1]
 
-    def best(mask: int, jokers: int, fits: int, placed: bool) -> int:
+
+class _Search:
+    """One search of :func:`_search`: its memo and its budget of states. (A class rather than a
+    nested function: a function that calls itself through its closure is a reference cycle,
+    which left every search's memo for the garbage collector to find.)"""
+
+    def __init__(self, values: str, after: dict[int, int]) -> None:
+        self.val = card_values(values)
+        self.ace_low = card_value(0, values, low_ace=True)
+        self.after = after
+        self.memo: dict[tuple[int, int, int, bool], _Entry] = {}
+        self.budget = STATE_BUDGET
+
+    def best(self, mask: int, jokers: int, fits: int, placed: bool) -> int:
         key = (mask, jokers, fits, placed)
+        memo = self.memo
         found = memo.get(key)
         if found is not None:
             return found[0]
         if not mask:
             score = 15 * jokers if placed else -15 * jokers
-            memo[key] = (score, _DEAD, (), 0, ())
+            memo[key] = (score, _DEAD, (), 0, key)
             return score
-        budget[0] -= 1
+        self.budget -= 1
+        val = self.val
         c = ((mask & -mask).bit_length() - 1) >> 1
         rest = mask - (1 << 2 * c)
         v = val[c]
@@ -331,7 +376,7 @@ def _search(
         ]
         if fits >> c & 1:
             nfits = fits & ~(1 << c)
-            nxt = after.get(c)
+            nxt = self.after.get(c)
             if nxt is not None:
                 nfits |= 1 << nxt
             options.append((v, _LAY, (c,), (rest, jokers, nfits, placed)))
@@ -357,7 +402,7 @@ def _search(
             left = rest
             jl = jokers
             run = [c]
-            points = ace_low if start == 0 else v
+            points = self.ace_low if start == 0 else v
             pos = start
             while len(run) < 13:
                 pos += step
@@ -380,12 +425,12 @@ def _search(
                     break
                 if len(run) >= 3 and (len(run) > 3 or run[1] != JOKER or run[2] != JOKER):
                     options.append((points, _MELD, tuple(run), (left, jl, fits, True)))
-        if budget[0] < 0:  # out of budget: the option that scores most now, no comparing
-            options = [max(options, key=lambda o: o[0])]
-        entry = None
+        if self.budget < 0:  # out of budget: the option that scores most now, no comparing
+            options = [max(options, key=_points)]
+        entry: _Entry | None = None
         top = 0
         for points, kind, meld, state in options:
-            score = best(*state) + points
+            score = self.best(state[0], state[1], state[2], state[3]) + points
             if entry is None or score > top:
                 top = score
                 entry = (score, kind, meld, abs(points) if kind != _DEAD else 0, state)
@@ -393,18 +438,9 @@ def _search(
         memo[key] = entry
         return top
 
-    mask = 0
-    for c in naturals:
-        mask += 1 << 2 * c
-    state = (mask, jokers, fits, placed)
-    score = best(*state)
-    steps: list[_Step] = []
-    while state[0]:
-        _score, kind, cards, points, nxt = memo[state]
-        c = ((state[0] & -state[0]).bit_length() - 1) >> 1
-        steps.append((c, kind, cards, points))
-        state = nxt
-    return score, steps, state[1]
+
+def _points(option: tuple[int, int, tuple[int, ...], tuple[int, int, int, bool]]) -> int:
+    return option[0]
 
 
 def play_points(move: Move, melds: Sequence[MeldView], values: str = "standard") -> int:
