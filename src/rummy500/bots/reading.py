@@ -66,20 +66,21 @@ def table_fits(melds: Sequence[MeldView]) -> TableFits:
     last = _last_fits
     if last[0] is melds:  # the same table as the last time (a game keeps its melds' tuple)
         return last[1]
-    found = _table_fits(tuple(melds))
+    # keyed by each meld's plain values: a MeldView hashes by a method of Python, slower
+    found = _table_fits(tuple([(m.is_run, m.cards) for m in melds]))
     if type(melds) is tuple:  # (a list could change under the same identity)
         _last_fits = (melds, found)  # one assignment: threads see the pair whole
     return found
 
 
 @lru_cache(maxsize=1 << 12)
-def _table_fits(melds: tuple[MeldView, ...]) -> TableFits:
+def _table_fits(melds: tuple[tuple[bool, tuple[int, ...]], ...]) -> TableFits:
+    """The fits of the melds whose ``(is_run, cards)`` are ``melds``."""
     fits: set[int] = set()
     after: dict[int, int] = {}
     joker = False
-    for m in melds:
-        cards = m.cards
-        if m.is_run:
+    for is_run, cards in melds:
+        if is_run:
             first = cards[0] if cards[0] < 52 else cards[0] - JOKER_AS
             suit, lo = first // 13, first % 13
             hi = lo + len(cards) - 1
