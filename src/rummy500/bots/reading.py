@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from rummy500.engine import JOKER, MeldView, Move, Observation, card_value, card_values
 from rummy500.engine.cards import JOKER_AS, JOKER_RANK
@@ -50,7 +50,7 @@ class Reading(NamedTuple):
     deadwood: tuple[int, ...]
 
 
-_NO_TABLE = TableFits(frozenset(), (), False)
+_NO_TABLE: Final = TableFits(frozenset(), (), False)
 
 #: the melds :func:`table_fits` read last, and their fits
 _last_fits: tuple[object, TableFits] = ((), _NO_TABLE)
@@ -142,9 +142,11 @@ def read_hand(
 
 
 #: Search states after which :func:`read_hand` stops comparing and plays greedily (huge hands).
-STATE_BUDGET = 5_000
+STATE_BUDGET: Final = 5_000
 
-_DEAD, _LAY, _MELD = 0, 1, 2
+_DEAD: Final = 0
+_LAY: Final = 1
+_MELD: Final = 2
 
 
 def _partners(card: int) -> int:
@@ -166,9 +168,11 @@ def _partners(card: int) -> int:
 
 
 #: :func:`_partners` of every natural card code
-_PARTNERS = tuple(_partners(c) for c in range(52))
+_PARTNERS: Final = tuple(_partners(c) for c in range(52))
 #: for every natural card code, the codes of the same rank in the other suits
-_SAME_RANK = tuple(tuple(c % 13 + 13 * s for s in range(4) if s != c // 13) for c in range(52))
+_SAME_RANK: Final = tuple(
+    tuple(c % 13 + 13 * s for s in range(4) if s != c // 13) for c in range(52)
+)
 
 
 #: A table as :func:`_read` takes it: its lay-off spots as a 52-bit mask, its ``after`` and
