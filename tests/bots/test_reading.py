@@ -4,6 +4,7 @@ leaving such cards out finds the same score."""
 
 from __future__ import annotations
 
+import gc
 import random
 from itertools import permutations
 
@@ -129,3 +130,42 @@ def test_the_fits_of_a_list_of_melds_follow_the_list_as_it_changes() -> None:
     assert not table_fits(melds).fits
     shown = game.observation(0).melds
     assert table_fits(shown) is table_fits(game.observation(1).melds)  # the same table
+
+
+def _hands(seed: int, count: int) -> list[tuple[int, ...]]:
+    rng = random.Random(seed)
+    deck = [*range(52), *range(52), JOKER, JOKER]
+    return [tuple(sorted(rng.sample(deck, rng.randint(6, 12)))) for _ in range(count)]
+
+
+def test_reading_a_hand_leaves_nothing_for_the_garbage_collector() -> None:
+    """Every object a search makes is freed as soon as it is done with (no reference cycle):
+    the expert reads thousands of hands a decision, and a cycle each would keep its memo for
+    the collector, whose passes grow with what waits for it."""
+    gc.collect()
+    gc.disable()
+    try:
+        for hand in _hands(7, 60):
+            naturals = [c for c in hand if c != JOKER]
+            jokers = len(hand) - len(naturals)
+            reading._search(naturals, jokers, 1 << 4 | 1 << 30, {4: 3}, True, "standard")
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+def test_the_cached_readings_are_not_tracked_by_the_garbage_collector() -> None:
+    """The readings read_hand keeps (tens of thousands) are plain tuples of plain values, which
+    the collector stops tracking, so that its full passes do not walk them all."""
+    table = table_fits(with_a_run().observation(0).melds)
+    hands = _hands(8, 30)
+    for hand in hands:
+        assert read_hand(hand, table) == reading._read.__wrapped__(
+            hand, reading._table_key(table), "standard"
+        )
+    for _pass in range(3):  # a pass untracks a tuple whose items it untracked before it:
+        gc.collect()  # a level of nesting a pass, as the order of its lists goes
+    key = reading._table_key(table)
+    cached = [reading._read(hand, key, "standard") for hand in hands]
+    assert not any(gc.is_tracked(found) for found in cached)
+    assert isinstance(read_hand(hands[0], table), Reading)
