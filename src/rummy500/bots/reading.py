@@ -137,8 +137,9 @@ def read_hand(
     return tuple.__new__(Reading, _read(tuple(sorted(hand)), _table_key(table), values))
 
 
-# The search works on a hand as one integer: two bits per natural card code (how many copies, 0-2)
-# and the lay-off spots as a 52-bit mask, so that its states are cheap to build and to memoize.
+# The search works on a hand as two 52-bit integers (a bit per natural card code held, and one
+# per card held twice: two decks) and the lay-off spots as a 52-bit mask, so that its states
+# are cheap to build and to memoize (and each fits a machine word where the build is compiled).
 
 
 #: Search states after which :func:`read_hand` stops comparing and plays greedily (huge hands).
@@ -279,10 +280,13 @@ def _read(hand: tuple[int, ...], table: _TableKey, values: str) -> tuple[Any, ..
 #: itself for a lay-off, nothing for deadwood) and the points it melds (0 for deadwood).
 _Step = tuple[int, int, tuple[int, ...], int]
 
-#: A state of the search (the hand's cards two bits each, the jokers, the lay-off spots, whether
-#: a meld is on the table) -> (its score, how the lowest card is used, its meld, the points,
-#: the next state).
-_Entry = tuple[int, int, tuple[int, ...], int, tuple[int, int, int, bool]]
+#: A state of the search: the natural cards held (a bit a card code), those held twice (two
+#: decks), the jokers, the lay-off spots (a 52-bit mask), whether a meld is on the table.
+_State = tuple[int, int, int, int, bool]
+
+#: A state's memo entry: its score, how the lowest card is used, its meld, the points, the next
+#: state.
+_Entry = tuple[int, int, tuple[int, ...], int, _State]
 
 
 def _parts(naturals: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
@@ -332,20 +336,24 @@ def _search(
     spots, each opening ``after``'s next one) and deadwood, a memoized search deciding the
     lowest card first: its score, its steps in that order, and the jokers it left unused
     (laid off if ``placed``: a meld to put them on is, or will be, on the table)."""
-    mask = 0
+    ones = twos = 0
     for c in naturals:
-        mask += 1 << 2 * c
+        bit = 1 << c
+        if ones & bit:
+            twos |= bit
+        else:
+            ones |= bit
     search = _Search(values, after)
-    score = search.best(mask, jokers, fits, placed)
+    score = search.best(ones, twos, jokers, fits, placed)
     memo = search.memo
     steps: list[_Step] = []
-    state: tuple[int, int, int, bool] = (mask, jokers, fits, placed)
+    state: _State = (ones, twos, jokers, fits, placed)
     while state[0]:
         entry = memo[state]
-        c = ((state[0] & -state[0]).bit_length() - 1) >> 1
+        c = (state[0] & -state[0]).bit_length() - 1
         steps.append((c, entry[1], entry[2], entry[3]))
         state = entry[4]
-    return score, steps, state[1]
+    return score, steps, state[2]
 
 
 class _Search:
@@ -357,54 +365,61 @@ class _Search:
         self.val = card_values(values)
         self.ace_low = card_value(0, values, low_ace=True)
         self.after = after
-        self.memo: dict[tuple[int, int, int, bool], _Entry] = {}
+        self.memo: dict[_State, _Entry] = {}
         self.budget = STATE_BUDGET
 
-    def best(self, mask: int, jokers: int, fits: int, placed: bool) -> int:
-        key = (mask, jokers, fits, placed)
+    def best(self, ones: int, twos: int, jokers: int, fits: int, placed: bool) -> int:
+        key = (ones, twos, jokers, fits, placed)
         memo = self.memo
         found = memo.get(key)
         if found is not None:
             return found[0]
-        if not mask:
+        if not ones:
             score = 15 * jokers if placed else -15 * jokers
             memo[key] = (score, _DEAD, (), 0, key)
             return score
         self.budget -= 1
         val = self.val
-        c = ((mask & -mask).bit_length() - 1) >> 1
-        rest = mask - (1 << 2 * c)
+        c = (ones & -ones).bit_length() - 1
+        bit = 1 << c
+        # the cards but one copy of c: one bit a card held, another for its second copy
+        rest, rest2 = (ones, twos ^ bit) if twos & bit else (ones ^ bit, twos)
         v = val[c]
         # every way to use c: (points, kind, meld, next state); points < 0 for deadwood
-        options: list[tuple[int, int, tuple[int, ...], tuple[int, int, int, bool]]] = [
-            (-v, _DEAD, (), (rest, jokers, fits, placed))
+        options: list[tuple[int, int, tuple[int, ...], _State]] = [
+            (-v, _DEAD, (), (rest, rest2, jokers, fits, placed))
         ]
         if fits >> c & 1:
             nfits = fits & ~(1 << c)
             nxt = self.after.get(c)
             if nxt is not None:
                 nfits |= 1 << nxt
-            options.append((v, _LAY, (c,), (rest, jokers, nfits, placed)))
+            options.append((v, _LAY, (c,), (rest, rest2, jokers, nfits, placed)))
         rank, suit = c % 13, c // 13
         # groups with c
-        others = [o for o in _SAME_RANK[c] if rest >> (2 * o) & 3]
+        others = [o for o in _SAME_RANK[c] if rest >> o & 1]
         if others or jokers >= 2:
             for k in range(len(others) + 1):
                 need = 2 - k if k < 2 else 0
                 if need > jokers:
                     continue
                 for chosen in combinations(others, k):
-                    left = rest
+                    left, left2 = rest, rest2
                     points = v + 15 * need
                     for o in chosen:
-                        left -= 1 << 2 * o
+                        b = 1 << o
+                        if left2 & b:
+                            left2 ^= b
+                        else:
+                            left ^= b
                         points += val[o]
                     meld = (c, *chosen, *(JOKER,) * need)
-                    options.append((points, _MELD, meld, (left, jokers - need, fits, True)))
+                    nxt_state = (left, left2, jokers - need, fits, True)
+                    options.append((points, _MELD, meld, nxt_state))
         # runs in c's suit with c as their lowest natural (an ace also as the high end)
         base = suit * 13
         for start, step in ((0, 1), (13, -1)) if rank == 0 else ((rank, 1),):
-            left = rest
+            left, left2 = rest, rest2
             jl = jokers
             run = [c]
             points = self.ace_low if start == 0 else v
@@ -418,8 +433,12 @@ class _Search:
                         points += 15
                     else:
                         break
-                elif left >> (2 * (base + pos)) & 3:
-                    left -= 1 << 2 * (base + pos)
+                elif left >> (base + pos) & 1:
+                    b = 1 << (base + pos)
+                    if left2 & b:
+                        left2 ^= b
+                    else:
+                        left ^= b
                     run.append(base + pos)
                     points += val[base + pos]
                 elif jl > 0:
@@ -429,13 +448,13 @@ class _Search:
                 else:
                     break
                 if len(run) >= 3 and (len(run) > 3 or run[1] != JOKER or run[2] != JOKER):
-                    options.append((points, _MELD, tuple(run), (left, jl, fits, True)))
+                    options.append((points, _MELD, tuple(run), (left, left2, jl, fits, True)))
         if self.budget < 0:  # out of budget: the option that scores most now, no comparing
             options = [max(options, key=_points)]
         entry: _Entry | None = None
         top = 0
         for points, kind, meld, state in options:
-            score = self.best(state[0], state[1], state[2], state[3]) + points
+            score = self.best(state[0], state[1], state[2], state[3], state[4]) + points
             if entry is None or score > top:
                 top = score
                 entry = (score, kind, meld, abs(points) if kind != _DEAD else 0, state)
@@ -444,7 +463,7 @@ class _Search:
         return top
 
 
-def _points(option: tuple[int, int, tuple[int, ...], tuple[int, int, int, bool]]) -> int:
+def _points(option: tuple[int, int, tuple[int, ...], _State]) -> int:
     return option[0]
 
 
