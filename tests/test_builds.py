@@ -119,3 +119,27 @@ def test_both_builds_play_random_games_under_random_rules_alike() -> None:
                 f"game {game} differs ({pure_line}); first differing step {first}: "
                 "rerun with python -m tests.transcripts --game N --detail on each build"
             )
+
+
+#: Seeded positions from games of intermediate players (2 and 3 seats), decided by the expert
+#: and hard levels as they play (the level's options, each decision's bot seeded): one line a
+#: decision.
+SEARCH_DECISIONS = """
+from rummy500.bots import make_bot
+from rummy500.sim.bench_bots import decision_positions
+
+for players, count in ((2, 24), (3, 12)):
+    for i, (obs, legal) in enumerate(decision_positions(count, players=players, seed=11)):
+        for level in ("expert", "hard"):
+            print(players, i, level, make_bot(level, seed=1000 * players + i).choose(obs, legal))
+"""
+
+
+@compiled_only
+def test_the_compiled_search_decides_as_the_pure_one() -> None:
+    """The compiled expert (and hard) level makes exactly the pure build's decisions from the
+    same seeds, so it plays with the strength measured for the pure one (docs/compiled.md)."""
+    compiled = _python(SEARCH_DECISIONS, pure=False).splitlines()
+    pure = _python(SEARCH_DECISIONS, pure=True).splitlines()
+    assert len(pure) == 2 * (24 + 12)
+    assert compiled == pure

@@ -4,13 +4,14 @@ leaving such cards out finds the same score."""
 
 from __future__ import annotations
 
+import gc
 import random
 from itertools import permutations
 
 import pytest
 
 from rummy500.bots import reading
-from rummy500.bots.reading import read_hand, table_fits
+from rummy500.bots.reading import Reading, TableFits, read_hand, table_fits
 from rummy500.engine import JOKER, Game, IllegalMove
 from rummy500.engine.melds import analyze_meld
 
@@ -55,15 +56,19 @@ def test_leaving_out_the_lone_cards_finds_the_same_score(
     tables = [table_fits(()), table_fits(game.observation(0).melds)]
     deck = [*range(52), *range(52), JOKER, JOKER]
     hands = [tuple(sorted(rng.sample(deck, rng.randint(3, 11)))) for _ in range(150)]
-    read = reading._read.__wrapped__
-    shortcut = [read(h, t, "standard") for h in hands for t in tables]
+    shortcut = [_uncached(h, t) for h in hands for t in tables]
     monkeypatch.setattr(reading, "_PARTNERS", ((1 << 52) - 1,) * 52)  # every card a partner
-    full = [read(h, t, "standard") for h in hands for t in tables]
+    full = [_uncached(h, t) for h in hands for t in tables]
     assert [r.score for r in shortcut] == [r.score for r in full]
     assert [r.melded for r in shortcut] == [r.melded for r in full]
     assert any(r.melds for r in full) and any(r.layoffs for r in full)
     # and read_hand (cached) agrees with the reading it caches
     assert read_hand(hands[0], tables[1]) == shortcut[1]
+
+
+def _uncached(hand: tuple[int, ...], table: TableFits) -> Reading:
+    """The reading of ``hand`` worked out anew (not from read_hand's cache)."""
+    return Reading(*reading._read.__wrapped__(hand, reading._table_key(table), "standard"))
 
 
 def _one_search(naturals: list[int]) -> list[tuple[int, tuple[int, ...]]]:
@@ -99,11 +104,10 @@ def test_reading_a_hand_without_jokers_by_its_parts_finds_the_same_reading(
     # copies in two melds at once: two decks of a few ranks
     few = [c + 13 * s for s in range(4) for c in range(3, 8)] * 2
     hands += [tuple(sorted(rng.sample(few, rng.randint(8, 14)))) for _ in range(100)]
-    read = reading._read.__wrapped__
-    by_parts = [read(h, t, "standard") for h in hands for t in tables]
+    by_parts = [_uncached(h, t) for h in hands for t in tables]
     assert any(len(reading._parts(list(h))) > 2 for h in hands)  # hands of several parts
     monkeypatch.setattr(reading, "_parts", _one_search)
-    whole = [read(h, t, "standard") for h in hands for t in tables]
+    whole = [_uncached(h, t) for h in hands for t in tables]
     assert by_parts == whole
     # the melds in the order one search over the whole hand (lone cards aside) takes them
     readings = iter(by_parts)
@@ -111,8 +115,8 @@ def test_reading_a_hand_without_jokers_by_its_parts_finds_the_same_reading(
         present = sum(1 << c for c in set(h))
         kept = [c for c in h if reading._PARTNERS[c] & present]
         for t in tables:
-            fits, after = reading._table_masks(t)
-            steps = reading._search(kept, 0, fits, after, t.joker, "standard")[1]
+            fits, after, _joker = reading._table_key(t)
+            steps = reading._search(kept, 0, fits, dict(after), t.joker, "standard")[1]
             melds = tuple(cards for _c, kind, cards, _p in steps if kind == reading._MELD)
             assert next(readings).melds == melds, h
     assert any(r.melds for r in whole) and any(r.layoffs for r in whole)
@@ -126,3 +130,42 @@ def test_the_fits_of_a_list_of_melds_follow_the_list_as_it_changes() -> None:
     assert not table_fits(melds).fits
     shown = game.observation(0).melds
     assert table_fits(shown) is table_fits(game.observation(1).melds)  # the same table
+
+
+def _hands(seed: int, count: int) -> list[tuple[int, ...]]:
+    rng = random.Random(seed)
+    deck = [*range(52), *range(52), JOKER, JOKER]
+    return [tuple(sorted(rng.sample(deck, rng.randint(6, 12)))) for _ in range(count)]
+
+
+def test_reading_a_hand_leaves_nothing_for_the_garbage_collector() -> None:
+    """Every object a search makes is freed as soon as it is done with (no reference cycle):
+    the expert reads thousands of hands a decision, and a cycle each would keep its memo for
+    the collector, whose passes grow with what waits for it."""
+    gc.collect()
+    gc.disable()
+    try:
+        for hand in _hands(7, 60):
+            naturals = [c for c in hand if c != JOKER]
+            jokers = len(hand) - len(naturals)
+            reading._search(naturals, jokers, 1 << 4 | 1 << 30, {4: 3}, True, "standard")
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+def test_the_cached_readings_are_not_tracked_by_the_garbage_collector() -> None:
+    """The readings read_hand keeps (tens of thousands) are plain tuples of plain values, which
+    the collector stops tracking, so that its full passes do not walk them all."""
+    table = table_fits(with_a_run().observation(0).melds)
+    hands = _hands(8, 30)
+    for hand in hands:
+        assert read_hand(hand, table) == reading._read.__wrapped__(
+            hand, reading._table_key(table), "standard"
+        )
+    for _pass in range(3):  # a pass untracks a tuple whose items it untracked before it:
+        gc.collect()  # a level of nesting a pass, as the order of its lists goes
+    key = reading._table_key(table)
+    cached = [reading._read(hand, key, "standard") for hand in hands]
+    assert not any(gc.is_tracked(found) for found in cached)
+    assert isinstance(read_hand(hands[0], table), Reading)

@@ -40,7 +40,7 @@ from rummy500.bots.reading import (
 )
 from rummy500.engine import JOKER, Move, Observation, card_counts, card_values, physical
 from rummy500.engine.cards import JOKER_AS
-from rummy500.engine.melds import can_meld_with
+from rummy500.engine.melds import can_meld_with, meldable
 
 __all__ = ["IntermediateBot", "IntermediatePolicy"]
 
@@ -156,8 +156,23 @@ class _View:
 
     def worth(self, cards: Sequence[int]) -> float:
         """What a hand is worth now: its reading plus the outs of its deadwood."""
-        r = self.reading(cards)
-        return r.score + self.p.out_value * min(sum(self.outs(r.deadwood).values()) / 2, 12.0)
+        return self._worth(self.reading(cards))
+
+    def _worth(self, r: Reading) -> float:
+        """:meth:`worth` of a hand read as ``r``."""
+        return r.score + self.p.out_value * min(float(self._pair_outs(r.deadwood)), 12.0)
+
+    def _pair_outs(self, deadwood: Sequence[int]) -> int:
+        """The sum of :meth:`outs` halved: the live cards that would make a meld of a pair of
+        deadwood cards, over every pair."""
+        live = self.live
+        dead = [c for c in deadwood if c != JOKER]
+        total = 0
+        for i in range(len(dead)):
+            c = dead[i]
+            for j in range(i + 1, len(dead)):
+                total += _outs(live, c, dead[j])
+        return total
 
     def outs(self, deadwood: Sequence[int]) -> dict[int, float]:
         """For each deadwood card, how many live cards would make a meld of it with another
@@ -165,27 +180,13 @@ class _View:
         live = self.live
         result = dict.fromkeys(deadwood, 0.0)
         dead = [c for c in deadwood if c != JOKER]
-        for i, c in enumerate(dead):
-            rank, suit = c % 13, c // 13
-            for o in dead[i + 1 :]:
-                if o == c:
-                    continue
-                n = 0
-                if o % 13 == rank:
-                    osuit = o // 13
-                    n = sum(live[rank + 13 * s] for s in range(4) if s != suit and s != osuit)
-                elif o // 13 == suit:
-                    base = suit * 13
-                    lo, hi = (rank, o % 13) if rank < o % 13 else (o % 13, rank)
-                    if lo == 0 and hi == 12:  # K and A: the queen
-                        n = live[base + 11]
-                    elif hi - lo == 1:
-                        n = (live[base + lo - 1] if lo > 0 else 0) + live[base + (hi + 1) % 13]
-                    elif hi - lo == 2:
-                        n = live[base + lo + 1]
+        for i in range(len(dead)):
+            c = dead[i]
+            for j in range(i + 1, len(dead)):
+                n = _outs(live, c, dead[j])
                 if n:
                     result[c] += n
-                    result[o] += n
+                    result[dead[j]] += n
         return result
 
     # --- the three kinds of decision ------------------------------------------------------
@@ -259,18 +260,14 @@ class _View:
             taken = pile[-m.number :]
             cards = (*hand, *taken)
             deepest = taken[0]
-            if (
-                deepest != JOKER
-                and deepest not in spots
-                and not can_meld_with(deepest, card_counts(cards))
-            ):
+            if deepest != JOKER and deepest not in spots and not _meldable_with(deepest, cards):
                 continue
             r = self.reading(cards)
             if deepest in r.deadwood and deepest != JOKER:
                 continue
             if base is None:
                 base = self.worth(hand)
-            gain = self.worth(cards) - base
+            gain = self._worth(r) - base
             gains[m] = gain - self.p.deep_margin * (m.number - 1)
         return gains
 
@@ -461,3 +458,42 @@ class _View:
                 if c % 13 == rank or (c // 13 == suit and abs(c % 13 - rank) == 1):
                     risk -= 1
         return max(risk, 0.0)
+
+
+def _outs(live: list[int], c: int, o: int) -> int:
+    """How many live cards would make a meld of the deadwood cards ``c`` and ``o``."""
+    if o == c:
+        return 0
+    rank, suit = c % 13, c // 13
+    orank = o % 13
+    if orank == rank:
+        osuit = o // 13
+        n = 0
+        for s in range(4):
+            if s != suit and s != osuit:
+                n += live[rank + 13 * s]
+        return n
+    if o // 13 != suit:
+        return 0
+    base = suit * 13
+    lo, hi = (rank, orank) if rank < orank else (orank, rank)
+    if lo == 0 and hi == 12:  # K and A: the queen
+        return live[base + 11]
+    if hi - lo == 1:
+        return (live[base + lo - 1] if lo > 0 else 0) + live[base + (hi + 1) % 13]
+    if hi - lo == 2:
+        return live[base + lo + 1]
+    return 0
+
+
+def _meldable_with(card: int, cards: Sequence[int]) -> bool:
+    """Whether ``card`` (one of ``cards``, a hand) can be part of some new meld made only from
+    ``cards``: :func:`~rummy500.engine.melds.can_meld_with` without counting every card code."""
+    present = 0
+    jokers = 0
+    for c in cards:
+        if c < JOKER:
+            present |= 1 << c
+        else:
+            jokers += 1
+    return meldable(card, present, jokers)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
-from typing import NamedTuple
+from typing import Any, Final, NamedTuple
 
 from rummy500.engine import JOKER, MeldView, Move, Observation, card_value, card_values
 from rummy500.engine.cards import JOKER_AS, JOKER_RANK
@@ -50,7 +50,7 @@ class Reading(NamedTuple):
     deadwood: tuple[int, ...]
 
 
-_NO_TABLE = TableFits(frozenset(), (), False)
+_NO_TABLE: Final = TableFits(frozenset(), (), False)
 
 #: the melds :func:`table_fits` read last, and their fits
 _last_fits: tuple[object, TableFits] = ((), _NO_TABLE)
@@ -66,20 +66,21 @@ def table_fits(melds: Sequence[MeldView]) -> TableFits:
     last = _last_fits
     if last[0] is melds:  # the same table as the last time (a game keeps its melds' tuple)
         return last[1]
-    found = _table_fits(tuple(melds))
+    # keyed by each meld's plain values: a MeldView hashes by a method of Python, slower
+    found = _table_fits(tuple([(m.is_run, m.cards) for m in melds]))
     if type(melds) is tuple:  # (a list could change under the same identity)
         _last_fits = (melds, found)  # one assignment: threads see the pair whole
     return found
 
 
 @lru_cache(maxsize=1 << 12)
-def _table_fits(melds: tuple[MeldView, ...]) -> TableFits:
+def _table_fits(melds: tuple[tuple[bool, tuple[int, ...]], ...]) -> TableFits:
+    """The fits of the melds whose ``(is_run, cards)`` are ``melds``."""
     fits: set[int] = set()
     after: dict[int, int] = {}
     joker = False
-    for m in melds:
-        cards = m.cards
-        if m.is_run:
+    for is_run, cards in melds:
+        if is_run:
             first = cards[0] if cards[0] < 52 else cards[0] - JOKER_AS
             suit, lo = first // 13, first % 13
             hi = lo + len(cards) - 1
@@ -131,17 +132,22 @@ def read_hand(
     hand: Sequence[int], table: TableFits = _NO_TABLE, values: str = "standard"
 ) -> Reading:
     """The best partition found of ``hand`` into melds, lay-offs and deadwood."""
-    return _read(tuple(sorted(hand)), table, values)
+    # The cache holds plain tuples of plain values, which the garbage collector stops tracking:
+    # tens of thousands of cached named tuples (and tables) made every full collection long.
+    return tuple.__new__(Reading, _read(tuple(sorted(hand)), _table_key(table), values))
 
 
-# The search works on a hand as one integer: two bits per natural card code (how many copies, 0-2)
-# and the lay-off spots as a 52-bit mask, so that its states are cheap to build and to memoize.
+# The search works on a hand as two 52-bit integers (a bit per natural card code held, and one
+# per card held twice: two decks) and the lay-off spots as a 52-bit mask, so that its states
+# are cheap to build and to memoize (and each fits a machine word where the build is compiled).
 
 
 #: Search states after which :func:`read_hand` stops comparing and plays greedily (huge hands).
-STATE_BUDGET = 5_000
+STATE_BUDGET: Final = 5_000
 
-_DEAD, _LAY, _MELD = 0, 1, 2
+_DEAD: Final = 0
+_LAY: Final = 1
+_MELD: Final = 2
 
 
 def _partners(card: int) -> int:
@@ -163,25 +169,41 @@ def _partners(card: int) -> int:
 
 
 #: :func:`_partners` of every natural card code
-_PARTNERS = tuple(_partners(c) for c in range(52))
+_PARTNERS: Final = tuple(_partners(c) for c in range(52))
 #: for every natural card code, the codes of the same rank in the other suits
-_SAME_RANK = tuple(tuple(c % 13 + 13 * s for s in range(4) if s != c // 13) for c in range(52))
+_SAME_RANK: Final = tuple(
+    tuple(c % 13 + 13 * s for s in range(4) if s != c // 13) for c in range(52)
+)
 
 
-@lru_cache(maxsize=1 << 12)
-def _table_masks(table: TableFits) -> tuple[int, dict[int, int]]:
-    """The table's lay-off spots as a 52-bit mask, and its ``after`` as a dict (not to be
-    changed: it is shared)."""
+#: A table as :func:`_read` takes it: its lay-off spots as a 52-bit mask, its ``after`` and
+#: whether a joker can be laid off (plain values, so that the cache's keys are plain tuples).
+_TableKey = tuple[int, tuple[tuple[int, int], ...], bool]
+
+#: the table :func:`_table_key` read last, and its key
+_last_key: tuple[object, _TableKey] = (_NO_TABLE, (0, (), False))
+
+
+def _table_key(table: TableFits) -> _TableKey:
+    """The :data:`_TableKey` of ``table`` (a decision reads many hands against one table)."""
+    global _last_key
+    last = _last_key
+    if last[0] is table:
+        return last[1]
     mask = 0
     for c in table.fits:
         mask |= 1 << c
-    return mask, dict(table.after)
+    key = (mask, tuple(table.after), table.joker)
+    _last_key = (table, key)  # one assignment: threads see the pair whole
+    return key
 
 
 @lru_cache(maxsize=1 << 16)
-def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
+def _read(hand: tuple[int, ...], table: _TableKey, values: str) -> tuple[Any, ...]:
+    """The fields of ``hand``'s :class:`Reading` (a plain tuple: see :func:`read_hand`)."""
     val = card_values(values)
-    fits, after = _table_masks(table)
+    fits, after_pairs, placed = table
+    after = dict(after_pairs)
     naturals = [c for c in hand if c != JOKER]
     jokers = len(hand) - len(naturals)
     # A card with no possible partner (and at most one joker in the hand) can only be laid off
@@ -206,7 +228,7 @@ def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
                 else:
                     alone_dead.append(c)
             naturals = kept
-        score, steps, jokers_left = _search(naturals, jokers, fits, after, table.joker, values)
+        score, steps, jokers_left = _search(naturals, jokers, fits, after, placed, values)
     else:
         # Without jokers, cards that cannot share a meld (not even through others) are read
         # apart: the best reading is the best of each part, found the same way (the lowest
@@ -245,18 +267,26 @@ def _read(hand: tuple[int, ...], table: TableFits, values: str) -> Reading:
             melds.append(cards)
         melded += points
     if jokers_left:
-        if table.joker:
+        if placed:
             layoffs.extend([JOKER] * jokers_left)
             melded += 15 * jokers_left
         else:
             deadwood.extend([JOKER] * jokers_left)
     deadwood.sort()
-    return Reading(score, melded, tuple(melds), tuple(layoffs), tuple(deadwood))
+    return (score, melded, tuple(melds), tuple(layoffs), tuple(deadwood))
 
 
 #: One decision of a reading: the card (the lowest left), how it is used, its meld (or the card
 #: itself for a lay-off, nothing for deadwood) and the points it melds (0 for deadwood).
 _Step = tuple[int, int, tuple[int, ...], int]
+
+#: A state of the search: the natural cards held (a bit a card code), those held twice (two
+#: decks), the jokers, the lay-off spots (a 52-bit mask), whether a meld is on the table.
+_State = tuple[int, int, int, int, bool]
+
+#: A state's memo entry: its score, how the lowest card is used, its meld, the points, the next
+#: state.
+_Entry = tuple[int, int, tuple[int, ...], int, _State]
 
 
 def _parts(naturals: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
@@ -306,58 +336,93 @@ def _search(
     spots, each opening ``after``'s next one) and deadwood, a memoized search deciding the
     lowest card first: its score, its steps in that order, and the jokers it left unused
     (laid off if ``placed``: a meld to put them on is, or will be, on the table)."""
-    val = card_values(values)
-    ace_low = card_value(0, values, low_ace=True)
-    # memo: state -> (score, how the lowest card is used, its meld, the points, next state)
-    memo: dict[tuple[int, int, int, bool], tuple[int, int, tuple[int, ...], int, tuple]] = {}
-    budget = [STATE_BUDGET]
+    ones = twos = 0
+    for c in naturals:
+        bit = 1 << c
+        if ones & bit:
+            twos |= bit
+        else:
+            ones |= bit
+    search = _Search(values, after)
+    score = search.best(ones, twos, jokers, fits, placed)
+    memo = search.memo
+    steps: list[_Step] = []
+    state: _State = (ones, twos, jokers, fits, placed)
+    while state[0]:
+        entry = memo[state]
+        c = (state[0] & -state[0]).bit_length() - 1
+        steps.append((c, entry[1], entry[2], entry[3]))
+        state = entry[4]
+    return score, steps, state[2]
 
-    def best(mask: int, jokers: int, fits: int, placed: bool) -> int:
-        key = (mask, jokers, fits, placed)
+
+class _Search:
+    """One search of :func:`_search`: its memo and its budget of states. (A class rather than a
+    nested function: a function that calls itself through its closure is a reference cycle,
+    which left every search's memo for the garbage collector to find.)"""
+
+    def __init__(self, values: str, after: dict[int, int]) -> None:
+        self.val = card_values(values)
+        self.ace_low = card_value(0, values, low_ace=True)
+        self.after = after
+        self.memo: dict[_State, _Entry] = {}
+        self.budget = STATE_BUDGET
+
+    def best(self, ones: int, twos: int, jokers: int, fits: int, placed: bool) -> int:
+        key = (ones, twos, jokers, fits, placed)
+        memo = self.memo
         found = memo.get(key)
         if found is not None:
             return found[0]
-        if not mask:
+        if not ones:
             score = 15 * jokers if placed else -15 * jokers
-            memo[key] = (score, _DEAD, (), 0, ())
+            memo[key] = (score, _DEAD, (), 0, key)
             return score
-        budget[0] -= 1
-        c = ((mask & -mask).bit_length() - 1) >> 1
-        rest = mask - (1 << 2 * c)
+        self.budget -= 1
+        val = self.val
+        c = (ones & -ones).bit_length() - 1
+        bit = 1 << c
+        # the cards but one copy of c: one bit a card held, another for its second copy
+        rest, rest2 = (ones, twos ^ bit) if twos & bit else (ones ^ bit, twos)
         v = val[c]
         # every way to use c: (points, kind, meld, next state); points < 0 for deadwood
-        options: list[tuple[int, int, tuple[int, ...], tuple[int, int, int, bool]]] = [
-            (-v, _DEAD, (), (rest, jokers, fits, placed))
+        options: list[tuple[int, int, tuple[int, ...], _State]] = [
+            (-v, _DEAD, (), (rest, rest2, jokers, fits, placed))
         ]
         if fits >> c & 1:
             nfits = fits & ~(1 << c)
-            nxt = after.get(c)
+            nxt = self.after.get(c)
             if nxt is not None:
                 nfits |= 1 << nxt
-            options.append((v, _LAY, (c,), (rest, jokers, nfits, placed)))
+            options.append((v, _LAY, (c,), (rest, rest2, jokers, nfits, placed)))
         rank, suit = c % 13, c // 13
         # groups with c
-        others = [o for o in _SAME_RANK[c] if rest >> (2 * o) & 3]
+        others = [o for o in _SAME_RANK[c] if rest >> o & 1]
         if others or jokers >= 2:
             for k in range(len(others) + 1):
                 need = 2 - k if k < 2 else 0
                 if need > jokers:
                     continue
                 for chosen in combinations(others, k):
-                    left = rest
+                    left, left2 = rest, rest2
                     points = v + 15 * need
                     for o in chosen:
-                        left -= 1 << 2 * o
+                        b = 1 << o
+                        if left2 & b:
+                            left2 ^= b
+                        else:
+                            left ^= b
                         points += val[o]
                     meld = (c, *chosen, *(JOKER,) * need)
-                    options.append((points, _MELD, meld, (left, jokers - need, fits, True)))
+                    nxt_state = (left, left2, jokers - need, fits, True)
+                    options.append((points, _MELD, meld, nxt_state))
         # runs in c's suit with c as their lowest natural (an ace also as the high end)
         base = suit * 13
         for start, step in ((0, 1), (13, -1)) if rank == 0 else ((rank, 1),):
-            left = rest
+            left, left2 = rest, rest2
             jl = jokers
             run = [c]
-            points = ace_low if start == 0 else v
+            points = self.ace_low if start == 0 else v
             pos = start
             while len(run) < 13:
                 pos += step
@@ -368,8 +433,12 @@ def _search(
                         points += 15
                     else:
                         break
-                elif left >> (2 * (base + pos)) & 3:
-                    left -= 1 << 2 * (base + pos)
+                elif left >> (base + pos) & 1:
+                    b = 1 << (base + pos)
+                    if left2 & b:
+                        left2 ^= b
+                    else:
+                        left ^= b
                     run.append(base + pos)
                     points += val[base + pos]
                 elif jl > 0:
@@ -379,13 +448,13 @@ def _search(
                 else:
                     break
                 if len(run) >= 3 and (len(run) > 3 or run[1] != JOKER or run[2] != JOKER):
-                    options.append((points, _MELD, tuple(run), (left, jl, fits, True)))
-        if budget[0] < 0:  # out of budget: the option that scores most now, no comparing
-            options = [max(options, key=lambda o: o[0])]
-        entry = None
+                    options.append((points, _MELD, tuple(run), (left, left2, jl, fits, True)))
+        if self.budget < 0:  # out of budget: the option that scores most now, no comparing
+            options = [max(options, key=_points)]
+        entry: _Entry | None = None
         top = 0
         for points, kind, meld, state in options:
-            score = best(*state) + points
+            score = self.best(state[0], state[1], state[2], state[3], state[4]) + points
             if entry is None or score > top:
                 top = score
                 entry = (score, kind, meld, abs(points) if kind != _DEAD else 0, state)
@@ -393,18 +462,9 @@ def _search(
         memo[key] = entry
         return top
 
-    mask = 0
-    for c in naturals:
-        mask += 1 << 2 * c
-    state = (mask, jokers, fits, placed)
-    score = best(*state)
-    steps: list[_Step] = []
-    while state[0]:
-        _score, kind, cards, points, nxt = memo[state]
-        c = ((state[0] & -state[0]).bit_length() - 1) >> 1
-        steps.append((c, kind, cards, points))
-        state = nxt
-    return score, steps, state[1]
+
+def _points(option: tuple[int, int, tuple[int, ...], _State]) -> int:
+    return option[0]
 
 
 def play_points(move: Move, melds: Sequence[MeldView], values: str = "standard") -> int:
