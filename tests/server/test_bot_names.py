@@ -59,6 +59,7 @@ async def test_a_person_cannot_take_a_computer_players_name(server: RunningServe
         "name": None,
         "taken": False,
         "left": False,  # the game had not started
+        "left_name": None,
     }
 
 

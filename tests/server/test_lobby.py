@@ -174,6 +174,7 @@ async def test_leaving_needs_the_seat_token(server: RunningServer) -> None:
         "name": None,
         "taken": False,
         "left": False,  # the game had not started
+        "left_name": None,
     }
 
 

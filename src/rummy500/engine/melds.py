@@ -26,6 +26,7 @@ __all__ = [
     "card_values",
     "hand_value",
     "meld_value",
+    "meldable",
     "melds_in_hand",
     "played_value",
 ]

@@ -130,7 +130,7 @@ _MELD_IDS = {cards: GROUP + i for i, cards in enumerate(GROUPS + RUNS)}
 _SEAT_MOVES: list[tuple[Move, ...] | None] = [None] * 8
 
 
-def _seat_moves(seat: int) -> tuple[Move, ...]:
+def seat_moves(seat: int) -> tuple[Move, ...]:
     """The move of every action id below :data:`LAYOFF` for ``seat`` (made once)."""
     moves = _SEAT_MOVES[seat]
     if moves is None:
@@ -150,7 +150,7 @@ def _make_seat_moves(seat: int) -> tuple[Move, ...]:
 
 @cache
 def _seat_ids(seat: int) -> dict[Move, int]:
-    return {m: a for a, m in enumerate(_seat_moves(seat))}
+    return {m: a for a, m in enumerate(seat_moves(seat))}
 
 
 class _Ends(NamedTuple):
@@ -221,7 +221,7 @@ def action_to_move(position: Position, action: int, seat: int | None = None) -> 
             raise ValueError("nobody acts: the hand is over")
     action = int(action)
     if 0 <= action < LAYOFF:
-        return (_SEAT_MOVES[seat] or _seat_moves(seat))[action]
+        return (_SEAT_MOVES[seat] or seat_moves(seat))[action]
     if not LAYOFF <= action < NUM_ACTIONS:
         raise ValueError(f"action {action} is outside 0 … {NUM_ACTIONS - 1}")
     slot, kind = divmod(action - LAYOFF, LAYOFF_KINDS)

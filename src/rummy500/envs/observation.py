@@ -25,15 +25,15 @@ from rummy500.engine import (
 from rummy500.engine.cards import JOKER, JOKER_AS
 from rummy500.envs.encoding import NUM_ACTIONS, action_to_move
 from rummy500.envs.tracking import (
-    _M_CARDS,
-    _M_EXISTS,
-    _M_HI,
-    _M_JOKERS,
-    _M_LO,
-    _M_RANK,
-    _M_RUN,
-    _M_SUIT,
-    _M_SUITS,
+    M_CARDS,
+    M_EXISTS,
+    M_HI,
+    M_JOKERS,
+    M_LO,
+    M_RANK,
+    M_RUN,
+    M_SUIT,
+    M_SUITS,
     MELD_FEATURES,
     PHASES,
     Tracker,
@@ -302,22 +302,22 @@ def observation_vector(observation: Observation) -> np.ndarray:
     parts["pile"][len(obs.discard_pile) :] = -1
     for slot, meld in enumerate(obs.melds):
         row = parts["melds"][slot]
-        row[_M_EXISTS] = 1
+        row[M_EXISTS] = 1
         naturals = [c for c in meld.cards if c < 52]
         if meld.is_run:
             first = meld.cards[0] if meld.cards[0] < 52 else meld.cards[0] - JOKER_AS
             suit, lo = divmod(first, 13)  # a run never starts with a high ace
-            row[_M_RUN] = 1
-            row[_M_SUIT + suit] = 1
-            row[_M_LO + lo] = 1
-            row[_M_HI + lo + len(meld.cards) - 1] = 1
+            row[M_RUN] = 1
+            row[M_SUIT + suit] = 1
+            row[M_LO + lo] = 1
+            row[M_HI + lo + len(meld.cards) - 1] = 1
         else:
             rank = naturals[0] % 13  # every meld holds a natural
-            row[_M_RANK + rank] = 1
+            row[M_RANK + rank] = 1
             for card in naturals:
-                row[_M_SUITS + card // 13] = 1
-        row[_M_JOKERS] = sum(1 for c in meld.cards if c >= JOKER_AS)
-        row[_M_CARDS] = len(meld.cards)
+                row[M_SUITS + card // 13] = 1
+        row[M_JOKERS] = sum(1 for c in meld.cards if c >= JOKER_AS)
+        row[M_CARDS] = len(meld.cards)
         for card, seat in zip(meld.cards, meld.played_by, strict=True):
             row[MELD_FEATURES + relative[seat]] += 1
             parts["table_cards"][relative[seat], card if card < JOKER_AS else JOKER] += 1

@@ -41,15 +41,15 @@ _PHASE_INDEX: Final[dict[str, int]] = {str(p): i for i, p in enumerate(PHASES)}
 
 #: Columns of one meld slot before the per-seat card counts (see observation.py).
 MELD_FEATURES: Final = 53
-_M_EXISTS: Final = 0
-_M_RUN: Final = 1
-_M_SUIT: Final = 2
-_M_RANK: Final = 6
-_M_LO: Final = 19
-_M_HI: Final = 33
-_M_SUITS: Final = 47
-_M_JOKERS: Final = 51
-_M_CARDS: Final = 52
+M_EXISTS: Final = 0
+M_RUN: Final = 1
+M_SUIT: Final = 2
+M_RANK: Final = 6
+M_LO: Final = 19
+M_HI: Final = 33
+M_SUITS: Final = 47
+M_JOKERS: Final = 51
+M_CARDS: Final = 52
 
 
 def game_actions(game: Game) -> list[int]:
@@ -99,7 +99,7 @@ def action_move(game: Game, action: int) -> Move | None:
         return None
     moves = _SEAT_MOVES[seat]
     if moves is None:
-        moves = _SEAT_MOVES[seat] = encoding._seat_moves(seat)
+        moves = _SEAT_MOVES[seat] = encoding.seat_moves(seat)
     return moves[action]
 
 
@@ -334,23 +334,23 @@ class Tracker:
         would convert every entry)."""
         start = self.melds + self.meld_width * slot
         v[start : start + self.meld_width] = self.blank
-        v[start + _M_EXISTS] = 1.0
+        v[start + M_EXISTS] = 1.0
         if meld.is_run:
-            v[start + _M_RUN] = 1.0
-            v[start + _M_SUIT + meld.key] = 1.0
-            v[start + _M_LO + meld.lo] = 1.0
-            v[start + _M_HI + meld.hi] = 1.0
+            v[start + M_RUN] = 1.0
+            v[start + M_SUIT + meld.key] = 1.0
+            v[start + M_LO + meld.lo] = 1.0
+            v[start + M_HI + meld.hi] = 1.0
         else:
-            v[start + _M_RANK + meld.key] = 1.0
+            v[start + M_RANK + meld.key] = 1.0
             for s in range(4):
                 if meld.suits >> s & 1:
-                    v[start + _M_SUITS + s] = 1.0
+                    v[start + M_SUITS + s] = 1.0
         jokers = 0
         for c in meld.cards:
             if c >= JOKER_AS:
                 jokers += 1
-        v[start + _M_JOKERS] = float(jokers)
-        v[start + _M_CARDS] = float(len(meld.cards))
+        v[start + M_JOKERS] = float(jokers)
+        v[start + M_CARDS] = float(len(meld.cards))
         for owner in meld.owners:
             at = start + MELD_FEATURES + owner
             v[at] = v[at] + 1.0
