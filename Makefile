@@ -214,7 +214,7 @@ test-compiled: $(TEST_STAMP)
 	$(COMPILED)/bin/python -m pip install --quiet --no-deps --force-reinstall dist/rummy500-*-cp3*.whl
 	$(COMPILED)/bin/python -m rummy500 --version | grep -q "compiled with mypyc"
 	$(COMPILED)/bin/python -m pytest -n auto -p no:cacheprovider -m "not slow" \
-		tests/engine tests/notation tests/bots tests/test_builds.py \
+		tests/engine tests/notation tests/bots tests/test_builds.py tests/envs/test_openspiel.py \
 		--ignore tests/engine/test_random_play.py --ignore tests/bots/test_schemas.py
 
 clean:
