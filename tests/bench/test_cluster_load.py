@@ -69,7 +69,10 @@ def test_the_writer_benchmark_times_batches_of_moves_on_postgresql() -> None:
     assert figures["wall_us"] > 0, figures
 
 
-@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling policies")
+@pytest.mark.skipif(
+    not hasattr(os, "SCHED_BATCH"),
+    reason="SCHED_BATCH is a Linux scheduling policy: the options do nothing elsewhere",
+)
 def test_a_site_s_balancer_and_database_may_run_as_batch_work() -> None:
     """``batch_helpers``: HAProxy's threads and every PostgreSQL process — a backend started
     after the site was up included — run as ``SCHED_BATCH``, the server processes as usual:

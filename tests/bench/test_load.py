@@ -54,7 +54,10 @@ def _policies(pid: int) -> set[int]:
     return {os.sched_getscheduler(int(tid)) for tid in os.listdir(f"/proc/{pid}/task")}
 
 
-@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="Linux scheduling policies")
+@pytest.mark.skipif(
+    not hasattr(os, "SCHED_BATCH"),
+    reason="SCHED_BATCH is a Linux scheduling policy: the options do nothing elsewhere",
+)
 @pytest.mark.parametrize("batch", [True, False])
 def test_the_simulated_players_yield_to_the_server_they_measure(
     monkeypatch: pytest.MonkeyPatch, batch: bool

@@ -10,21 +10,12 @@ from rummy500.server.storage import Append, SeatRecord, Storage, hash_token
 from rummy500.server.views import record_comment
 
 from .test_accounts_storage import key
+from .test_storage import new_table as storage_table
 
 
 def new_table(storage: Storage) -> str:
-    return storage.create_table(
-        seats_spec=[("human", None), ("human", None), ("bot", "easy")],
-        names=[None, None, "Nell"],
-        rules="target=500",
-        seed=1,
-        private=False,
-        call_seconds=5.0,
-        turn_seconds=None,
-        away_seconds=30.0,
-        hand_pause=3.0,
-        max_moves=1000,
-    ).id
+    seats = [("human", None), ("human", None), ("bot", "easy")]
+    return storage_table(storage, seats, names=[None, None, "Nell"]).id
 
 
 def start(storage: Storage, table: str) -> None:

@@ -598,29 +598,6 @@ def _serve_args(tables: int) -> list[str]:
     ]  # fmt: skip
 
 
-async def _play(
-    http: Any,
-    tables: int,
-    level: str,
-    think_ms: int,
-    rng: random.Random,
-    stats: _Stats,
-    warmup: float,
-    seconds: float,
-    parts: Parts,
-    hint_fraction: float = 0.0,
-    batch_players: bool = False,
-) -> float:
-    """Open the tables, play, measure the last ``seconds`` (and the CPU shares of ``parts``
-    meanwhile); the seconds measured. ``hint_fraction`` of the players ask for hints; with
-    ``batch_players`` they play as ``SCHED_BATCH`` (the servers are started by then: they do
-    not inherit it)."""
-    with players_yield(batch_players):
-        return await _play_tables(
-            http, tables, level, think_ms, rng, stats, warmup, seconds, parts, hint_fraction
-        )
-
-
 @contextlib.contextmanager
 def players_yield(enabled: bool = True) -> Iterator[None]:
     """The calling thread — the simulated players' event loop — as ``SCHED_BATCH`` while
@@ -645,7 +622,7 @@ def players_yield(enabled: bool = True) -> Iterator[None]:
                 os.sched_setscheduler(0, *before)
 
 
-async def _play_tables(
+async def _play(
     http: Any,
     tables: int,
     level: str,
@@ -655,33 +632,39 @@ async def _play_tables(
     warmup: float,
     seconds: float,
     parts: Parts,
-    hint_fraction: float,
+    hint_fraction: float = 0.0,
+    batch_players: bool = False,
 ) -> float:
-    players = await _open_tables(http, tables, level, think_ms / 1000, rng, stats)
-    for n, player in enumerate(players):
-        player.asks_hints = asks_hints(n, hint_fraction)
-    gc.collect()
-    gc.freeze()  # the simulated players' own pauses must not count as the server's
-    stop = asyncio.Event()
-    runs = [asyncio.ensure_future(p.run(http, stop)) for p in players]
-    # the warm-up starts once every player is seated: hundreds of connections arriving at
-    # once (each loading its table and claiming it) are the start, not the play measured
-    seated_by = time.monotonic() + 120
-    while stats.seated < len(players) and time.monotonic() < seated_by:
-        await asyncio.sleep(0.05)
-    await asyncio.sleep(warmup)
-    cpu = CpuShares(parts)
-    cpu.start()
-    stats.measuring = True
-    start = time.perf_counter()
-    await asyncio.sleep(seconds)
-    _cut_bot_turns(players)
-    stats.measuring = False
-    elapsed = time.perf_counter() - start
-    stats.cpu = cpu.shares()
-    stop.set()
-    await asyncio.wait(runs, timeout=30)
-    return elapsed
+    """Open the tables, play, measure the last ``seconds`` (and the CPU shares of ``parts``
+    meanwhile); the seconds measured. ``hint_fraction`` of the players ask for hints; with
+    ``batch_players`` they play as ``SCHED_BATCH`` (the servers are started by then: they do
+    not inherit it)."""
+    with players_yield(batch_players):
+        players = await _open_tables(http, tables, level, think_ms / 1000, rng, stats)
+        for n, player in enumerate(players):
+            player.asks_hints = asks_hints(n, hint_fraction)
+        gc.collect()
+        gc.freeze()  # the simulated players' own pauses must not count as the server's
+        stop = asyncio.Event()
+        runs = [asyncio.ensure_future(p.run(http, stop)) for p in players]
+        # the warm-up starts once every player is seated: hundreds of connections arriving at
+        # once (each loading its table and claiming it) are the start, not the play measured
+        seated_by = time.monotonic() + 120
+        while stats.seated < len(players) and time.monotonic() < seated_by:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(warmup)
+        cpu = CpuShares(parts)
+        cpu.start()
+        stats.measuring = True
+        start = time.perf_counter()
+        await asyncio.sleep(seconds)
+        _cut_bot_turns(players)
+        stats.measuring = False
+        elapsed = time.perf_counter() - start
+        stats.cpu = cpu.shares()
+        stop.set()
+        await asyncio.wait(runs, timeout=30)
+        return elapsed
 
 
 async def _run_on_cluster(

@@ -132,6 +132,15 @@ def fill_mask(view: Any, actions: list[int]) -> None:
         view[action] = 1
 
 
+def _move_hot(v: Any, at: int, old: int, new: int) -> None:
+    """One one-hot group of the vector ``v`` from ``at``: the bit of ``old`` off, ``new``'s on
+    (-1: none)."""
+    if old >= 0:
+        v[at + old] = 0.0
+    if new >= 0:
+        v[at + new] = 1.0
+
+
 class Tracker:
     """Where each part of the absolute observation vector starts, and the one-hots last
     written, so that a move touches only what it changed (:meth:`play`, :meth:`refresh`)."""
@@ -371,18 +380,11 @@ class Tracker:
             to_act = turn
         else:
             to_act = -1
-        old = self.to_act
-        if to_act != old:
-            if old >= 0:
-                v[self.to_act_at + old] = 0.0
-            if to_act >= 0:
-                v[self.to_act_at + to_act] = 1.0
+        if to_act != self.to_act:
+            _move_hot(v, self.to_act_at, self.to_act, to_act)
             self.to_act = to_act
-        old = self.turn
-        if turn != old:
-            if old >= 0:
-                v[self.turn_at + old] = 0.0
-            v[self.turn_at + turn] = 1.0
+        if turn != self.turn:
+            _move_hot(v, self.turn_at, self.turn, turn)
             self.turn = turn
         if window != self.window:
             start = self.window_at
@@ -392,28 +394,16 @@ class Tracker:
                 v[start + s] = 1.0
             self.window = window
         must = game.must_use
-        old = self.must
-        if must != old:
-            if old >= 0:
-                v[self.must_at + old] = 0.0
-            if must >= 0:
-                v[self.must_at + must] = 1.0
+        if must != self.must:
+            _move_hot(v, self.must_at, self.must, must)
             self.must = must
         mode = game.must_mode if must >= 0 else -1
-        old = self.mode
-        if mode != old:
-            if old >= 0:
-                v[self.mode_at + old] = 0.0
-            if mode >= 0:
-                v[self.mode_at + mode] = 1.0
+        if mode != self.mode:
+            _move_hot(v, self.mode_at, self.mode, mode)
             self.mode = mode
         no_discard = game.no_discard
-        old = self.no_discard
-        if no_discard != old:
-            if old >= 0:
-                v[self.no_discard_at + old] = 0.0
-            if no_discard >= 0:
-                v[self.no_discard_at + no_discard] = 1.0
+        if no_discard != self.no_discard:
+            _move_hot(v, self.no_discard_at, self.no_discard, no_discard)
             self.no_discard = no_discard
         resume = game.resume >= 0
         if resume != self.resume:
