@@ -4,9 +4,12 @@ bounded, and a deleted account's games kept without its name."""
 
 from __future__ import annotations
 
+import asyncio
 import time
+from typing import Any
 
 import pytest
+from sqlalchemy import text
 
 from rummy500.server.storage import (
     AccountError,
@@ -15,6 +18,8 @@ from rummy500.server.storage import (
     Storage,
     hash_token,
 )
+
+from .helpers import RunningServer
 
 
 def key(n: int) -> NewPasskey:
@@ -186,3 +191,30 @@ def test_a_chat_line_names_its_authors_account_wherever_and_after_it_left(
     assert [line.account for line in storage.recent_chat(other, 10)] == ["Ann"]
     assert storage.delete_account(ann.id)
     assert [line.account for line in storage.recent_chat(table, 10)] == [None] * 4
+
+
+@pytest.mark.asyncio
+async def test_a_running_server_deletes_expired_sessions_and_keeps_live_ones(
+    start_server: Any,
+) -> None:
+    """The rows of sessions past their time do not pile up: the server deletes them now and then
+    (with the waiting tables it expires), and a live session stays."""
+    server: RunningServer = await start_server(unattended_seconds=2.0)
+    storage = Storage(server.config.db_url)
+    ann = storage.create_account("Ann", "h1", key(1))
+    for n in range(3):
+        storage.create_session(ann.id, hash_token(f"old{n}"), -1, keep=10)
+    storage.create_session(ann.id, hash_token("live"), 3600, keep=10)
+
+    def rows() -> int:
+        with storage.engine.connect() as conn:
+            return int(conn.execute(text("SELECT count(*) FROM sessions")).scalar_one())
+
+    assert rows() == 4
+    deadline = time.monotonic() + 30
+    while rows() > 1:
+        assert time.monotonic() < deadline, "expired sessions are still stored"
+        await asyncio.sleep(0.1)
+    live = storage.session_account(hash_token("live"))
+    assert live is not None and live.id == ann.id
+    storage.close()

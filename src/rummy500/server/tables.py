@@ -148,8 +148,7 @@ class TableHub:
             self.spawn(self._checkpoints())
         self.spawn(self._drop_stalled())
         self.spawn(self._expire_chat())
-        if self.config.unattended_seconds > 0:
-            self.spawn(self._tend_unattended())
+        self.spawn(self._tend_unattended())
         if self.ownership.leased:
             self.spawn(self._look_for_wiped_chat())
 
@@ -187,20 +186,25 @@ class TableHub:
             self._attending = None
 
     async def _tend_unattended(self) -> None:
-        """Now and then: the tables people are at are attended now; the waiting tables nobody
-        has been at for ``unattended_seconds`` are deleted, a batch at a time (every process
-        sharing the database does it; a table goes once). The tables people are at here are
-        written down just before: none of them can be found unattended by this process."""
-        every = max(ATTEND_MIN_SECONDS, min(ATTEND_SECONDS, self.config.unattended_seconds / 4))
+        """Now and then (every ``unattended_seconds`` / 4, at most a minute): the tables people
+        are at are attended now; the waiting tables nobody has been at for
+        ``unattended_seconds`` are deleted, a batch at a time (every process sharing the
+        database does it; a table goes once; ``unattended_seconds`` 0: none). The tables people
+        are at here are written down just before: none of them can be found unattended by this
+        process. Then the expired sign-in sessions and challenges are deleted."""
+        unattended = self.config.unattended_seconds
+        every = ATTEND_SECONDS if unattended <= 0 else max(ATTEND_MIN_SECONDS, unattended / 4)
         while True:
-            await asyncio.sleep(every)
+            await asyncio.sleep(min(every, ATTEND_SECONDS))
             try:
-                here = [t.id for t in self.live.values() if t.seating.people_here()]
-                if here:
-                    await self.db(self.storage.attend, here)
-                await self.expire_unattended()
+                if unattended > 0:
+                    here = [t.id for t in self.live.values() if t.seating.people_here()]
+                    if here:
+                        await self.db(self.storage.attend, here)
+                    await self.expire_unattended()
+                await self.expire_sessions()
             except Exception:
-                log.exception("expiring unattended tables failed")
+                log.exception("expiring unattended tables or sessions failed")
 
     async def expire_unattended(self) -> int:
         """Delete the waiting tables nobody has been at for ``unattended_seconds``: at most
@@ -220,6 +224,20 @@ class TableHub:
                 break
         if count:
             log.info("%d unattended waiting tables deleted", count)
+        return count
+
+    async def expire_sessions(self) -> int:
+        """Delete the sign-in sessions and passkey challenges past their time: at most
+        :data:`EXPIRE_ROUNDS` statements of :data:`EXPIRE_BATCH` of each (an expired session
+        already lets nobody in; its row goes). Returns how many sessions went."""
+        count = 0
+        for _round in range(EXPIRE_ROUNDS):
+            gone = await self.db(self.storage.expire_sessions, EXPIRE_BATCH)
+            count += gone
+            if gone < EXPIRE_BATCH:
+                break
+        if count:
+            log.info("%d expired sessions deleted", count)
         return count
 
     async def _checkpoints(self) -> None:
