@@ -237,8 +237,11 @@ class EncodedGame:
 
     def action_mask(self) -> np.ndarray:
         """The legal actions as an ``int8`` mask of ``NUM_ACTIONS`` (a new array)."""
+        legal = self._legal  # (legal_actions() inline: it runs at every step)
+        if legal is None:
+            legal = self._legal = game_actions(self.game)
         mask = bytearray(NUM_ACTIONS)  # (filled, then wrapped: cheaper than np.zeros' array)
-        fill_mask(mask, self.legal_actions())
+        fill_mask(mask, legal)
         return np.frombuffer(mask, np.int8)
 
     # --- playing ------------------------------------------------------------------------------
