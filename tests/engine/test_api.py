@@ -59,6 +59,25 @@ def test_phases_are_an_enum_that_compares_with_strings() -> None:
     assert Game.from_json(game.to_json()).phase is Phase.DRAW
 
 
+@pytest.mark.parametrize("players", [2, 5])
+def test_one_card_count_is_the_count_of_the_copied_counts(players: int) -> None:
+    """hand_count/known_count (what the environment's tracker reads a card at a time) say
+    what hand_counts/known_counts say, at every step of random games with two decks and
+    jokers (takes make cards known, melds and discards unknown them)."""
+    rng = random.Random(players)
+    game = Game.new(players, Rules(), seed=players)
+    for _ in range(400):
+        legal = game.legal_moves()
+        if not legal:
+            game.deal()
+            continue
+        for seat in range(players):
+            hand, known = game.hand_counts(seat), game.known_counts(seat)
+            assert [game.hand_count(seat, c) for c in range(53)] == list(hand)
+            assert [game.known_count(seat, c) for c in range(53)] == list(known)
+        game.play(legal[rng.randrange(len(legal))])
+
+
 # --- undo -------------------------------------------------------------------------------------
 
 

@@ -222,6 +222,15 @@ class GameFields:
         :meth:`~rummy500.engine.Game.known_cards`)."""
         return tuple(self._known[seat]) if self._known else ()
 
+    def hand_count(self, seat: int, card: int) -> int:
+        """How many of ``card`` (a code 0-52) ``seat`` holds: ``hand_counts(seat)[card]``
+        without copying the hand (for encoders that update one card at a time)."""
+        return self._hands[seat][card]
+
+    def known_count(self, seat: int, card: int) -> int:
+        """``known_counts(seat)[card]`` without copying the counts."""
+        return self._known[seat][card]
+
     @property
     def window(self) -> tuple[int, ...]:
         """In a call window, the seats still to answer, nearest first (the first is asked now);

@@ -411,7 +411,7 @@ class MoveGeneration(GameFields):
             spots = self._spots()
         return self._spot_mask | (1 << JOKER if JOKER in spots else 0)
 
-    def _meld_changed(self, meld: TableMeld, old: Sequence[int]) -> None:
+    def _meld_changed(self, meld: TableMeld, old: tuple[int, ...]) -> None:
         """Update the lay-off index for ``meld``, just made (``old`` empty) or extended (``old``:
         the lay-offs it allowed before, as :func:`~rummy500.engine.melds.meld_spots` gives
         them), keeping each card's entries in meld order (the order of the ints)."""
@@ -433,7 +433,7 @@ class MoveGeneration(GameFields):
             self._spot_mask = mask
             return
         for item in old:
-            if item in new:
+            if _holds(new, item):
                 continue
             card = item & 63
             entries = spots[card]
@@ -443,7 +443,7 @@ class MoveGeneration(GameFields):
             else:
                 entries.remove(item >> 6)
         for item in new:
-            if item in old:
+            if _holds(old, item):
                 continue
             card = item & 63
             entry = item >> 6
@@ -621,15 +621,29 @@ class MoveGeneration(GameFields):
                     entries = spots[JOKER]
                     for entry in entries:
                         moves.append(lay.get(entry) or _layoff_move(seat, entry))
-        # discards
-        moves += r0[1]
-        moves += r1[1]
-        moves += r2[1]
-        moves += r3[1]
+        # discards, but not the card just taken from the top (held once here: see above): its
+        # suit's row is the one of the suit's other cards
+        d0, d1, d2, d3 = r0[1], r1[1], r2[1], r3[1]
+        if no_discard >= 0 and counts[no_discard]:
+            if no_discard == JOKER:
+                jokers = 0
+            else:
+                suit = no_discard // 13
+                key = suit << 13 | (present >> 13 * suit & 0x1FFF) & ~(1 << no_discard % 13)
+                if suit == 0:
+                    d0 = _discard_row(seat, key)
+                elif suit == 1:
+                    d1 = _discard_row(seat, key)
+                elif suit == 2:
+                    d2 = _discard_row(seat, key)
+                else:
+                    d3 = _discard_row(seat, key)
+        moves += d0
+        moves += d1
+        moves += d2
+        moves += d3
         if jokers:
             moves.append(_DISCARD[seat][JOKER])
-        if no_discard >= 0 and counts[no_discard]:
-            _drop(moves, _DISCARD[seat][no_discard])
         return moves
 
     def _continues(self, counts: list[int], size: int, move: Move, no_discard: int) -> bool:
@@ -657,6 +671,15 @@ class MoveGeneration(GameFields):
             target = next(m for m in melds if m.number == move.number)
             extend_meld(target, move.cards[0], move.end, 0)
         return _lays_off_all(melds, no_discard, stuck)
+
+
+def _holds(items: tuple[int, ...], item: int) -> bool:
+    """``item in items`` for a few ints: compiled, a loop of machine-word comparisons where
+    ``in`` is a generic call that compares boxed ints."""
+    for x in items:  # noqa: SIM110 (any() of a generator: slower in the pure build)
+        if x == item:
+            return True
+    return False
 
 
 def _drop(moves: list[Move], move: Move) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from operator import mul
 
 from rummy500.engine.cards import (
     JOKER,
@@ -31,6 +30,7 @@ from rummy500.engine.fields import (
     PLAY,
 )
 from rummy500.engine.melds import (
+    BIT_INDEX,
     CARD_VALUES,
     analyze_meld,
     meld_value,
@@ -377,7 +377,8 @@ class Game(Serialization):
 
     def _end_hand(self, ended_by: str, out: int | None, capped: bool = False) -> None:
         table = CARD_VALUES[self.rules.values]
-        left = tuple(sum(map(mul, table, hand)) for hand in self._hands)
+        hands, masks = self._hands, self._masks
+        left = tuple([_hand_value(table, hands[s], masks[s]) for s in range(len(hands))])
         melded = tuple(self.points)
         scores = tuple(m - lv for m, lv in zip(melded, left, strict=True))
         for seat, s in enumerate(scores):
@@ -675,3 +676,15 @@ class Game(Serialization):
                 f" · {self.hand_sizes[s]:>2} cards {cards}".rstrip()
             )
         return "\n".join(lines)
+
+
+def _hand_value(table: list[int], counts: list[int], mask: int) -> int:
+    """The points of the cards ``counts`` holds (``mask``: the natural cards present, as bits),
+    by the card values ``table``: the cards held only, not all 53 codes."""
+    total = counts[JOKER] * table[JOKER]
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        c = BIT_INDEX[low % 67]
+        total += counts[c] * table[c]
+    return total

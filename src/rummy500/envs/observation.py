@@ -237,9 +237,12 @@ class EncodedGame:
 
     def action_mask(self) -> np.ndarray:
         """The legal actions as an ``int8`` mask of ``NUM_ACTIONS`` (a new array)."""
-        mask = np.zeros(NUM_ACTIONS, np.int8)
-        fill_mask(memoryview(mask), self.legal_actions())
-        return mask
+        legal = self._legal  # (legal_actions() inline: it runs at every step)
+        if legal is None:
+            legal = self._legal = game_actions(self.game)
+        mask = bytearray(NUM_ACTIONS)  # (filled, then wrapped: cheaper than np.zeros' array)
+        fill_mask(mask, legal)
+        return np.frombuffer(mask, np.int8)
 
     # --- playing ------------------------------------------------------------------------------
 
@@ -250,8 +253,11 @@ class EncodedGame:
         :class:`ValueError` if it means nothing in this position.
         """
         action = int(action)
-        move = action_move(self.game, action) or action_to_move(self.game, action)
-        self.play(move)
+        game = self.game
+        move = action_move(game, action) or action_to_move(game, action)
+        self._legal = None  # (play()'s two lines: a call fewer at every step)
+        if self._track.play_move(self._view, game, move):
+            self.rebuild()  # the hand is over
         return move
 
     def deal(self, deal: Deal | None = None) -> None:

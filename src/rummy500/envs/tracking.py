@@ -127,7 +127,8 @@ def layoff_action(melds: Sequence[TableMeld], move: Move) -> int:
 
 
 def fill_mask(view: Any, actions: list[int]) -> None:
-    """Set ``view[action] = 1`` for each of ``actions`` (``view``: a memoryview of the mask)."""
+    """Set ``view[action] = 1`` for each of ``actions`` (``view``: the mask's bytes, a
+    ``bytearray`` or a memoryview)."""
     for action in actions:
         view[action] = 1
 
@@ -295,17 +296,16 @@ class Tracker:
         the hand going on."""
         verb = move.verb
         seat = move.seat
-        hand = game.hand_counts(seat)
-        known = game.known_counts(seat)
+        # (one card at a time: hand_counts() and known_counts() copy all 53 counts)
         at_hand = self.hands + 53 * seat
         at_known = self.known + 53 * seat
         if verb == "draw":
-            v[at_hand + drawn] = hand[drawn]
+            v[at_hand + drawn] = game.hand_count(seat, drawn)
             v[self.stock] = game.stock_size
         elif verb == "discard":
             card = move.cards[0]
-            v[at_hand + card] = hand[card]
-            v[at_known + card] = known[card]
+            v[at_hand + card] = game.hand_count(seat, card)
+            v[at_known + card] = game.known_count(seat, card)
             n = len(game.discard)
             p = self.pile
             v[p + 1 : p + n] = v[p : p + n - 1]
@@ -316,8 +316,8 @@ class Tracker:
             at_table = self.table + 53 * seat
             for played in move.cards:
                 card = played if played < JOKER_AS else JOKER
-                v[at_hand + card] = hand[card]
-                v[at_known + card] = known[card]
+                v[at_hand + card] = game.hand_count(seat, card)
+                v[at_known + card] = game.known_count(seat, card)
                 v[at_table + card] = v[at_table + card] + 1
             melds = game.melds
             slot = len(melds) - 1 if verb == "meld" else move.number - 1
@@ -333,8 +333,8 @@ class Tracker:
             counts = self.pile_counts
             for card in taken:
                 v[counts + card] = v[counts + card] - 1
-                v[at_hand + card] = hand[card]
-                v[at_known + card] = known[card]
+                v[at_hand + card] = game.hand_count(seat, card)
+                v[at_known + card] = game.known_count(seat, card)
         v[self.hand_sizes + seat] = game.hand_sizes[seat]
 
     def write_meld(self, v: Any, slot: int, meld: TableMeld) -> None:
