@@ -21,7 +21,7 @@ from typing import Any
 
 from rummy500.bots.hint import Suggestion
 from rummy500.engine import Game, Move, Observation, seat_str
-from rummy500.server.bot_pool import BotRunner
+from rummy500.server.bot_pool import LOOP_LEVELS, BotRunner, choose_move
 
 __all__ = ["MAX_HINTS", "Hint", "TableBots"]
 
@@ -111,6 +111,21 @@ class TableBots:
                 await asyncio.sleep(wait)
             self._last_move = loop.time()
         await chosen(move)
+
+    def quick(self, level: str) -> bool:
+        """Whether a decision of ``level`` is made at once on the event loop (:meth:`decide`):
+        a level of :data:`~rummy500.server.bot_pool.LOOP_LEVELS`, at a table not paced."""
+        return level in LOOP_LEVELS and self.pace is None
+
+    def decide(self, level: str, seed: int, game: Game, seat: int, legal: Sequence[Move]) -> Move:
+        """The move a computer player of a quick ``level`` (:meth:`quick`) chooses for ``seat``
+        in ``game``, decided now, as :meth:`start` would (the first legal one if it failed)."""
+        observation = game.observation(seat)
+        try:
+            return choose_move(level, seed, observation, legal, self.runner.options.get(level))
+        except Exception:
+            log.exception("table %s: the %s bot failed at %s", self.table_id, level, seat_str(seat))
+            return legal[0]
 
     def hint(self, key: tuple[int, int], start: Callable[[], Hint]) -> Hint:
         """The hint for (seat, position): the one worked out or under way, else ``start()``'s
