@@ -391,6 +391,7 @@ class TablePlay:
                 self.publish([timed_out])
             level = self.computer_level(seat, now)
             if level is not None and self.bots.quick(level):
+                self.publish([SeatsChanged()])  # who plays the seat, before its moves
                 await self._quick_turn(seat, level)
                 continue
             if level is not None:
