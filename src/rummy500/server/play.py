@@ -19,8 +19,10 @@ After every change :meth:`TablePlay.advance` does what is due: the call window's
 engine's order (nearest seat first, so the nearest caller wins whoever answered first; seats
 that cannot call pass at once, and a seat that has not answered by the deadline passes), the
 next player's draw sent during the window, the computer players' decisions, the next deal, and
-the table's one alarm for the next moment something becomes due. Nothing is played while the
-table waits for its people (:mod:`~rummy500.server.seating`).
+the table's one alarm for the next moment something becomes due. A computer player of a level
+that decides on the event loop (random, easy) plays its whole turn at once: its moves stored
+in one write, then told one ``update`` a move (:meth:`TablePlay._quick_turn`). Nothing is
+played while the table waits for its people (:mod:`~rummy500.server.seating`).
 
 Between hands the next deal waits (:class:`BetweenHands`) until every connected person whose
 client shows a hand summary has closed it (``ready``), at least the table's ``hand_pause`` and

@@ -3,7 +3,9 @@
 A decision runs off the event loop (:class:`~rummy500.server.bot_pool.BotRunner`) from the
 seat's own observation, as a task keyed by what it decides (a turn at a version, or an answer to
 a call window), so asking twice starts one search. What the computer player chose is handed back
-to the table, which applies it only if the table is still where it was. Hints are searches too,
+to the table, which applies it only if the table is still where it was. The quickest levels
+(random, easy) are decided at once instead (:meth:`TableBots.decide`): the table plays such a
+player's whole turn in one go. Hints are searches too,
 one per seat and position, shared by the seat's connections and kept for the last few positions
 with their sentence in each language asked: asking again for the same decision gets the same
 answer and costs nothing.
