@@ -352,12 +352,25 @@ class Audience:
 
     def broadcast(self, build: Callable[[int | None], dict[str, Any] | None]) -> None:
         """Send each client the message ``build`` makes for its seat (once per seat)."""
-        cache: dict[int | None, str | None] = {}
-        for client in list(self._clients):
-            if client.seat not in cache:
+        self.send_made(self.make(build))
+
+    def make(
+        self, build: Callable[[int | None], dict[str, Any] | None]
+    ) -> dict[int | None, str | None]:
+        """The text of the message ``build`` makes for each seat connected now (spectators':
+        ``None``), made now to be sent later (:meth:`send_made`): a message of the game as it
+        is now, sent once a later change is stored too."""
+        texts: dict[int | None, str | None] = {}
+        for client in self._clients:
+            if client.seat not in texts:
                 message = build(client.seat)
-                cache[client.seat] = None if message is None else dumps(message)
-            text = cache[client.seat]
+                texts[client.seat] = None if message is None else dumps(message)
+        return texts
+
+    def send_made(self, texts: dict[int | None, str | None]) -> None:
+        """Send each client its seat's text of :meth:`make` (a seat it made none for: nothing)."""
+        for client in list(self._clients):
+            text = texts.get(client.seat)
             if text is not None:
                 client.send_text(text)
 

@@ -19,8 +19,10 @@ After every change :meth:`TablePlay.advance` does what is due: the call window's
 engine's order (nearest seat first, so the nearest caller wins whoever answered first; seats
 that cannot call pass at once, and a seat that has not answered by the deadline passes), the
 next player's draw sent during the window, the computer players' decisions, the next deal, and
-the table's one alarm for the next moment something becomes due. Nothing is played while the
-table waits for its people (:mod:`~rummy500.server.seating`).
+the table's one alarm for the next moment something becomes due. A computer player of a level
+that decides on the event loop (random, easy) plays its whole turn at once: its moves stored
+in one write, then told one ``update`` a move (:meth:`TablePlay._quick_turn`). Nothing is
+played while the table waits for its people (:mod:`~rummy500.server.seating`).
 
 Between hands the next deal waits (:class:`BetweenHands`) until every connected person whose
 client shows a hand summary has closed it (``ready``), at least the table's ``hand_pause`` and
@@ -201,6 +203,9 @@ class TablePlay:
         self.stopped = False
         #: a rated game's seats whose abandonment was counted (away past the grace), here
         self.abandoned: set[int] = set()
+        #: the ``update`` texts of changes made before they were stored, by version and seat
+        #: (:meth:`_quick_turn`): sent as they were made once the change is published
+        self._made: dict[int, dict[int | None, str | None]] = {}
 
     def _alarm_rang(self) -> None:
         self.services.spawn(self.wake())
@@ -387,6 +392,10 @@ class TablePlay:
             if timed_out is not None:
                 self.publish([timed_out])
             level = self.computer_level(seat, now)
+            if level is not None and self.bots.quick(level):
+                self.publish([SeatsChanged()])  # who plays the seat, before its moves
+                await self._quick_turn(seat, level)
+                continue
             if level is not None:
                 key = ("play", self.version, seat)
                 self._start_bot(key, seat, level, g, g.legal_moves(), self.turn_began)
@@ -617,19 +626,75 @@ class TablePlay:
         assert g is not None
         before = g.phase
         g.play(move)
-        applied = g.moves[-1]
         status = "finished" if g.phase == GAME_OVER else None
-        version = await self.store([str(applied)], status)
+        version = await self.store([str(g.moves[-1])], status)
+        news = self._moved(version, by, ref, before)
+        self.publish(news)
+
+    async def _quick_turn(self, seat: int, level: str) -> None:
+        """A computer player that decides on the event loop (:meth:`TableBots.quick`) plays
+        its whole turn at once: each move decided in the game as the one before left it (with
+        the seed of its version, as when it decided one move a wake-up), applied, and its
+        ``update`` made for each seat from the game right after it; then every move stored
+        in one write, and only then is anyone told, one ``update`` a move. A failed write
+        drops the table (:meth:`store`): nobody heard of its moves. The turn ends where the
+        seat's turn does, or where the phase leaves the draw and the play (a call window,
+        the hand's end)."""
+        g = self.game
+        assert g is not None
+        by = "bot" if self.seating.seats[seat].kind == "bot" else "takeover"
+        first = self.version
+        texts: list[str] = []
+        told: list[News] = []
+        made: dict[int, dict[int | None, str | None]] = {}
+        while True:
+            if told:  # the move before: its update made from the game as it left it
+                change = told[-1]
+                assert isinstance(change, Moved)
+                made[change.version] = self.clients.make(update_messages(change, g, self.moment()))
+            legal = g.legal_moves()
+            seed = decision_seed(self.record.seed, first + len(texts), seat)
+            move = self.bots.decide(level, seed, g, seat, legal)
+            before = g.phase
+            try:
+                g.play(move)
+            except IllegalMove:
+                log.exception("table %s: the %s bot played an illegal move", self.id, level)
+                g.play(legal[0])
+            texts.append(str(g.moves[-1]))
+            told += self._moved(first + len(texts), by, None, before, stored=False)
+            if g.phase not in (DRAW, PLAY) or g.to_act != seat:
+                break
+        await self.store(texts, "finished" if g.phase == GAME_OVER else None)
+        self._game_over(told)
+        self._made = made
+        self.publish(told)
+
+    def _moved(
+        self, version: int, by: str, ref: Any, before: str, *, stored: bool = True
+    ) -> list[News]:
+        """The table's parts follow the move just played, to be stored at ``version`` (the
+        game was in phase ``before``): the news of it (and of the hand's end, the game's)."""
+        g = self.game
+        assert g is not None
+        applied = g.moves[-1]
         self.takebacks.moved(version, undoable=g.can_take_back(applied.seat))
         self._follow(version)
         news: list[News] = [Moved(version, applied, by, ref)]
         if g.phase in (HAND_OVER, GAME_OVER) and before not in (HAND_OVER, GAME_OVER):
             news.append(HandEnded())
-            if g.phase == GAME_OVER:
-                log.info("table %s: game over, %s wins", self.id, seat_str(g.winner or 0))
-                if self.record.rated:
-                    self.services.rated_game_over(self.id, list(g.totals), self._abandoned())
-        self.publish(news)
+        if stored:
+            self._game_over(news)
+        return news
+
+    def _game_over(self, news: list[News]) -> None:
+        """The stored ``news`` ended the game: said in the log, and a rated game's result."""
+        g = self.game
+        assert g is not None
+        if g.phase == GAME_OVER and any(isinstance(item, HandEnded) for item in news):
+            log.info("table %s: game over, %s wins", self.id, seat_str(g.winner or 0))
+            if self.record.rated:
+                self.services.rated_game_over(self.id, list(g.totals), self._abandoned())
 
     async def take_back(self, seat: int, ref: Any = None) -> None:
         """Take back ``seat``'s last move (the table allows it: :meth:`undo_refusal`): stored as
@@ -724,7 +789,11 @@ class TablePlay:
     def _send_update(self, change: Change) -> None:
         g = self.game
         assert g is not None
-        self.clients.broadcast(update_messages(change, g, self.moment()))
+        made = self._made.pop(change.version, None)
+        if made is not None:  # made before a later move of the same write was applied
+            self.clients.send_made(made)
+        else:
+            self.clients.broadcast(update_messages(change, g, self.moment()))
 
     def _send_hand_over(self) -> None:
         g = self.game

@@ -3,7 +3,9 @@
 A decision runs off the event loop (:class:`~rummy500.server.bot_pool.BotRunner`) from the
 seat's own observation, as a task keyed by what it decides (a turn at a version, or an answer to
 a call window), so asking twice starts one search. What the computer player chose is handed back
-to the table, which applies it only if the table is still where it was. Hints are searches too,
+to the table, which applies it only if the table is still where it was. The quickest levels
+(random, easy) are decided at once instead (:meth:`TableBots.decide`): the table plays such a
+player's whole turn in one go. Hints are searches too,
 one per seat and position, shared by the seat's connections and kept for the last few positions
 with their sentence in each language asked: asking again for the same decision gets the same
 answer and costs nothing.
@@ -21,7 +23,7 @@ from typing import Any
 
 from rummy500.bots.hint import Suggestion
 from rummy500.engine import Game, Move, Observation, seat_str
-from rummy500.server.bot_pool import BotRunner
+from rummy500.server.bot_pool import LOOP_LEVELS, BotRunner, choose_move
 
 __all__ = ["MAX_HINTS", "Hint", "TableBots"]
 
@@ -111,6 +113,21 @@ class TableBots:
                 await asyncio.sleep(wait)
             self._last_move = loop.time()
         await chosen(move)
+
+    def quick(self, level: str) -> bool:
+        """Whether a decision of ``level`` is made at once on the event loop (:meth:`decide`):
+        a level of :data:`~rummy500.server.bot_pool.LOOP_LEVELS`, at a table not paced."""
+        return level in LOOP_LEVELS and self.pace is None
+
+    def decide(self, level: str, seed: int, game: Game, seat: int, legal: Sequence[Move]) -> Move:
+        """The move a computer player of a quick ``level`` (:meth:`quick`) chooses for ``seat``
+        in ``game``, decided now, as :meth:`start` would (the first legal one if it failed)."""
+        observation = game.observation(seat)
+        try:
+            return choose_move(level, seed, observation, legal, self.runner.options.get(level))
+        except Exception:
+            log.exception("table %s: the %s bot failed at %s", self.table_id, level, seat_str(seat))
+            return legal[0]
 
     def hint(self, key: tuple[int, int], start: Callable[[], Hint]) -> Hint:
         """The hint for (seat, position): the one worked out or under way, else ``start()``'s
