@@ -150,6 +150,7 @@ def test_the_compiled_build_makes_an_observation_without_running_python() -> Non
     """The expert's playouts make an observation for every move they play: the compiled
     build's Observation constructor is compiled code, not a Python function (a frozen
     dataclass's generated one runs as Python, 12–13% of the compiled expert's time)."""
-    from rummy500.engine import Observation
+    from rummy500.engine import MeldView, Observation
 
     assert not hasattr(Observation.__init__, "__code__")
+    assert not hasattr(MeldView.__init__, "__code__")

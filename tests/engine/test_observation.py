@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from rummy500.engine import Game, Observation, Rules
+from rummy500.engine import Game, MeldView, Observation, Rules
 
 
 def _observations() -> list[Observation]:
@@ -33,6 +33,20 @@ def test_the_constructor_takes_every_field_in_order_by_position_and_by_name() ->
             assert made == obs
             assert hash(made) == hash(obs)
             assert repr(made) == repr(obs)  # the expert's review seeds its deals by the repr
+
+
+def test_a_meld_view_takes_every_field_in_order_by_position_and_by_name() -> None:
+    names = [f.name for f in dataclasses.fields(MeldView)]
+    melds = {m for obs in _observations() for m in obs.melds}
+    assert melds
+    for meld in melds:
+        values = [getattr(meld, name) for name in names]
+        for made in (MeldView(*values), MeldView(**dict(zip(names, values, strict=True)))):
+            assert [getattr(made, name) for name in names] == values
+            assert made == meld
+            assert repr(made) == repr(meld)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        meld.cards = ()  # type: ignore[misc]
 
 
 def test_an_observation_stays_frozen() -> None:

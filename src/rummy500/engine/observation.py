@@ -37,6 +37,15 @@ class MeldView:
     cards: tuple[int, ...]
     played_by: tuple[int, ...]
 
+    def __init__(
+        self, number: int, is_run: bool, cards: tuple[int, ...], played_by: tuple[int, ...]
+    ) -> None:
+        # Written out for the compiled build, as Observation's is (see there).
+        object.__setattr__(self, "number", number)
+        object.__setattr__(self, "is_run", is_run)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "played_by", played_by)
+
     def to_json(self) -> dict[str, Any]:
         """``{"number": 1, "run": true, "cards": ["4H", "JK=5H", "6H"], "played_by": [...]}``."""
         return {
