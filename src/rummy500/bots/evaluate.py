@@ -133,7 +133,11 @@ def playout_scores(
             break
         actor = game.to_act
         assert actor is not None
-        game.play(policy.choose(game.observation(actor), game.legal_moves()))
+        legal = game.legal_moves()
+        if len(legal) == 1:  # the policy's choice, without the observation it would not read
+            game.play(legal[0])
+            continue
+        game.play(policy.choose(game.observation(actor), legal))
     if game.is_hand_over():
         return tuple(game.hand_results[-1].scores)
     if horizon is not None:

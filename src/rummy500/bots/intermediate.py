@@ -134,6 +134,7 @@ class _View:
         self.table: TableFits = table_fits(obs.melds)
         self._live: list[int] | None = None
         self._hand_reading: Reading | None = None
+        self._thrown: list[int] | None = None
 
     # --- what the bot knows about the cards -------------------------------------------------
 
@@ -452,11 +453,15 @@ class _View:
                 elif c // 13 == suit and abs(c % 13 - rank) <= 2:
                     risk += 2
         # cards the opponents threw away this hand are what they do not collect
-        for m in obs.history:
-            if m.verb == "discard" and m.seat != obs.seat:
-                c = m.cards[0]
-                if c % 13 == rank or (c // 13 == suit and abs(c % 13 - rank) == 1):
-                    risk -= 1
+        thrown = self._thrown
+        if thrown is None:  # the same for every card of the decision: listed once
+            seat = obs.seat
+            thrown = self._thrown = [
+                m.cards[0] for m in obs.history if m.verb == "discard" and m.seat != seat
+            ]
+        for c in thrown:
+            if c % 13 == rank or (c // 13 == suit and abs(c % 13 - rank) == 1):
+                risk -= 1
         return max(risk, 0.0)
 
 

@@ -379,22 +379,38 @@ class _Search:
             memo[key] = (score, _DEAD, (), 0, key)
             return score
         self.budget -= 1
+        # Every way to use c, in a fixed order: as deadwood, laid off, in groups, in runs. Each
+        # is searched as soon as it is found and the first of the best kept (no list of options
+        # and no state tuple for those that lose: the search's allocations are most of its
+        # time once compiled). Out of budget (huge hands), the options are gathered instead and
+        # only the one that scores most now is searched, with no comparing.
+        greedy = self.budget < 0
+        options: list[tuple[int, int, tuple[int, ...], _State]] = []
         val = self.val
         c = (ones & -ones).bit_length() - 1
         bit = 1 << c
         # the cards but one copy of c: one bit a card held, another for its second copy
         rest, rest2 = (ones, twos ^ bit) if twos & bit else (ones ^ bit, twos)
         v = val[c]
-        # every way to use c: (points, kind, meld, next state); points < 0 for deadwood
-        options: list[tuple[int, int, tuple[int, ...], _State]] = [
-            (-v, _DEAD, (), (rest, rest2, jokers, fits, placed))
-        ]
+        top = 0
+        entry: _Entry = (0, _DEAD, (), 0, key)  # (replaced by the first option)
+        if greedy:
+            options.append((-v, _DEAD, (), (rest, rest2, jokers, fits, placed)))
+        else:
+            top = self.best(rest, rest2, jokers, fits, placed) - v
+            entry = (top, _DEAD, (), 0, (rest, rest2, jokers, fits, placed))
         if fits >> c & 1:
             nfits = fits & ~(1 << c)
             nxt = self.after.get(c)
             if nxt is not None:
                 nfits |= 1 << nxt
-            options.append((v, _LAY, (c,), (rest, rest2, jokers, nfits, placed)))
+            if greedy:
+                options.append((v, _LAY, (c,), (rest, rest2, jokers, nfits, placed)))
+            else:
+                score = self.best(rest, rest2, jokers, nfits, placed) + v
+                if score > top:
+                    top = score
+                    entry = (score, _LAY, (c,), abs(v), (rest, rest2, jokers, nfits, placed))
         rank, suit = c % 13, c // 13
         # groups with c
         others = [o for o in _SAME_RANK[c] if rest >> o & 1]
@@ -413,9 +429,18 @@ class _Search:
                         else:
                             left ^= b
                         points += val[o]
-                    meld = (c, *chosen, *(JOKER,) * need)
-                    nxt_state = (left, left2, jokers - need, fits, True)
-                    options.append((points, _MELD, meld, nxt_state))
+                    if greedy:
+                        meld = (c, *chosen, *(JOKER,) * need)
+                        options.append(
+                            (points, _MELD, meld, (left, left2, jokers - need, fits, True))
+                        )
+                        continue
+                    score = self.best(left, left2, jokers - need, fits, True) + points
+                    if score > top:
+                        top = score
+                        meld = (c, *chosen, *(JOKER,) * need)
+                        nxt_state = (left, left2, jokers - need, fits, True)
+                        entry = (score, _MELD, meld, abs(points), nxt_state)
         # runs in c's suit with c as their lowest natural (an ace also as the high end)
         base = suit * 13
         for start, step in ((0, 1), (13, -1)) if rank == 0 else ((rank, 1),):
@@ -448,17 +473,23 @@ class _Search:
                 else:
                     break
                 if len(run) >= 3 and (len(run) > 3 or run[1] != JOKER or run[2] != JOKER):
-                    options.append((points, _MELD, tuple(run), (left, left2, jl, fits, True)))
-        if self.budget < 0:  # out of budget: the option that scores most now, no comparing
-            options = [max(options, key=_points)]
-        entry: _Entry | None = None
-        top = 0
-        for points, kind, meld, state in options:
-            score = self.best(state[0], state[1], state[2], state[3], state[4]) + points
-            if entry is None or score > top:
-                top = score
-                entry = (score, kind, meld, abs(points) if kind != _DEAD else 0, state)
-        assert entry is not None
+                    if greedy:
+                        options.append((points, _MELD, tuple(run), (left, left2, jl, fits, True)))
+                        continue
+                    score = self.best(left, left2, jl, fits, True) + points
+                    if score > top:
+                        top = score
+                        entry = (
+                            score,
+                            _MELD,
+                            tuple(run),
+                            abs(points),
+                            (left, left2, jl, fits, True),
+                        )
+        if greedy:
+            points, kind, meld, state = max(options, key=_points)
+            top = self.best(state[0], state[1], state[2], state[3], state[4]) + points
+            entry = (top, kind, meld, abs(points) if kind != _DEAD else 0, state)
         memo[key] = entry
         return top
 
