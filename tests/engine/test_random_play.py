@@ -43,6 +43,7 @@ from rummy500.engine import (
     decks_for,
 )
 from rummy500.engine.cards import JOKER, JOKER_AS, JOKER_RANK, deck
+from rummy500.engine.fields import cards_of
 from rummy500.engine.melds import analyze_meld, layoff_index
 from rummy500.notation import format_record, read_record, replay_json
 from tests.engine.positions import OPTION_VALUES
@@ -299,6 +300,8 @@ def check_derived_state(game: Game) -> None:
         assert game._spot_mask == mask, "the mask of cards that can be laid off is out of date"
         layable = sum(1 << c for c in game._spot_index)  # the joker's bit too
         assert game._layable() == layable, "the bits of the cards that can be laid off"
+    for n in range(game.players):  # each hand read from its mask, as counted
+        assert game.hand(n) == list(cards_of(game._hands[n], game.hand_sizes[n])), "hand mask"
     twin = game.clone()
     twin._reset_caches()
     assert twin._pile_sums == game._pile_sums, "the discard pile's running sums are out of date"

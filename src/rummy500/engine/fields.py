@@ -16,8 +16,10 @@ from collections.abc import Sequence
 from itertools import compress
 from typing import Final
 
+from rummy500.engine.cards import JOKER
 from rummy500.engine.deal import HandHistory
 from rummy500.engine.melds import (
+    BIT_INDEX,
     TableMeld,
 )
 from rummy500.engine.moves import Move
@@ -48,6 +50,23 @@ def cards_of(counts: list[int], size: int) -> tuple[int, ...]:
     if len(cards) == size:
         return cards
     return tuple(c for c, k in enumerate(counts) for _ in range(k))
+
+
+def held_cards(counts: list[int], mask: int) -> tuple[int, ...]:
+    """The cards of a hand's count vector, sorted, from ``mask`` (bit ``c`` set when it holds
+    the natural card ``c``): the cards held only, not all 53 codes (what :func:`cards_of` gives
+    for the same hand)."""
+    cards: list[int] = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        c = BIT_INDEX[low % 67]
+        cards.append(c)
+        for _extra in range(1, counts[c]):  # the same card of a second deck
+            cards.append(c)
+    for _joker in range(counts[JOKER]):
+        cards.append(JOKER)
+    return tuple(cards)
 
 
 class GameFields:
@@ -190,7 +209,7 @@ class GameFields:
 
     def hand(self, seat: int) -> list[int]:
         """The cards of ``seat`` as a sorted list of codes."""
-        return list(cards_of(self._hands[seat], self.hand_sizes[seat]))
+        return list(held_cards(self._hands[seat], self._masks[seat]))
 
     def _known_cards(self) -> tuple[tuple[int, ...], ...]:
         """Per seat, the cards everybody knows it holds, sorted (kept until they change)."""

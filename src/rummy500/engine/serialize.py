@@ -17,7 +17,7 @@ from rummy500.engine.cards import (
 )
 from rummy500.engine.deal import Deal, HandHistory
 from rummy500.engine.explain import Explanations
-from rummy500.engine.fields import cards_of
+from rummy500.engine.fields import held_cards
 from rummy500.engine.melds import (
     TableMeld,
     presence_mask,
@@ -365,7 +365,7 @@ class Serialization(Explanations):
             self.phase,  # phase
             self.to_act,  # to_act
             self.turn,  # turn
-            cards_of(self._hands[seat], self.hand_sizes[seat]),  # hand
+            held_cards(self._hands[seat], self._masks[seat]),  # hand
             tuple(self.discard),  # discard_pile
             len(self.stock),  # stock_size
             self._meld_views(),  # melds
