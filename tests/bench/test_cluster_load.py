@@ -3,13 +3,18 @@ site of several processes (PostgreSQL, server processes and HAProxy, all started
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 from typer.testing import CliRunner
 
-from rummy500.bench.cluster import Cluster, haproxy_bin, pg_bin
+from rummy500.bench.cluster import Cluster, descendants, haproxy_bin, pg_bin
 from rummy500.bench.load import run, run_benchmark
 from rummy500.cli import app
 
@@ -97,3 +102,83 @@ def test_a_site_s_balancer_and_database_may_run_as_batch_work() -> None:
             assert policies(parts["postgres"]) == {os.SCHED_BATCH}
         assert parts["haproxy"] and policies(parts["haproxy"]) == {os.SCHED_BATCH}
         assert parts["servers"] and policies(parts["servers"]) == {os.SCHED_OTHER}
+
+
+@pytest.mark.parametrize("processes", [0, 1])
+def test_a_benchmark_stopped_by_sigterm_stops_what_it_started(processes: int) -> None:
+    """``timeout`` and ``kill`` send SIGTERM, whose default would end the benchmark at once and
+    leave its server processes (and with ``--processes``, PostgreSQL and HAProxy) running."""
+    command = [sys.executable, "-m", "rummy500", "bench", "server", "--tables", "2"]
+    command += ["--seconds", "120", "--think-ms", "200", "--processes", str(processes)]
+    bench = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    started: list[int] = []
+    try:
+        deadline = time.monotonic() + 120
+        parts = {b"serve"} if processes == 0 else {b"serve", b"haproxy"}
+        while not parts <= {_words(pid)[0] for pid in started}:  # the site is up
+            assert bench.poll() is None, "the benchmark ended before its site started"
+            assert time.monotonic() < deadline, "the site did not start"
+            time.sleep(0.2)
+            started = descendants(bench.pid)
+        if processes:  # PostgreSQL (started by pg_ctl: not a descendant), by its port
+            port = next(w.rsplit(b":", 1)[1].split(b"/")[0] for w in _served_db(started))
+            started += [pid for pid in _pids() if _words(pid)[1:2] == [port]]
+            assert len(started) > len(descendants(bench.pid)), "no PostgreSQL found"
+        bench.send_signal(signal.SIGTERM)
+        assert bench.wait(60) != 0
+        deadline = time.monotonic() + 30
+        while left := [pid for pid in started if _alive(pid)]:
+            assert time.monotonic() < deadline, f"left running: {left}"
+            time.sleep(0.2)
+    finally:
+        if bench.poll() is None:
+            bench.kill()
+            bench.wait()
+        for pid in started:  # what a failure left (PostgreSQL's fast shutdown: SIGINT)
+            if _alive(pid):
+                with contextlib.suppress(OSError):
+                    postgres = _words(pid)[0] == b"postgres"
+                    os.kill(pid, signal.SIGINT if postgres else signal.SIGKILL)
+
+
+def _words(pid: int) -> list[bytes]:
+    """What ``pid`` is: ``[b"serve"]`` for a rummy500 server, ``[b"postgres", PORT]`` for a
+    postmaster, else its program's name."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            words = f.read().split(b"\0")
+    except OSError:
+        return [b""]
+    if b"serve" in words:
+        return [b"serve"]
+    name = os.path.basename(words[0])
+    if name == b"postgres" and b"-p" in words:
+        return [name, words[words.index(b"-p") + 1]]
+    return [name]
+
+
+def _served_db(pids: list[int]) -> list[bytes]:
+    """The ``--db`` of the rummy500 servers among ``pids``."""
+    found = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                words = f.read().split(b"\0")
+        except OSError:
+            continue
+        if b"serve" in words and b"--db" in words:
+            found.append(words[words.index(b"--db") + 1])
+    return found
+
+
+def _pids() -> list[int]:
+    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie left to its parent does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -50,9 +50,11 @@ import json
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Coroutine, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -207,13 +209,33 @@ def run(main: Coroutine[Any, Any, T]) -> T:
     """Run a benchmark to its end on uvloop when it is installed (uvicorn's standard extra
     brings it, and the servers run on it too): the simulated players' sockets are then
     uvloop's, in C, and the instrument takes less of the cores it shares with what it
-    measures. Elsewhere, on asyncio's own loop."""
+    measures. Elsewhere, on asyncio's own loop. ``SIGTERM`` (``timeout``, ``kill``) stops it
+    as Ctrl-C does: what it started (the servers, PostgreSQL, HAProxy) is stopped too."""
     try:
         import uvloop
     except ImportError:
-        return asyncio.run(main)
-    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        factory = None
+    else:
+        factory = uvloop.new_event_loop
+    with _terminate_as_interrupt(), asyncio.Runner(loop_factory=factory) as runner:
         return runner.run(main)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """``SIGTERM`` raises :class:`KeyboardInterrupt` meanwhile (its default ends the process at
+    once, leaving the processes it started behind), where it is this process's to handle."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    ):
+        yield
+        return
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 #: Processes by part of the benchmark (``servers``, ``postgres``, ``haproxy``).
@@ -688,8 +710,10 @@ async def _run_on_cluster(
         processes=P, serve_args=[*_serve_args(tables), *level_args], batch_helpers=batch_helpers
     )
     loop = asyncio.get_running_loop()
-    await loop.run_in_executor(None, site.start)
+    starting = loop.run_in_executor(None, site.start)
     try:
+        # (shielded: stopped while it starts, the site is stopped once it has started)
+        await asyncio.shield(starting)
         async with _client(site.url) as http:
             elapsed = await _play(
                 http, tables, level, think_ms, rng, stats, warmup, seconds, site.process_ids,
@@ -697,6 +721,7 @@ async def _run_on_cluster(
             )  # fmt: skip
         stats.bot_fallbacks = _fallbacks_logged(node.log_path for node in site.nodes)
     finally:
+        await asyncio.wait([starting])
         await loop.run_in_executor(None, site.stop)
     return _figures(stats, tables, elapsed, think_ms, seconds, P)
 
