@@ -233,6 +233,13 @@ class BotRunner:
             return self._processes
         return self._threads
 
+    def choose_now(
+        self, level: str, seed: int, observation: Observation, legal: Sequence[Move]
+    ) -> Move:
+        """The move a bot of a quick level (:data:`LOOP_LEVELS`) chooses, decided at once on
+        the calling thread."""
+        return choose_move(level, seed, observation, legal, self.options.get(level))
+
     async def choose(
         self,
         level: str,
@@ -245,7 +252,7 @@ class BotRunner:
         ``since`` (the event loop's clock: when its turn began; ``None``: now)."""
         loop = asyncio.get_running_loop()
         if level in LOOP_LEVELS:
-            return choose_move(level, seed, observation, legal, self.options.get(level))
+            return self.choose_now(level, seed, observation, legal)
         if level not in SLOW_LEVELS:
             return await loop.run_in_executor(
                 self._threads,

@@ -518,7 +518,7 @@ class TablePlay:
         g = self.game
         if g is None:
             return
-        by = "bot" if self.seating.seats[seat].kind == "bot" else "takeover"
+        by = self._computer_by(seat)
         if self.computer_level(seat, self.loop.time()) is None:
             return  # the seat's player came back while the computer was thinking
         if key[0] == "play":
@@ -536,6 +536,11 @@ class TablePlay:
                 return
             self.calls.answer(seat, move, by)
         await self.advance()
+
+    def _computer_by(self, seat: int) -> str:
+        """Who a computer player's move at ``seat`` is by, as stored and told: its own seat's
+        bot, or a computer taking over a person's seat."""
+        return "bot" if self.seating.seats[seat].kind == "bot" else "takeover"
 
     def _set_timer(self) -> None:
         """One alarm per table, at the next moment something becomes due."""
@@ -642,7 +647,7 @@ class TablePlay:
         the hand's end)."""
         g = self.game
         assert g is not None
-        by = "bot" if self.seating.seats[seat].kind == "bot" else "takeover"
+        by = self._computer_by(seat)
         first = self.version
         texts: list[str] = []
         told: list[News] = []

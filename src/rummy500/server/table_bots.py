@@ -23,7 +23,7 @@ from typing import Any
 
 from rummy500.bots.hint import Suggestion
 from rummy500.engine import Game, Move, Observation, seat_str
-from rummy500.server.bot_pool import LOOP_LEVELS, BotRunner, choose_move
+from rummy500.server.bot_pool import LOOP_LEVELS, BotRunner
 
 __all__ = ["MAX_HINTS", "Hint", "TableBots"]
 
@@ -124,7 +124,7 @@ class TableBots:
         in ``game``, decided now, as :meth:`start` would (the first legal one if it failed)."""
         observation = game.observation(seat)
         try:
-            return choose_move(level, seed, observation, legal, self.runner.options.get(level))
+            return self.runner.choose_now(level, seed, observation, legal)
         except Exception:
             log.exception("table %s: the %s bot failed at %s", self.table_id, level, seat_str(seat))
             return legal[0]
