@@ -90,7 +90,10 @@ async def test_an_easy_players_turn_is_one_write_and_one_update_a_move(
     assert [t for w in mine for t in w.texts] == events
 
     # a computer player's turn (from where it is to act in the draw or the play to where it
-    # no longer is: a call window, the next player, the hand's end) is one write
+    # no longer is: a call window, the next player, the hand's end) is never split between
+    # writes, and is stored with the move before it (a person's discard, a pass that closed a
+    # call window, the turn of the computer player before): a write begins where a computer
+    # player is to act only right after a deal
     def acting(game: Game) -> int | None:
         seat = game.to_act
         if game.phase in (DRAW, PLAY) and seat is not None and SEATS[seat] != "human":
@@ -100,13 +103,22 @@ async def test_an_easy_players_turn_is_one_write_and_one_update_a_move(
     starts = [
         v for v in range(1, len(games)) if acting(games[v]) not in (None, acting(games[v - 1]))
     ]
-    turns = [w for w in mine if acting(games[w.version]) is not None]
-    assert [w.version for w in turns] == starts and len(starts) > 10
-    for write in turns:
-        seat = acting(games[write.version])
-        assert all(Move.parse(t).seat == seat for t in write.texts)
-        assert acting(games[write.version + len(write.texts)]) != seat, write
-    assert max(len(w.texts) for w in turns) >= 3  # melds or lay-offs between draw and discard
+    assert len(starts) > 10
+    for write in mine:
+        if acting(games[write.version]) is not None:
+            assert events[write.version - 1] == "deal", write
+    # the person's move and the computer players' turns after it: one write
+    mixed = [
+        w
+        for w in mine
+        if w.texts[0].startswith("P1 ") and any(t.startswith(("P2 ", "P3 ")) for t in w.texts)
+    ]
+    assert len(mixed) > 5
+    both = [w for w in mixed if any(t.startswith("P2 draw") for t in w.texts)]
+    assert any(any(t.startswith("P3 discard") for t in w.texts) for w in both)
+    turns = [v for v in starts if v not in {w.version for w in mine}]
+    assert len(turns) == len([v for v in starts if events[v - 1] != "deal"])
+    assert max(len(w.texts) for w in mine) >= 4  # melds or lay-offs between draw and discard
 
     for client, seat in ((player, 0), (spectator, None)):
         updates = [m for m in client.received if m["type"] == "update"]
@@ -130,24 +142,31 @@ async def test_a_failed_write_in_a_computer_players_turn_tells_nobody_of_it(
     server: RunningServer,
 ) -> None:
     """A computer player's turn whose write fails is heard of by nobody, not even its first
-    moves (they were not stored): every client is closed to reconnect, and the table, rebuilt
-    from the database, is where they last saw it."""
+    moves nor the moves stored with it (none were stored): every client is closed to
+    reconnect, and the table, rebuilt from the database, is where they last saw it."""
     seed = 11
     failed: list[Append] = []
 
     def fail(item: Append) -> bool:
-        # the first write that ends a turn of the easy player in which it melded or laid off:
-        # on the code before, the write of its discard alone, after its draw and melds were told
-        if failed or not item.texts[-1].startswith("P2 discard"):
+        # the first write with a whole turn of the easy player in which it melded or laid off
+        # (with the moves stored with it: the person's discard before, the random player's
+        # turn after): on the code before, the write of its discard alone, after its draw and
+        # melds were told
+        if failed:
             return False
-        turn = []
-        for text in reversed([t for w in writes for t in w.texts]):  # this write's included
-            if not text.startswith("P2 ") or text.startswith(("P2 pass", "P2 rummy")):
-                break
-            turn.append(text)
-        if any(Move.parse(t).verb in ("meld", "layoff") for t in turn):
-            failed.append(item)
-        return bool(failed)
+        texts = [t for w in writes for t in w.texts]  # this write's included, last
+        for end in range(len(texts) - len(item.texts), len(texts)):
+            if not texts[end].startswith("P2 discard"):
+                continue
+            turn = []
+            for text in reversed(texts[:end]):
+                if not text.startswith("P2 ") or text.startswith(("P2 pass", "P2 rummy")):
+                    break
+                turn.append(text)
+            if any(Move.parse(t).verb in ("meld", "layoff") for t in turn):
+                failed.append(item)
+                return True
+        return False
 
     writes = count_writes(server, fail)
     table_id, tokens = await seeded_table(server, SEATS, seed, call_seconds=30.0)

@@ -206,6 +206,11 @@ class TablePlay:
         #: the ``update`` texts of changes made before they were stored, by version and seat
         #: (:meth:`_quick_turn`): sent as they were made once the change is published
         self._made: dict[int, dict[int | None, str | None]] = {}
+        #: moves applied to the game but not stored yet, and their news (:meth:`_hold`): a
+        #: person's move that a quick computer player's turn follows, and that turn, are
+        #: stored in one write (:meth:`_release`) before anyone hears of them
+        self._held_texts: list[str] = []
+        self._held_news: list[News] = []
 
     def _alarm_rang(self) -> None:
         self.services.spawn(self.wake())
@@ -352,6 +357,8 @@ class TablePlay:
             await self._no_show()  # raises TableLost: the table is gone
         self._count_abandonments(self.loop.time())
         while True:
+            if self._held_texts and self._quick_turn_due() is None:
+                await self._release()  # what is held is stored before anything else is done
             g = self.game
             if g is None or self.stopped or not self.seating.people_here():
                 break  # nobody is here: nothing is played, no timer runs
@@ -393,15 +400,36 @@ class TablePlay:
                 self.publish([timed_out])
             level = self.computer_level(seat, now)
             if level is not None and self.bots.quick(level):
-                self.publish([SeatsChanged()])  # who plays the seat, before its moves
+                # who plays the seat, before its moves (after the moves held before them)
+                self._tell_in_turn(SeatsChanged())
                 await self._quick_turn(seat, level)
                 continue
             if level is not None:
                 key = ("play", self.version, seat)
                 self._start_bot(key, seat, level, g, g.legal_moves(), self.turn_began)
             break
+        if self._held_texts:
+            await self._release()
         self.publish([SeatsChanged()])
         self._set_timer()
+
+    def _quick_turn_due(self) -> tuple[int, str] | None:
+        """The seat and level of the computer player whose quick turn :meth:`advance` would
+        play next, at once (:meth:`_quick_turn`), or ``None``: the loop of :meth:`advance`
+        reaches its quick turn whenever this gives one. A person's seat that a computer plays
+        for now is left out (its turn timer may have news to tell first)."""
+        g = self.game
+        if g is None or self.stopped or g.phase not in (DRAW, PLAY):
+            return None
+        if self.calls.queued_draw is not None or not self.seating.people_here():
+            return None
+        seat = g.to_act
+        if seat is None or self.seating.is_human(seat):
+            return None
+        level = self.computer_level(seat, self.loop.time())
+        if level is None or not self.bots.quick(level):
+            return None
+        return seat, level
 
     def public_log(self) -> list[dict[str, Any]]:
         """This hand's public log (:func:`~rummy500.server.views.public_log`), made once per
@@ -626,39 +654,70 @@ class TablePlay:
         self.publish([Dealt(version, g.hand_number, g.dealer)])
 
     async def commit(self, move: Move, by: str, ref: Any = None) -> None:
-        """Apply ``move`` (raises :class:`IllegalMove`, changing nothing), store it, tell all."""
+        """Apply ``move`` (raises :class:`IllegalMove`, changing nothing), store it, tell all.
+
+        If a quick computer player's turn follows it, the move is held (:meth:`_hold`) to be
+        stored with that turn in one write, and everyone hears of it then: every caller has
+        :meth:`advance` play that turn next, under the same lock (:meth:`advance` stores what
+        is held before it does anything else)."""
         g = self.game
         assert g is not None
         before = g.phase
         g.play(move)
+        if self._quick_turn_due() is not None:
+            self._hold(str(g.moves[-1]), by, ref, before)
+            return
         status = "finished" if g.phase == GAME_OVER else None
         version = await self.store([str(g.moves[-1])], status)
         news = self._moved(version, by, ref, before)
         self.publish(news)
 
+    def _hold(self, text: str, by: str, ref: Any, before: str) -> None:
+        """The move just applied (its notation ``text``) is kept to be stored with the next
+        ones (:meth:`_release`): the table's parts follow it now, and each seat's ``update`` of
+        it is made from the game as the move left it, to be sent once it is stored."""
+        g = self.game
+        assert g is not None
+        self._held_texts.append(text)
+        news = self._moved(self.version + len(self._held_texts), by, ref, before, stored=False)
+        change = news[0]
+        assert isinstance(change, Moved)
+        self._made[change.version] = self.clients.make(update_messages(change, g, self.moment()))
+        self._held_news += news
+
+    def _tell_in_turn(self, item: News) -> None:
+        """Tell ``item`` now, or after the moves held (:meth:`_hold`), in its turn."""
+        if self._held_texts:
+            self._held_news.append(item)
+        else:
+            self.publish([item])
+
+    async def _release(self) -> None:
+        """Store the moves held in one write, then tell everyone of them, in order. A failed
+        write drops the table (:meth:`store`): nobody heard of the moves."""
+        g = self.game
+        assert g is not None
+        texts, news = self._held_texts, self._held_news
+        self._held_texts, self._held_news = [], []
+        await self.store(texts, "finished" if g.phase == GAME_OVER else None)
+        self._game_over(news)
+        self.publish(news)
+
     async def _quick_turn(self, seat: int, level: str) -> None:
         """A computer player that decides on the event loop (:meth:`TableBots.quick`) plays
         its whole turn at once: each move decided in the game as the one before left it (with
-        the seed of its version, as when it decided one move a wake-up), applied, and its
-        ``update`` made for each seat from the game right after it; then every move stored
-        in one write, and only then is anyone told, one ``update`` a move. A failed write
-        drops the table (:meth:`store`): nobody heard of its moves. The turn ends where the
-        seat's turn does, or where the phase leaves the draw and the play (a call window,
-        the hand's end)."""
+        the seed of its version, as when it decided one move a wake-up), applied and held
+        (:meth:`_hold`: its ``update`` made for each seat from the game right after it). The
+        turn ends where the seat's turn does, or where the phase leaves the draw and the play
+        (a call window, the hand's end). Then, unless another quick computer player's turn
+        follows, every move held (the person's move before the turn, if one was) is stored
+        in one write, and only then is anyone told, one ``update`` a move (:meth:`_release`)."""
         g = self.game
         assert g is not None
         by = self._computer_by(seat)
-        first = self.version
-        texts: list[str] = []
-        told: list[News] = []
-        made: dict[int, dict[int | None, str | None]] = {}
         while True:
-            if told:  # the move before: its update made from the game as it left it
-                change = told[-1]
-                assert isinstance(change, Moved)
-                made[change.version] = self.clients.make(update_messages(change, g, self.moment()))
             legal = g.legal_moves()
-            seed = decision_seed(self.record.seed, first + len(texts), seat)
+            seed = decision_seed(self.record.seed, self.version + len(self._held_texts), seat)
             move = self.bots.decide(level, seed, g, seat, legal)
             before = g.phase
             try:
@@ -666,14 +725,11 @@ class TablePlay:
             except IllegalMove:
                 log.exception("table %s: the %s bot played an illegal move", self.id, level)
                 g.play(legal[0])
-            texts.append(str(g.moves[-1]))
-            told += self._moved(first + len(texts), by, None, before, stored=False)
+            self._hold(str(g.moves[-1]), by, None, before)
             if g.phase not in (DRAW, PLAY) or g.to_act != seat:
                 break
-        await self.store(texts, "finished" if g.phase == GAME_OVER else None)
-        self._game_over(told)
-        self._made = made
-        self.publish(told)
+        if self._quick_turn_due() is None:
+            await self._release()
 
     def _moved(
         self, version: int, by: str, ref: Any, before: str, *, stored: bool = True
