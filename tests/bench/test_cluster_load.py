@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rummy500.bench.cluster import Cluster, descendants, haproxy_bin, pg_bin
-from rummy500.bench.load import run, run_benchmark
+from rummy500.bench.load import run, run_alternating, run_benchmark
 from rummy500.cli import app
 
 pytestmark = [
@@ -40,6 +40,30 @@ def test_the_server_benchmark_plays_through_haproxy_on_several_processes() -> No
     shares = figures["cpu_percent"]
     assert {"servers", "postgres", "haproxy", "bench", "machine"} <= set(shares)
     assert shares["servers"] > 0 and shares["postgres"] > 0, shares
+
+
+def test_two_sites_play_in_turns_and_the_waiting_one_sends_nothing() -> None:
+    """``bench server --processes 1 --alternate-with 2``: both sites run at once, each plays
+    alone in its turns (ABBA), and their CPU a move is compared over the windows measured."""
+    turns = run(
+        run_alternating(
+            tables=3, seconds=1.5, rounds=2, processes=(1, 2), think_ms=40, warmup=0.5, settle=0.5
+        )
+    )
+    windows = turns["windows"]
+    assert [(w["round"], w["processes"]) for w in windows] == [(0, 1), (0, 2), (1, 2), (1, 1)]
+    for w in windows:
+        assert w["moves"] > 10 and w["ms_a_move"] > 0, w
+        assert w["other_site_moves"] == 0, w  # the other site's players waited
+        assert w["cpu_percent"]["servers"] > 0, w
+    assert turns["errors"] == 0
+    assert all(a > 0 for a in turns["ms_a_move"]) and len(turns["round_ratios"]) == 2
+    assert turns["ratio"] == round(turns["ms_a_move"][1] / turns["ms_a_move"][0], 3)
+
+
+def test_alternating_needs_a_site() -> None:
+    result = CliRunner().invoke(app, ["bench", "server", "--alternate-with", "2", "--json"])
+    assert result.exit_code != 0 and "--processes" in result.output
 
 
 def test_the_failover_benchmark_kills_the_serving_process_and_loses_nothing() -> None:

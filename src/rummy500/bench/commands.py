@@ -9,7 +9,7 @@ starts without it.
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -180,14 +180,53 @@ def bench_server(
             ),
         ),
     ] = False,
+    alternate_with: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=16,
+            show_default=False,
+            help=N_(
+                "With --processes, start a second site of this many processes too, and play "
+                "the two in turns, --seconds measured each turn (their CPU a move compared "
+                "under the same conditions)."
+            ),
+        ),
+    ] = None,
+    rounds: Annotated[
+        int, typer.Option(min=1, max=100, help=N_("With --alternate-with: turns of each site."))
+    ] = 10,
     json_out: Annotated[bool, typer.Option("--json", help=N_("Print one JSON object."))] = False,
 ) -> None:
     """The command; its help is BENCH_SERVER_HELP."""
     from rich.console import Console
     from rich.table import Table
 
-    from rummy500.bench.load import HINT_KEYS, JSON_KEYS, run, run_benchmark
+    from rummy500.bench.load import HINT_KEYS, JSON_KEYS, run, run_alternating, run_benchmark
 
+    if alternate_with is not None:
+        if processes < 1:
+            raise typer.BadParameter(
+                _("--alternate-with needs --processes (a site of one or more processes)"),
+                param_hint="--alternate-with",
+            )
+        turns = run(
+            run_alternating(
+                tables=tables,
+                seconds=seconds,
+                rounds=rounds,
+                processes=(processes, alternate_with),
+                think_ms=think_ms,
+                level=level,
+                seed=seed,
+                warmup=warmup,
+            )
+        )
+        if json_out:
+            print(json.dumps(turns))
+            return
+        _print_turns(turns)
+        return
     result = run(
         run_benchmark(
             tables=tables,
@@ -214,6 +253,55 @@ def bench_server(
     for key, value in result.items():
         table.add_row(key, str(value))
     Console().print(table)
+
+
+def _print_turns(turns: dict[str, Any]) -> None:
+    """The windows of ``bench server --alternate-with`` and the comparison, as tables."""
+    from rich.console import Console
+    from rich.table import Table
+
+    first, second = turns["processes"]
+    table = Table(
+        title=_("Two sites in turns ({a} and {b} processes, {n} tables each)").format(
+            a=first, b=second, n=turns["tables"]
+        )
+    )
+    for heading in (
+        _("round"),
+        _("processes"),
+        _("moves/s"),
+        _("ms of CPU a move"),
+        _("p50 ms"),
+        _("p99 ms"),
+        _("others %"),
+    ):
+        table.add_column(heading, justify="right")
+    for w in turns["windows"]:
+        table.add_row(
+            str(w["round"] + 1),
+            str(w["processes"]),
+            str(w["moves_per_s"]),
+            str(w["ms_a_move"]),
+            str(w["p50_ms"]),
+            str(w["p99_ms"]),
+            str(w["cpu_percent"].get("others", "")),
+        )
+    console = Console()
+    console.print(table)
+    a, b = turns["ms_a_move"]
+    console.print(
+        _(
+            "CPU a move: {a} ms with {first} processes, {b} ms with {second}: {ratio}x "
+            "(median of the rounds: {median}x)"
+        ).format(
+            a=a,
+            b=b,
+            first=first,
+            second=second,
+            ratio=turns["ratio"],
+            median=turns["median_ratio"],
+        )
+    )
 
 
 BENCH_FAILOVER_HELP = N_(

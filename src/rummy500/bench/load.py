@@ -51,6 +51,7 @@ import os
 import random
 import re
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -72,6 +73,7 @@ __all__ = [
     "check_level",
     "players_yield",
     "run",
+    "run_alternating",
     "run_benchmark",
     "run_failover",
 ]
@@ -113,6 +115,8 @@ class _Stats:
     #: searching decisions the server's log says it gave to the quick level (a lower bound)
     bot_fallbacks: int = 0
     errors: int = 0
+    #: moves sent, measuring or not
+    sent: int = 0
     races: int = 0
     resyncs: int = 0
     games: int = 0
@@ -350,6 +354,8 @@ class _Player:
         #: whether it asks for a hint at every decision, and when each ask was sent (by id)
         self.asks_hints = False
         self.hints_asked: dict[str, float] = {}
+        #: its site's gate (:func:`run_alternating`): while it is shut, no move is sent
+        self.gate: _Gate | None = None
 
     async def run(self, http: Any, stop: asyncio.Event) -> None:
         ws_base = self.base.replace("http://", "ws://")
@@ -462,15 +468,26 @@ class _Player:
         self.thinking = None
         if not self.legal or not self.ws.is_open:
             return
+        if self.gate is not None and not self.gate.is_open:
+            self.gate.waiting.append(self)  # moved when the gate opens
+            return
         self.next_id += 1
         move = _choose(self.legal, self.rng)
         self.pending[self.next_id] = time.perf_counter()
+        self.stats.sent += 1
         self.ws.send(
             json.dumps({"type": "move", "move": move, "id": self.next_id, "version": self.version})
         )
 
+    def resume(self, delay: float) -> None:
+        """Think ``delay`` seconds, then move (a move its gate held back)."""
+        if self.thinking is None:
+            self.thinking = asyncio.get_running_loop().call_later(delay, self._move)
+
     async def _rematch(self, http: Any) -> None:
         await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+        if self.gate is not None:
+            await self.gate.opened.wait()
         r = await http.post(
             f"/api/tables/{self.table_id}/rematch",
             headers={"Authorization": f"Bearer {self.token}"},
@@ -861,6 +878,196 @@ async def _open_tables(
 
     await asyncio.gather(*(one(i) for i in range(tables)))
     return players
+
+
+# --- two sites measured in turns ------------------------------------------------------------
+
+
+@dataclass
+class _Gate:
+    """Whether a site's simulated players may move (:func:`run_alternating`). While it is shut,
+    a player whose thinking time is up waits; when it opens, each waiting player thinks again
+    for a time drawn from 0 to the mean thinking time, so that the site does not begin with
+    every table's move at once."""
+
+    rng: random.Random
+    think: float
+    is_open: bool = False
+    waiting: list[_Player] = field(default_factory=list)
+    opened: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def open(self) -> None:
+        self.is_open = True
+        self.opened.set()
+        for player in self.waiting:
+            player.resume(self.think * self.rng.random())
+        self.waiting.clear()
+
+    def shut(self) -> None:
+        self.is_open = False
+        self.opened.clear()
+
+
+async def run_alternating(
+    tables: int,
+    seconds: float,
+    rounds: int,
+    processes: tuple[int, int] = (1, 2),
+    think_ms: int = 1000,
+    level: str = "easy",
+    seed: int = 0,
+    warmup: float = 3.0,
+    settle: float = 2.0,
+) -> dict[str, Any]:
+    """Two sites at once (PostgreSQL, ``processes[i]`` server processes and HAProxy each, all
+    started here), ``tables`` tables each, played in turns: in each of ``rounds`` rounds each
+    site plays alone — its players move, the other site's wait — for ``settle`` seconds, then
+    ``seconds`` measured (its CPU shares and its moves), the order of the two sites swapped
+    every round (ABBA). Runs of one setting on a shared or virtual machine differ by a third
+    from run to run; windows a few seconds apart, in the same processes, compare the settings
+    under the same conditions. Returns each window's figures, each site's CPU a move over all
+    its windows (servers and PostgreSQL, ms), the ratio of the second to the first, and the
+    median of the rounds' ratios."""
+    from rummy500.bench.cluster import Cluster
+
+    level, level_args = check_level(level)
+    think = think_ms / 1000
+    sites = [
+        Cluster(processes=p, serve_args=[*_serve_args(tables), *level_args]) for p in processes
+    ]
+    loop = asyncio.get_running_loop()
+    starting: list[asyncio.Future[Any]] = []
+    try:
+        for site in sites:
+            starting.append(loop.run_in_executor(None, site.start))
+            await asyncio.shield(starting[-1])  # (stopped while it starts: stopped once started)
+        async with contextlib.AsyncExitStack() as stack:
+            https = [await stack.enter_async_context(_client(site.url)) for site in sites]
+            stats = [_Stats() for _ in sites]
+            gates = [_Gate(random.Random(seed + 100 + i), think) for i in range(len(sites))]
+            players: list[list[_Player]] = []
+            for i, http in enumerate(https):
+                opened = await _open_tables(
+                    http, tables, level, think, random.Random(seed + i), stats[i]
+                )
+                for player in opened:
+                    player.gate = gates[i]
+                players.append(opened)
+            gc.collect()
+            gc.freeze()
+            stop = asyncio.Event()
+            runs = [
+                asyncio.ensure_future(player.run(https[i], stop))
+                for i, site_players in enumerate(players)
+                for player in site_players
+            ]
+            seated_by = time.monotonic() + 120
+            while (
+                any(s.seated < len(p) for s, p in zip(stats, players, strict=True))
+                and time.monotonic() < seated_by
+            ):
+                await asyncio.sleep(0.05)
+            for gate in gates:  # each site warms up on its own
+                gate.open()
+                await asyncio.sleep(warmup)
+                gate.shut()
+            windows: list[dict[str, Any]] = []
+            for n in range(rounds):
+                for i in (0, 1) if n % 2 == 0 else (1, 0):
+                    other = 1 - i
+                    gates[i].open()
+                    await asyncio.sleep(settle)
+                    cpu, idle = CpuShares(sites[i].process_ids), CpuShares(sites[other].process_ids)
+                    cpu.start()
+                    idle.start()
+                    before, other_sent = len(stats[i].latencies), stats[other].sent
+                    stats[i].measuring = True
+                    start = time.perf_counter()
+                    await asyncio.sleep(seconds)
+                    stats[i].measuring = False
+                    elapsed = time.perf_counter() - start
+                    shares, idle_shares = cpu.shares(), idle.shares()
+                    gates[i].shut()
+                    lat = sorted(stats[i].latencies[before:])
+                    window = _window(n, processes[i], lat, elapsed, shares)
+                    # the other site, waiting meanwhile: its moves sent (none) and its CPU
+                    window["other_site_moves"] = stats[other].sent - other_sent
+                    window["other_site_percent"] = round(
+                        idle_shares.get("servers", 0.0) + idle_shares.get("postgres", 0.0), 1
+                    )
+                    windows.append(window)
+            stop.set()
+            for gate in gates:
+                gate.open()  # (a waiting rematch goes on, and sees the stop)
+            await asyncio.wait(runs, timeout=30)
+    finally:
+        if starting:
+            await asyncio.wait(starting)
+        for site in sites:
+            await loop.run_in_executor(None, site.stop)
+    return _alternating_figures(windows, processes, tables, seconds, rounds, stats)
+
+
+def _window(
+    n: int, processes: int, lat: list[float], elapsed: float, shares: dict[str, float]
+) -> dict[str, Any]:
+    """One measured window of :func:`run_alternating`."""
+    moves_per_s = len(lat) / elapsed
+    used = shares.get("servers", 0.0) + shares.get("postgres", 0.0)
+    return {
+        "round": n,
+        "processes": processes,
+        "moves": len(lat),
+        "moves_per_s": round(moves_per_s, 1),
+        "ms_a_move": round(used * 10 / moves_per_s, 3) if lat else None,
+        "p50_ms": round(lat[len(lat) // 2] * 1000, 2) if lat else 0.0,
+        "p99_ms": round(lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000, 2) if lat else 0.0,
+        "cpu_percent": shares,
+    }
+
+
+def _alternating_figures(
+    windows: list[dict[str, Any]],
+    processes: tuple[int, int],
+    tables: int,
+    seconds: float,
+    rounds: int,
+    stats: list[_Stats],
+) -> dict[str, Any]:
+    """What :func:`run_alternating` returns: each site's CPU a move over all its windows (the
+    CPU it took in them over the moves answered in them), their ratio, and each round's."""
+
+    def pooled(p: int) -> float | None:
+        mine = [w for w in windows if w["processes"] == p]
+        moves = sum(w["moves"] for w in mine)
+        used = sum(
+            (w["cpu_percent"].get("servers", 0.0) + w["cpu_percent"].get("postgres", 0.0))
+            * w["moves"]
+            / w["moves_per_s"]
+            for w in mine
+            if w["moves"]
+        )  # percent of a core × seconds
+        return round(used * 10 / moves, 3) if moves else None
+
+    first, second = (pooled(p) for p in processes)
+    ratios = []
+    for n in range(rounds):
+        pair = {w["processes"]: w["ms_a_move"] for w in windows if w["round"] == n}
+        a, b = pair.get(processes[0]), pair.get(processes[1])
+        if a and b:
+            ratios.append(round(b / a, 3))
+    return {
+        "processes": list(processes),
+        "tables": tables,
+        "seconds": seconds,
+        "rounds": rounds,
+        "ms_a_move": [first, second],
+        "ratio": round(second / first, 3) if first and second else None,
+        "round_ratios": ratios,
+        "median_ratio": statistics.median(ratios) if ratios else None,
+        "errors": sum(s.errors for s in stats),
+        "windows": windows,
+    }
 
 
 # --- failover: the process serving a game killed again and again ------------------------------
