@@ -5,7 +5,6 @@ moves; it changes nothing but its caches."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, Final
 
@@ -219,7 +218,8 @@ class MoveGeneration(GameFields):
             takes = _TAKE[seat]
             size = self.hand_sizes[seat]
             present = self._masks[seat]
-            jokers = self._hands[seat][JOKER]
+            hand = self._hands[seat]
+            jokers = hand[JOKER]
             pickup = self._pickup
             # the top card
             c = pile[-1]
@@ -227,7 +227,7 @@ class MoveGeneration(GameFields):
                 jokers += 1
             else:
                 present |= 1 << c
-            held = self._hands[seat][c]  # copies of it, which may not be discarded either
+            held = hand[c]  # copies of it, which may not be discarded either
             if pickup == "top-free":
                 ok = size > held or self._can_take(seat, 1, -1)
             elif size >= 4 and size - 2 > held:
@@ -282,17 +282,21 @@ class MoveGeneration(GameFields):
     def _can_take(self, seat: int, n: int, mode: int, resume: bool = False) -> bool:
         """Whether after taking the top ``n`` discards the seat has a legal way to go on."""
         size = self.hand_sizes[seat]
-        taken = self.discard[-n:]
-        if mode < 0 and size > self._hands[seat][taken[0]]:
+        pile = self.discard
+        depth = len(pile)
+        deepest = pile[depth - n]  # the card taken that must be played
+        hand = self._hands[seat]
+        if mode < 0 and size > hand[deepest]:
             return True  # a card that is no copy of the one taken can be discarded
-        counts = self._hands[seat][:]
+        counts = hand[:]
         present = self._masks[seat]
-        for c in taken:
+        for i in range(depth - n, depth):  # (by index: compiled, a slice is a new list)
+            c = pile[i]
             counts[c] = counts[c] + 1
             if c != JOKER:
                 present |= 1 << c
-        must = taken[0] if mode >= 0 else -1
-        no_discard = taken[0] if n == 1 else -1
+        must = deepest if mode >= 0 else -1
+        no_discard = deepest if n == 1 else -1
         return bool(
             self._play_moves(
                 seat, counts, present, size + n, must, max(mode, 0), no_discard, resume, True
@@ -501,7 +505,7 @@ class MoveGeneration(GameFields):
         if mode != MUST_NEW and self.melds:
             spots = self._spots()
             if must >= 0:
-                held: Sequence[int] = [must] if must in spots else []
+                held: list[int] = [must] if must in spots else []  # (a list: indexed compiled)
                 if not held and not first:
                     return moves
             else:
@@ -589,10 +593,15 @@ class MoveGeneration(GameFields):
                 ranks ^= low
                 key = group_key(BIT_INDEX[low % 67], a, b, c, d)
                 moves += groups[key] or _group_row(seat, jokers, key)
-            moves += r0[0]
-            moves += r1[0]
-            moves += r2[0]
-            moves += r3[0]
+            # (most suits make no run: compiled, `+=` of an empty tuple is still a generic call)
+            if r0[0]:
+                moves += r0[0]
+            if r1[0]:
+                moves += r1[0]
+            if r2[0]:
+                moves += r2[0]
+            if r3[0]:
+                moves += r3[0]
         else:
             moves = [*r0[0], *r1[0], *r2[0], *r3[0]]
         if no_discard >= 0 and moves:
