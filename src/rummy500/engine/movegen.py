@@ -144,6 +144,33 @@ def _group_row(seat: int, jokers: int, key: int) -> tuple[Move, ...]:
     return row
 
 
+# _DRAW_ROWS[seat][found]: the seat's draw moves whose bit mask (see _draw_moves) is found
+# (made on first use).
+_DRAW_ROWS: Final[list[dict[int, tuple[Move, ...]]]] = [{} for _ in range(8)]
+
+
+def _draw_row(seat: int, found: int) -> tuple[Move, ...]:
+    """The row of :data:`_DRAW_ROWS` at ``found``, made: the stock's draw (bit 0 set) or the
+    end of the hand (bit 0 clear: no stock left) and the takes of the bits set, in the order
+    drawing, taking the top card, the top two, … (ending the hand last)."""
+    rows = _DRAW_ROWS[seat]
+    if len(rows) > 1 << 16:
+        rows.clear()
+    takes = _TAKE[seat]
+    moves = [_DRAW[seat]] if found & 1 else []
+    n = 1
+    mask = found >> 1
+    while mask:
+        if mask & 1:
+            moves.append(takes[n])
+        mask >>= 1
+        n += 1
+    if not found & 1:
+        moves.append(_END[seat])
+    row = rows[found] = tuple(moves)
+    return row
+
+
 def _free_row(
     seat: int, jokers: int, suit: int, m: int
 ) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
@@ -202,7 +229,7 @@ class MoveGeneration(GameFields):
                     )
                 )
             elif phase == DRAW:
-                self._legal = tuple(self._draw_moves(self.turn))
+                self._legal = self._draw_moves(self.turn)
             elif phase == CALL:
                 seat = self._window[0]
                 self._legal = (PASS_MOVES[seat], *self._rummy_moves(seat))
@@ -210,12 +237,14 @@ class MoveGeneration(GameFields):
                 self._legal = ()
         return self._legal
 
-    def _draw_moves(self, seat: int) -> list[Move]:
-        stock = self.stock
-        moves = [_DRAW[seat]] if stock else []
+    def _draw_moves(self, seat: int) -> tuple[Move, ...]:
+        # The moves are found as a bit mask (bit n: taking the top n discards is legal; bit 0:
+        # drawing from the stock, else ending the hand) and their tuple is looked up by it in
+        # _DRAW_ROWS: one dictionary look-up where a list, its appends and its copy into a new
+        # tuple were made at every draw
+        found = 1 if self.stock else 0
         pile = self.discard
         if pile:
-            takes = _TAKE[seat]
             size = self.hand_sizes[seat]
             present = self._masks[seat]
             hand = self._hands[seat]
@@ -237,7 +266,7 @@ class MoveGeneration(GameFields):
             else:
                 ok = self._can_take(seat, 1, self._take_mode(1))
             if ok:
-                moves.append(takes[1])
+                found |= 2
             # deeper cards: the card taken must be melded or laid off (or, new-meld: melded)
             if len(pile) > 1:
                 # the cards that can be laid off, as bits (the joker's is bit 52)
@@ -255,20 +284,21 @@ class MoveGeneration(GameFields):
                         present |= 1 << c
                     if n < small:
                         if self._can_take(seat, n, deep_mode):
-                            moves.append(takes[n])
+                            found |= 1 << n
                     elif layable >> c & 1:
-                        moves.append(takes[n])
+                        found |= 1 << n
                     elif jokers or c == JOKER:
                         if meldable(c, present, jokers):
-                            moves.append(takes[n])
+                            found |= 1 << n
                     # meldable() without jokers, inline: a run of its suit, or a group
                     elif IN_RUN[present >> _SUIT_SHIFT[c] & 0x1FFF] >> _RANK[c] & 1 or (
                         (same := present & SAME_RANK[c]) & (same - 1)  # 2 of its rank
                     ):
-                        moves.append(takes[n])
-        if not stock:
-            moves.append(_END[seat])
-        return moves
+                        found |= 1 << n
+        row = _DRAW_ROWS[seat].get(found)
+        if row is None:
+            row = _draw_row(seat, found)
+        return row
 
     def _take_mode(self, n: int) -> int:
         """The obligation that taking ``n`` discards brings (-1: none)."""
