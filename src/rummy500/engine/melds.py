@@ -396,21 +396,29 @@ def melds_from_mask(present: int, jokers: int, must: int = -1) -> list[tuple[int
     """:func:`melds_in_hand` for a hand given as a presence mask and a number of jokers."""
     if must == JOKER and not jokers:
         return []
-    a, b, c, d = _suit_masks(present)
+    a = present & _SUIT_BITS
+    b = (present >> 13) & _SUIT_BITS
+    c = (present >> 26) & _SUIT_BITS
+    d = (present >> 39) & _SUIT_BITS
     ranks = group_ranks(a, b, c, d, jokers)
-    suits: tuple[int, ...] = (0, 1, 2, 3)
-    if 0 <= must < 52:  # only the melds with that card: its rank's groups, its suit's runs
+    one = 0 <= must < 52
+    if one:  # only the melds with that card: its rank's groups, its suit's runs
         ranks &= 1 << (must % 13)
-        suits = (must // 13,)
     out: list[tuple[int, ...]] = []
     while ranks:
         low = ranks & -ranks
         ranks ^= low
         rank = BIT_INDEX[low % 67]
         out.extend(group_row(jokers, group_key(rank, a, b, c, d)))
-    masks = (a, b, c, d)
-    for suit in suits:
-        out.extend(run_row(suit, masks[suit], jokers))
+    # (the suits' masks as plain ints, not a tuple: compiled, a tuple of ints is boxed)
+    if one:
+        suit = must // 13
+        out.extend(run_row(suit, (present >> 13 * suit) & _SUIT_BITS, jokers))
+    else:
+        out.extend(run_row(0, a, jokers))
+        out.extend(run_row(1, b, jokers))
+        out.extend(run_row(2, c, jokers))
+        out.extend(run_row(3, d, jokers))
     if must == JOKER:
         return [t for t in out if max(t) >= JOKER_AS]
     if must >= 0:

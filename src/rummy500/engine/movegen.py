@@ -5,7 +5,6 @@ moves; it changes nothing but its caches."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, Final
 
@@ -145,6 +144,33 @@ def _group_row(seat: int, jokers: int, key: int) -> tuple[Move, ...]:
     return row
 
 
+# _DRAW_ROWS[seat][found]: the seat's draw moves whose bit mask (see _draw_moves) is found
+# (made on first use).
+_DRAW_ROWS: Final[list[dict[int, tuple[Move, ...]]]] = [{} for _ in range(8)]
+
+
+def _draw_row(seat: int, found: int) -> tuple[Move, ...]:
+    """The row of :data:`_DRAW_ROWS` at ``found``, made: the stock's draw (bit 0 set) or the
+    end of the hand (bit 0 clear: no stock left) and the takes of the bits set, in the order
+    drawing, taking the top card, the top two, … (ending the hand last)."""
+    rows = _DRAW_ROWS[seat]
+    if len(rows) > 1 << 16:
+        rows.clear()
+    takes = _TAKE[seat]
+    moves = [_DRAW[seat]] if found & 1 else []
+    n = 1
+    mask = found >> 1
+    while mask:
+        if mask & 1:
+            moves.append(takes[n])
+        mask >>= 1
+        n += 1
+    if not found & 1:
+        moves.append(_END[seat])
+    row = rows[found] = tuple(moves)
+    return row
+
+
 def _free_row(
     seat: int, jokers: int, suit: int, m: int
 ) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
@@ -203,7 +229,7 @@ class MoveGeneration(GameFields):
                     )
                 )
             elif phase == DRAW:
-                self._legal = tuple(self._draw_moves(self.turn))
+                self._legal = self._draw_moves(self.turn)
             elif phase == CALL:
                 seat = self._window[0]
                 self._legal = (PASS_MOVES[seat], *self._rummy_moves(seat))
@@ -211,15 +237,18 @@ class MoveGeneration(GameFields):
                 self._legal = ()
         return self._legal
 
-    def _draw_moves(self, seat: int) -> list[Move]:
-        stock = self.stock
-        moves = [_DRAW[seat]] if stock else []
+    def _draw_moves(self, seat: int) -> tuple[Move, ...]:
+        # The moves are found as a bit mask (bit n: taking the top n discards is legal; bit 0:
+        # drawing from the stock, else ending the hand) and their tuple is looked up by it in
+        # _DRAW_ROWS: one dictionary look-up where a list, its appends and its copy into a new
+        # tuple were made at every draw
+        found = 1 if self.stock else 0
         pile = self.discard
         if pile:
-            takes = _TAKE[seat]
             size = self.hand_sizes[seat]
             present = self._masks[seat]
-            jokers = self._hands[seat][JOKER]
+            hand = self._hands[seat]
+            jokers = hand[JOKER]
             pickup = self._pickup
             # the top card
             c = pile[-1]
@@ -227,7 +256,7 @@ class MoveGeneration(GameFields):
                 jokers += 1
             else:
                 present |= 1 << c
-            held = self._hands[seat][c]  # copies of it, which may not be discarded either
+            held = hand[c]  # copies of it, which may not be discarded either
             if pickup == "top-free":
                 ok = size > held or self._can_take(seat, 1, -1)
             elif size >= 4 and size - 2 > held:
@@ -237,7 +266,7 @@ class MoveGeneration(GameFields):
             else:
                 ok = self._can_take(seat, 1, self._take_mode(1))
             if ok:
-                moves.append(takes[1])
+                found |= 2
             # deeper cards: the card taken must be melded or laid off (or, new-meld: melded)
             if len(pile) > 1:
                 # the cards that can be laid off, as bits (the joker's is bit 52)
@@ -255,20 +284,21 @@ class MoveGeneration(GameFields):
                         present |= 1 << c
                     if n < small:
                         if self._can_take(seat, n, deep_mode):
-                            moves.append(takes[n])
+                            found |= 1 << n
                     elif layable >> c & 1:
-                        moves.append(takes[n])
+                        found |= 1 << n
                     elif jokers or c == JOKER:
                         if meldable(c, present, jokers):
-                            moves.append(takes[n])
+                            found |= 1 << n
                     # meldable() without jokers, inline: a run of its suit, or a group
                     elif IN_RUN[present >> _SUIT_SHIFT[c] & 0x1FFF] >> _RANK[c] & 1 or (
                         (same := present & SAME_RANK[c]) & (same - 1)  # 2 of its rank
                     ):
-                        moves.append(takes[n])
-        if not stock:
-            moves.append(_END[seat])
-        return moves
+                        found |= 1 << n
+        row = _DRAW_ROWS[seat].get(found)
+        if row is None:
+            row = _draw_row(seat, found)
+        return row
 
     def _take_mode(self, n: int) -> int:
         """The obligation that taking ``n`` discards brings (-1: none)."""
@@ -282,17 +312,21 @@ class MoveGeneration(GameFields):
     def _can_take(self, seat: int, n: int, mode: int, resume: bool = False) -> bool:
         """Whether after taking the top ``n`` discards the seat has a legal way to go on."""
         size = self.hand_sizes[seat]
-        taken = self.discard[-n:]
-        if mode < 0 and size > self._hands[seat][taken[0]]:
+        pile = self.discard
+        depth = len(pile)
+        deepest = pile[depth - n]  # the card taken that must be played
+        hand = self._hands[seat]
+        if mode < 0 and size > hand[deepest]:
             return True  # a card that is no copy of the one taken can be discarded
-        counts = self._hands[seat][:]
+        counts = hand[:]
         present = self._masks[seat]
-        for c in taken:
+        for i in range(depth - n, depth):  # (by index: compiled, a slice is a new list)
+            c = pile[i]
             counts[c] = counts[c] + 1
             if c != JOKER:
                 present |= 1 << c
-        must = taken[0] if mode >= 0 else -1
-        no_discard = taken[0] if n == 1 else -1
+        must = deepest if mode >= 0 else -1
+        no_discard = deepest if n == 1 else -1
         return bool(
             self._play_moves(
                 seat, counts, present, size + n, must, max(mode, 0), no_discard, resume, True
@@ -501,7 +535,7 @@ class MoveGeneration(GameFields):
         if mode != MUST_NEW and self.melds:
             spots = self._spots()
             if must >= 0:
-                held: Sequence[int] = [must] if must in spots else []
+                held: list[int] = [must] if must in spots else []  # (a list: indexed compiled)
                 if not held and not first:
                     return moves
             else:
@@ -589,10 +623,15 @@ class MoveGeneration(GameFields):
                 ranks ^= low
                 key = group_key(BIT_INDEX[low % 67], a, b, c, d)
                 moves += groups[key] or _group_row(seat, jokers, key)
-            moves += r0[0]
-            moves += r1[0]
-            moves += r2[0]
-            moves += r3[0]
+            # (most suits make no run: compiled, `+=` of an empty tuple is still a generic call)
+            if r0[0]:
+                moves += r0[0]
+            if r1[0]:
+                moves += r1[0]
+            if r2[0]:
+                moves += r2[0]
+            if r3[0]:
+                moves += r3[0]
         else:
             moves = [*r0[0], *r1[0], *r2[0], *r3[0]]
         if no_discard >= 0 and moves:
