@@ -133,6 +133,17 @@ def fill_mask(view: Any, actions: list[int]) -> None:
         view[action] = 1
 
 
+def _phase_index(phase: str) -> int:
+    """``_PHASE_INDEX[phase]``, the two phases of nearly every step first by identity (a game's
+    phase is one of the Phase members): compiled, a dictionary look-up by a str subclass costs
+    several times as much."""
+    if phase is DRAW:
+        return 0
+    if phase is PLAY:
+        return 1
+    return _PHASE_INDEX[phase]
+
+
 def _move_hot(v: Any, at: int, old: int, new: int) -> None:
     """One one-hot group of the vector ``v`` from ``at``: the bit of ``old`` off, ``new``'s on
     (-1: none)."""
@@ -369,8 +380,8 @@ class Tracker:
         vector)."""
         if phase is not self.phase:  # (a Phase: one object each)
             if self.phase:
-                v[self.phase_at + _PHASE_INDEX[self.phase]] = 0.0
-            v[self.phase_at + _PHASE_INDEX[phase]] = 1.0
+                v[self.phase_at + _phase_index(self.phase)] = 0.0
+            v[self.phase_at + _phase_index(phase)] = 1.0
             self.phase = phase
         window = game.window
         turn = game.turn
