@@ -129,7 +129,10 @@ def layoff_action(melds: Sequence[TableMeld], move: Move) -> int:
 def fill_mask(view: Any, actions: list[int]) -> None:
     """Set ``view[action] = 1`` for each of ``actions`` (``view``: the mask's bytes, a
     ``bytearray`` or a memoryview)."""
-    for action in actions:
+    # (Any: compiled, each action is passed on as the int object it is, where an int-typed
+    # loop unboxes it and boxes it again: a new object for every action above 256)
+    items: list[Any] = actions
+    for action in items:
         view[action] = 1
 
 
