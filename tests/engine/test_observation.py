@@ -1,5 +1,6 @@
 """The observation's constructor: written out in engine/observation.py (so that the compiled
-build makes an observation without running Python), it must stay the dataclass's own."""
+build makes an observation without running Python), it must stay the dataclass's own; so must
+a hand result's (engine/phases.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import random
 
 import pytest
 
-from rummy500.engine import Game, MeldView, Observation, Rules
+from rummy500.engine import Game, HandResult, MeldView, Observation, Rules
+from rummy500.engine.melds import analyze_meld, meld_value, melded_value
 
 
 def _observations() -> list[Observation]:
@@ -56,3 +58,51 @@ def test_an_observation_stays_frozen() -> None:
     assert dataclasses.replace(obs, seat=2).seat == 2
     with pytest.raises(TypeError):
         Observation(*[getattr(obs, f.name) for f in dataclasses.fields(obs)][:-1])  # type: ignore[call-arg]
+
+
+def test_a_hand_result_takes_every_field_in_order_by_position_and_by_name() -> None:
+    rng = random.Random(5)
+    game = Game.new(3, seed=6, rules=Rules(target=150))
+    while not game.is_game_over():
+        if game.is_hand_over():
+            game.deal()
+        else:
+            game.play(rng.choice(game.legal_moves()))
+    names = [f.name for f in dataclasses.fields(HandResult)]
+    assert names == ["scores", "ended_by", "out", "capped", "melded", "left"]
+    assert len(game.hand_results) > 1
+    for result in game.hand_results:
+        values = [getattr(result, name) for name in names]
+        for made in (HandResult(*values), HandResult(**dict(zip(names, values, strict=True)))):
+            assert [getattr(made, name) for name in names] == values
+            assert made == result
+            assert hash(made) == hash(result)
+            assert repr(made) == repr(result)
+    short = HandResult((5, -5), "stock", None)
+    assert (short.capped, short.melded, short.left) == (False, (), ())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        short.out = 1  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        HandResult((5, -5), "stock")  # type: ignore[call-arg]
+
+
+def test_a_meld_played_scores_what_meld_value_says() -> None:
+    """The game scores a meld from the analysis it has just made (melded_value), without the
+    cached meld_value: both must agree on every meld, runs with low and high aces and jokers,
+    groups with jokers, both value sets."""
+    rng = random.Random(8)
+    seen = 0
+    for seed in range(40):
+        game = Game.new(2, seed=seed, rules=Rules(values=rng.choice(["standard", "5-10-15"])))
+        while not game.is_hand_over():
+            legal = game.legal_moves()
+            for move in legal:
+                if move.verb == "meld":
+                    is_run, _key, lo, _hi, cards = analyze_meld(move.cards)
+                    for values in ("standard", "5-10-15"):
+                        assert melded_value(is_run, lo, cards, values) == meld_value(
+                            cards, values
+                        ), move
+                    seen += 1
+            game.play(rng.choice(legal))
+    assert seen > 1000

@@ -723,6 +723,19 @@ def meld_value(cards: tuple[int, ...], values: str = "standard") -> int:
     """Points scored for a new meld of ``cards`` (canonical order, as :func:`analyze_meld`
     gives them)."""
     is_run, _key, lo, _hi, _cards = analyze_meld(cards)
+    return melded_value(is_run, lo, cards, values)
+
+
+def melded_value(is_run: bool, lo: int, cards: tuple[int, ...], values: str = "standard") -> int:
+    """:func:`meld_value` of a meld already analysed (``is_run`` and ``lo`` as
+    :func:`analyze_meld` gives them, ``cards`` in canonical order), without a second cache
+    look-up: the game has just analysed the meld it plays (compiled, a call through
+    ``lru_cache`` is a generic call that hashes the cards)."""
+    total = 0
     if is_run:
-        return sum(played_value(c, lo + i, values) for i, c in enumerate(cards))
-    return sum(played_value(c, -1, values) for c in cards)
+        for i in range(len(cards)):
+            total += played_value(cards[i], lo + i, values)
+        return total
+    for c in cards:
+        total += played_value(c, -1, values)
+    return total

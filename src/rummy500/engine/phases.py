@@ -80,6 +80,25 @@ class HandResult:
     melded: tuple[int, ...] = ()  # points melded and laid off
     left: tuple[int, ...] = ()  # points left in hand
 
+    def __init__(
+        self,
+        scores: tuple[int, ...],
+        ended_by: str,
+        out: int | None,
+        capped: bool = False,
+        melded: tuple[int, ...] = (),
+        left: tuple[int, ...] = (),
+    ) -> None:
+        # Written out, as engine/observation.py's Observation is (see there): the frozen
+        # dataclass's generated __init__ runs as Python even in the compiled build (once a
+        # hand, about 9,000 instructions), where mypyc makes each line a store into the object.
+        object.__setattr__(self, "scores", scores)
+        object.__setattr__(self, "ended_by", ended_by)
+        object.__setattr__(self, "out", out)
+        object.__setattr__(self, "capped", capped)
+        object.__setattr__(self, "melded", melded)
+        object.__setattr__(self, "left", left)
+
     def to_json(self) -> dict[str, Any]:
         """How the hand ended and the points, by seat (no card is named)."""
         return {

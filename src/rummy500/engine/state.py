@@ -33,8 +33,8 @@ from rummy500.engine.melds import (
     BIT_INDEX,
     CARD_VALUES,
     analyze_meld,
-    meld_value,
     meldable,
+    melded_value,
     played_value,
 )
 from rummy500.engine.movegen import (
@@ -307,7 +307,7 @@ class Game(Serialization):
             self._meld_view = None
             self._meld_changed(meld, ())
             points = self.points
-            points[seat] = points[seat] + meld_value(cards, self.rules.values)
+            points[seat] = points[seat] + melded_value(is_run, lo, cards, self.rules.values)
             self._remove(seat, cards)
             if self._resume >= 0 or not self.hand_sizes[seat]:
                 self._after_table_play(seat)
@@ -377,12 +377,15 @@ class Game(Serialization):
 
     def _end_hand(self, ended_by: str, out: int | None, capped: bool = False) -> None:
         table = CARD_VALUES[self.rules.values]
-        hands, masks = self._hands, self._masks
-        left = tuple([_hand_value(table, hands[s], masks[s]) for s in range(len(hands))])
-        melded = tuple(self.points)
-        scores = tuple(m - lv for m, lv in zip(melded, left, strict=True))
-        for seat, s in enumerate(scores):
-            self.totals[seat] += s
+        hands, masks, points, totals = self._hands, self._masks, self.points, self.totals
+        n = len(hands)
+        left = tuple([_hand_value(table, hands[s], masks[s]) for s in range(n)])
+        melded = tuple(points)
+        # (lists by index: compiled, zip() and a generator are generic iterations, and
+        # totals[s] += x a boxed in-place add)
+        scores = tuple([points[s] - left[s] for s in range(n)])
+        for s in range(n):
+            totals[s] = totals[s] + scores[s]
         self.hand_results.append(HandResult(scores, ended_by, out, capped, melded, left))
         self._window = []
         self._must_use = -1

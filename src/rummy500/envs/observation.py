@@ -183,6 +183,10 @@ class ObservationLayout:
         return ObservationLayout(players)
 
 
+# The mask's dtype as an object: np.frombuffer converts np.int8 to it at every call otherwise.
+_INT8 = np.dtype(np.int8)
+
+
 class EncodedGame:
     """A :class:`Game` with its observation vectors and action mask, kept current cheaply.
 
@@ -227,7 +231,9 @@ class EncodedGame:
 
     def observation(self, seat: int) -> np.ndarray:
         """``seat``'s observation vector (a new ``float32`` array of ``layout.size``)."""
-        return self.state.take(self.layout.gather[seat])  # (take: faster than indexing)
+        # (take: faster than indexing; mode="wrap" skips the bounds check of the default,
+        # about a tenth of the gather's time: the layout's indices are all in the vector)
+        return self.state.take(self.layout.gather[seat], mode="wrap")
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the seat that must act, ascending (cached until the next move)."""
@@ -242,7 +248,7 @@ class EncodedGame:
             legal = self._legal = game_actions(self.game)
         mask = bytearray(NUM_ACTIONS)  # (filled, then wrapped: cheaper than np.zeros' array)
         fill_mask(mask, legal)
-        return np.frombuffer(mask, np.int8)
+        return np.frombuffer(mask, _INT8)
 
     # --- playing ------------------------------------------------------------------------------
 

@@ -158,9 +158,14 @@ class Rummy500Env(AECEnv):
             self._clear_rewards()
             self._rewarded = False
         game = table.game
-        if game.phase == "hand_over" or game.phase == "game_over":
+        # (at every step: one compiled call, and the agent's flags read only when they may
+        # have changed, at the end of a hand)
+        if game.is_hand_over():
             self._end_of_hand(game)
-        if not (self.terminations[agent] or self.truncations[agent]):
+            over = self.terminations[agent] or self.truncations[agent]
+        else:
+            over = False
+        if not over:
             to_act = game.to_act
             assert to_act is not None
             self.agent_selection = self.agents[to_act]

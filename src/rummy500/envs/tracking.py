@@ -129,8 +129,22 @@ def layoff_action(melds: Sequence[TableMeld], move: Move) -> int:
 def fill_mask(view: Any, actions: list[int]) -> None:
     """Set ``view[action] = 1`` for each of ``actions`` (``view``: the mask's bytes, a
     ``bytearray`` or a memoryview)."""
-    for action in actions:
+    # (Any: compiled, each action is passed on as the int object it is, where an int-typed
+    # loop unboxes it and boxes it again: a new object for every action above 256)
+    items: list[Any] = actions
+    for action in items:
         view[action] = 1
+
+
+def _phase_index(phase: str) -> int:
+    """``_PHASE_INDEX[phase]``, the two phases of nearly every step first by identity (a game's
+    phase is one of the Phase members): compiled, a dictionary look-up by a str subclass costs
+    several times as much."""
+    if phase is DRAW:
+        return 0
+    if phase is PLAY:
+        return 1
+    return _PHASE_INDEX[phase]
 
 
 def _move_hot(v: Any, at: int, old: int, new: int) -> None:
@@ -369,8 +383,8 @@ class Tracker:
         vector)."""
         if phase is not self.phase:  # (a Phase: one object each)
             if self.phase:
-                v[self.phase_at + _PHASE_INDEX[self.phase]] = 0.0
-            v[self.phase_at + _PHASE_INDEX[phase]] = 1.0
+                v[self.phase_at + _phase_index(self.phase)] = 0.0
+            v[self.phase_at + _phase_index(phase)] = 1.0
             self.phase = phase
         window = game.window
         turn = game.turn
