@@ -61,6 +61,24 @@ def test_two_sites_play_in_turns_and_the_waiting_one_sends_nothing() -> None:
     assert turns["ratio"] == round(turns["ms_a_move"][1] / turns["ms_a_move"][0], 3)
 
 
+def test_a_site_may_pin_each_server_process_to_a_core_of_its_own() -> None:
+    """``Cluster(pin_servers=True)`` (``bench server --pin-servers``): the n-th server process,
+    and what it starts, runs on the n-th core this process may use only (round again)."""
+    cores = sorted(os.sched_getaffinity(0))
+    with Cluster(processes=3, pin_servers=True) as site:
+        for n, node in enumerate(site.nodes):
+            assert node.process is not None
+            expected = {cores[n % len(cores)]}
+            assert os.sched_getaffinity(node.process.pid) == expected, node.name
+            tids = os.listdir(f"/proc/{node.process.pid}/task")
+            assert len(tids) > 1  # its threads, started after it was pinned, are pinned too
+            for tid in tids:
+                assert os.sched_getaffinity(int(tid)) == expected, (node.name, tid)
+    with Cluster(processes=1) as site:  # not asked: as the cluster may
+        assert site.nodes[0].process is not None
+        assert os.sched_getaffinity(site.nodes[0].process.pid) == set(cores)
+
+
 def test_alternating_needs_a_site() -> None:
     result = CliRunner().invoke(app, ["bench", "server", "--alternate-with", "2", "--json"])
     assert result.exit_code != 0 and "--processes" in result.output

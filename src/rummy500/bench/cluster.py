@@ -254,6 +254,9 @@ class ServerNode:
     log_path: Path
     env: dict[str, str]
     process: subprocess.Popen[bytes] | None = None
+    #: the cores the process (and every thread and process it starts) may run on; ``None``:
+    #: as the cluster may (:attr:`Cluster.pin_servers`)
+    cpus: frozenset[int] | None = None
 
     #: the base URL of requests sent through :attr:`socket` (any host name will do)
     base = "http://node"
@@ -267,6 +270,9 @@ class ServerNode:
                 env=self.env,
                 start_new_session=True,  # Ctrl-C reaches the cluster, which stops each in turn
             )
+        if self.cpus is not None:
+            # at once, before the interpreter has started a thread: what it starts inherits it
+            os.sched_setaffinity(self.process.pid, self.cpus)
         _wait_http(f"{self.base}/api/health", self.process, self.name, timeout, self.socket)
 
     def alive(self) -> bool:
@@ -309,6 +315,11 @@ class Cluster:
     #: share with the server processes they do not preempt them when woken (``bench server
     #: --batch-helpers``; it did not lower the CPU a move: docs/server.md).
     batch_helpers: bool = False
+    #: Pin each server process to a core of its own, in turn (the n-th process to the n-th
+    #: core this process may run on, round again when there are more processes than cores);
+    #: its search workers and threads share it (``bench server --pin-servers``: docs/server.md
+    #: "A core for each server process"). Linux only.
+    pin_servers: bool = False
 
     def __post_init__(self) -> None:
         if self.processes < 1:
@@ -430,6 +441,9 @@ class Cluster:
         ]  # fmt: skip
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         node = ServerNode(name, path, args, self.folder / f"{name}.log", env)
+        if self.pin_servers:
+            cores = sorted(os.sched_getaffinity(0))
+            node.cpus = frozenset({cores[n % len(cores)]})
         node.start()
         self.nodes.append(node)
         return node

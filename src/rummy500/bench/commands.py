@@ -180,6 +180,15 @@ def bench_server(
             ),
         ),
     ] = False,
+    pin_servers: Annotated[
+        bool,
+        typer.Option(
+            help=N_(
+                "With --processes, pin each server process (and the search workers and threads "
+                "it starts) to a core of its own, in turn (Linux)."
+            ),
+        ),
+    ] = False,
     alternate_with: Annotated[
         int | None,
         typer.Option(
@@ -220,6 +229,7 @@ def bench_server(
                 level=level,
                 seed=seed,
                 warmup=warmup,
+                pin_servers=pin_servers,
             )
         )
         if json_out:
@@ -241,6 +251,7 @@ def bench_server(
             hint_fraction=hint_fraction,
             batch_players=batch_players,
             batch_helpers=batch_helpers,
+            pin_servers=pin_servers,
         )
     )
     if json_out:

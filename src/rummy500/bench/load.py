@@ -560,6 +560,7 @@ async def run_benchmark(
     hint_fraction: float = 0.0,
     batch_players: bool = False,
     batch_helpers: bool = False,
+    pin_servers: bool = False,
 ) -> dict[str, Any]:
     """Start a server, play ``tables`` tables for ``warmup`` + ``seconds`` seconds, measure the
     last ``seconds``. Returns the figures (the first keys are the ``--json`` output). With
@@ -568,7 +569,8 @@ async def run_benchmark(
     as ``serve`` does by default, one per core). ``hint_fraction`` of the simulated players ask
     for a hint at every decision. ``batch_players``: the simulated players play as
     ``SCHED_BATCH`` (:func:`players_yield`); ``batch_helpers``: the site's HAProxy and
-    PostgreSQL run so (:func:`~rummy500.bench.cluster.run_as_batch`)."""
+    PostgreSQL run so (:func:`~rummy500.bench.cluster.run_as_batch`); ``pin_servers``: each
+    server process on a core of its own (:attr:`~rummy500.bench.cluster.Cluster.pin_servers`)."""
     level, level_args = check_level(level)
     if not 0.0 <= hint_fraction <= 1.0:
         raise ValueError(f"the hint fraction is from 0 to 1, not {hint_fraction}")
@@ -577,7 +579,7 @@ async def run_benchmark(
     if processes > 0:
         return await _run_on_cluster(
             tables, seconds, think_ms, level, seed, warmup, processes, level_args, hint_fraction,
-            batch_players, batch_helpers,
+            batch_players, batch_helpers, pin_servers,
         )  # fmt: skip
 
     rng = random.Random(seed)
@@ -718,13 +720,17 @@ async def _run_on_cluster(
     hint_fraction: float = 0.0,
     batch_players: bool = False,
     batch_helpers: bool = False,
+    pin_servers: bool = False,
 ) -> dict[str, Any]:
     from rummy500.bench.cluster import Cluster
 
     rng = random.Random(seed)
     stats = _Stats()
     site = Cluster(
-        processes=P, serve_args=[*_serve_args(tables), *level_args], batch_helpers=batch_helpers
+        processes=P,
+        serve_args=[*_serve_args(tables), *level_args],
+        batch_helpers=batch_helpers,
+        pin_servers=pin_servers,
     )
     loop = asyncio.get_running_loop()
     starting = loop.run_in_executor(None, site.start)
@@ -918,6 +924,7 @@ async def run_alternating(
     seed: int = 0,
     warmup: float = 3.0,
     settle: float = 2.0,
+    pin_servers: bool = False,
 ) -> dict[str, Any]:
     """Two sites at once (PostgreSQL, ``processes[i]`` server processes and HAProxy each, all
     started here), ``tables`` tables each, played in turns: in each of ``rounds`` rounds each
@@ -927,13 +934,19 @@ async def run_alternating(
     from run to run; windows a few seconds apart, in the same processes, compare the settings
     under the same conditions. Returns each window's figures, each site's CPU a move over all
     its windows (servers and PostgreSQL, ms), the ratio of the second to the first, and the
-    median of the rounds' ratios."""
+    median of the rounds' ratios. ``pin_servers``: each site's server processes on cores of
+    their own (:attr:`~rummy500.bench.cluster.Cluster.pin_servers`)."""
     from rummy500.bench.cluster import Cluster
 
     level, level_args = check_level(level)
     think = think_ms / 1000
     sites = [
-        Cluster(processes=p, serve_args=[*_serve_args(tables), *level_args]) for p in processes
+        Cluster(
+            processes=p,
+            serve_args=[*_serve_args(tables), *level_args],
+            pin_servers=pin_servers,
+        )
+        for p in processes
     ]
     loop = asyncio.get_running_loop()
     starting: list[asyncio.Future[Any]] = []
