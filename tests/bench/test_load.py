@@ -83,3 +83,23 @@ def test_the_simulated_players_yield_to_the_server_they_measure(
     assert seen["players"] == {os.SCHED_BATCH if batch else before}
     assert seen["servers"] == {os.SCHED_OTHER}
     assert os.sched_getscheduler(0) == before
+
+
+def test_two_sites_of_the_same_size_are_compared_site_by_site() -> None:
+    """``bench server --processes 2 --alternate-with 2`` (two settings of the same size, e.g.
+    pinned and not): each site's windows are its own, not pooled by process count."""
+    from rummy500.bench.load import _alternating_figures, _window
+
+    def shares(percent: float) -> dict[str, float]:
+        return {"servers": percent, "postgres": 0.0}
+
+    lat = [0.001] * 100  # 100 moves in each window of 1 s
+    windows = [
+        _window(0, 0, 2, lat, 1.0, shares(10.0)),
+        _window(0, 1, 2, lat, 1.0, shares(12.0)),
+        _window(1, 1, 2, lat, 1.0, shares(12.0)),
+        _window(1, 0, 2, lat, 1.0, shares(10.0)),
+    ]
+    figures = _alternating_figures(windows, (2, 2), 10, 1.0, 2, [])
+    assert figures["ms_a_move"] == [1.0, 1.2]
+    assert figures["ratio"] == 1.2 and figures["round_ratios"] == [1.2, 1.2]

@@ -749,15 +749,25 @@ async def _run_on_cluster(
     return _figures(stats, tables, elapsed, think_ms, seconds, P)
 
 
+def _ms_at(ordered: list[float], p: float, digits: int = 2) -> float:
+    """The ``p`` quantile of ``ordered`` (seconds, ascending) in ms (0 for none)."""
+    if not ordered:
+        return 0.0
+    return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, digits)
+
+
+def _site_cpu(shares: dict[str, float]) -> float:
+    """What a site's servers and PostgreSQL took of the CPU in ``shares`` (% of a core)."""
+    return shares.get("servers", 0.0) + shares.get("postgres", 0.0)
+
+
 def _figures(
     stats: _Stats, tables: int, elapsed: float, think_ms: int, seconds: float, processes: int
 ) -> dict[str, Any]:
     lat = sorted(stats.latencies)
 
     def pct(p: float) -> float:
-        if not lat:
-            return 0.0
-        return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 2)
+        return _ms_at(lat, p)
 
     return {
         "tables": tables,
@@ -796,9 +806,7 @@ def _bot_turn_figures(stats: _Stats) -> dict[str, Any]:
     moves = stats.bot_turn_moves
 
     def pct(p: float) -> float:
-        if not turns:
-            return 0.0
-        return round(turns[min(len(turns) - 1, int(p * len(turns)))] * 1000, 1)
+        return _ms_at(turns, p, 1)
 
     return {
         "bot_turns": len(turns),
@@ -823,9 +831,7 @@ def _hint_figures(stats: _Stats, elapsed: float) -> dict[str, Any]:
     hints = sorted(stats.hint_latencies)
 
     def pct(p: float) -> float:
-        if not hints:
-            return 0.0
-        return round(hints[min(len(hints) - 1, int(p * len(hints)))] * 1000, 1)
+        return _ms_at(hints, p, 1)
 
     return {
         "hints": len(hints),
@@ -898,19 +904,20 @@ class _Gate:
 
     rng: random.Random
     think: float
-    is_open: bool = False
     waiting: list[_Player] = field(default_factory=list)
     opened: asyncio.Event = field(default_factory=asyncio.Event)
 
+    @property
+    def is_open(self) -> bool:
+        return self.opened.is_set()
+
     def open(self) -> None:
-        self.is_open = True
         self.opened.set()
         for player in self.waiting:
             player.resume(self.think * self.rng.random())
         self.waiting.clear()
 
     def shut(self) -> None:
-        self.is_open = False
         self.opened.clear()
 
 
@@ -1002,12 +1009,10 @@ async def run_alternating(
                     shares, idle_shares = cpu.shares(), idle.shares()
                     gates[i].shut()
                     lat = sorted(stats[i].latencies[before:])
-                    window = _window(n, processes[i], lat, elapsed, shares)
+                    window = _window(n, i, processes[i], lat, elapsed, shares)
                     # the other site, waiting meanwhile: its moves sent (none) and its CPU
                     window["other_site_moves"] = stats[other].sent - other_sent
-                    window["other_site_percent"] = round(
-                        idle_shares.get("servers", 0.0) + idle_shares.get("postgres", 0.0), 1
-                    )
+                    window["other_site_percent"] = round(_site_cpu(idle_shares), 1)
                     windows.append(window)
             stop.set()
             for gate in gates:
@@ -1022,19 +1027,21 @@ async def run_alternating(
 
 
 def _window(
-    n: int, processes: int, lat: list[float], elapsed: float, shares: dict[str, float]
+    n: int, site: int, processes: int, lat: list[float], elapsed: float, shares: dict[str, float]
 ) -> dict[str, Any]:
-    """One measured window of :func:`run_alternating`."""
+    """One measured window of :func:`run_alternating`: round ``n``, ``site`` (0 or 1) playing,
+    ``lat`` its moves' answer times (ascending), over ``elapsed`` seconds."""
     moves_per_s = len(lat) / elapsed
-    used = shares.get("servers", 0.0) + shares.get("postgres", 0.0)
     return {
         "round": n,
+        "site": site,
         "processes": processes,
+        "seconds": round(elapsed, 3),
         "moves": len(lat),
         "moves_per_s": round(moves_per_s, 1),
-        "ms_a_move": round(used * 10 / moves_per_s, 3) if lat else None,
-        "p50_ms": round(lat[len(lat) // 2] * 1000, 2) if lat else 0.0,
-        "p99_ms": round(lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000, 2) if lat else 0.0,
+        "ms_a_move": round(_site_cpu(shares) * 10 / moves_per_s, 3) if lat else None,
+        "p50_ms": _ms_at(lat, 0.50),
+        "p99_ms": _ms_at(lat, 0.99),
         "cpu_percent": shares,
     }
 
@@ -1050,23 +1057,17 @@ def _alternating_figures(
     """What :func:`run_alternating` returns: each site's CPU a move over all its windows (the
     CPU it took in them over the moves answered in them), their ratio, and each round's."""
 
-    def pooled(p: int) -> float | None:
-        mine = [w for w in windows if w["processes"] == p]
+    def pooled(site: int) -> float | None:
+        mine = [w for w in windows if w["site"] == site]
         moves = sum(w["moves"] for w in mine)
-        used = sum(
-            (w["cpu_percent"].get("servers", 0.0) + w["cpu_percent"].get("postgres", 0.0))
-            * w["moves"]
-            / w["moves_per_s"]
-            for w in mine
-            if w["moves"]
-        )  # percent of a core × seconds
+        used = sum(_site_cpu(w["cpu_percent"]) * w["seconds"] for w in mine)  # % of a core × s
         return round(used * 10 / moves, 3) if moves else None
 
-    first, second = (pooled(p) for p in processes)
+    first, second = pooled(0), pooled(1)
     ratios = []
     for n in range(rounds):
-        pair = {w["processes"]: w["ms_a_move"] for w in windows if w["round"] == n}
-        a, b = pair.get(processes[0]), pair.get(processes[1])
+        pair = {w["site"]: w["ms_a_move"] for w in windows if w["round"] == n}
+        a, b = pair.get(0), pair.get(1)
         if a and b:
             ratios.append(round(b / a, 3))
     return {

@@ -402,7 +402,7 @@ class TablePlay:
             if level is not None and self.bots.quick(level):
                 # who plays the seat, before its moves (after the moves held before them)
                 self._tell_in_turn(SeatsChanged())
-                await self._quick_turn(seat, level)
+                self._quick_turn(seat, level)
                 continue
             if level is not None:
                 key = ("play", self.version, seat)
@@ -703,15 +703,16 @@ class TablePlay:
         self._game_over(news)
         self.publish(news)
 
-    async def _quick_turn(self, seat: int, level: str) -> None:
+    def _quick_turn(self, seat: int, level: str) -> None:
         """A computer player that decides on the event loop (:meth:`TableBots.quick`) plays
         its whole turn at once: each move decided in the game as the one before left it (with
         the seed of its version, as when it decided one move a wake-up), applied and held
         (:meth:`_hold`: its ``update`` made for each seat from the game right after it). The
         turn ends where the seat's turn does, or where the phase leaves the draw and the play
-        (a call window, the hand's end). Then, unless another quick computer player's turn
-        follows, every move held (the person's move before the turn, if one was) is stored
-        in one write, and only then is anyone told, one ``update`` a move (:meth:`_release`)."""
+        (a call window, the hand's end). :meth:`advance` then plays the next quick computer
+        player's turn, if one follows, or stores every move held (the person's move before the
+        turn, if one was) in one write, and only then is anyone told, one ``update`` a move
+        (:meth:`_release`)."""
         g = self.game
         assert g is not None
         by = self._computer_by(seat)
@@ -728,8 +729,6 @@ class TablePlay:
             self._hold(str(g.moves[-1]), by, None, before)
             if g.phase not in (DRAW, PLAY) or g.to_act != seat:
                 break
-        if self._quick_turn_due() is None:
-            await self._release()
 
     def _moved(
         self, version: int, by: str, ref: Any, before: str, *, stored: bool = True

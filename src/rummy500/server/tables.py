@@ -193,9 +193,9 @@ class TableHub:
         are at here are written down just before: none of them can be found unattended by this
         process. Then the expired sign-in sessions and challenges are deleted."""
         unattended = self.config.unattended_seconds
-        every = ATTEND_SECONDS if unattended <= 0 else max(ATTEND_MIN_SECONDS, unattended / 4)
+        every = min(ATTEND_SECONDS, max(ATTEND_MIN_SECONDS, unattended / 4))
         while True:
-            await asyncio.sleep(min(every, ATTEND_SECONDS))
+            await asyncio.sleep(every if unattended > 0 else ATTEND_SECONDS)
             try:
                 if unattended > 0:
                     here = [t.id for t in self.live.values() if t.seating.people_here()]
