@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load, moveData } from './web.js';
 
-const { EMPTY, reduce, closeSummary, seatName, totalsByHand } = await load('table-state.js');
+const { EMPTY, reduce, closeSummary, summaryReady, seatName, totalsByHand } = await load('table-state.js');
 
 const SEATS = [
   { seat: 'P1', kind: 'human', level: null, name: 'Ann', taken: true },
@@ -131,6 +131,46 @@ test('a deal starts a new log and tells an open summary that the next hand has s
   assert.equal(s.summary.nextHandStarted, true);
   assert.deepEqual(s.log.map((e) => e.event.kind), ['deal']);
   assert.equal(closeSummary(s).summary, null);
+});
+
+test('a state after the next deal closes a summary its player closed with Play on, and tells an open one the hand started', () => {
+  const over = { type: 'hand_over', version: 9, hand_number: 1, scores: { P1: 40, P2: -5 }, ended_by: 'out', out: 'P1' };
+  let s = reduce(reduce(EMPTY, state()), over);
+  const dealt = state({ version: 12, view: view({ hand_number: 2, hand_results: [over] }) });
+  // the connection dropped between hands and came back after the deal: no deal update came
+  assert.equal(reduce(summaryReady(s), dealt).summary, null, 'a ready summary goes, as at a deal');
+  s = reduce(s, dealt);
+  assert.equal(s.summary.hand_number, 1);
+  assert.equal(s.summary.nextHandStarted, true, 'one left open says the next hand started');
+});
+
+test('a state between hands does not show again a summary its player closed, unless the server waits for them', () => {
+  const results = [{ scores: { P1: 40, P2: -5 }, ended_by: 'out', out: 'P1' }];
+  const between = (waiting) =>
+    state({ version: 9, view: view({ phase: 'hand_over', hand_results: results }), next_hand: { waiting, deal_ms: 5000 } });
+  let s = reduce(EMPTY, between(['P1']));
+  assert.equal(s.summary.hand_number, 1);
+  assert.ok(!s.summary.ready);
+  s = closeSummary(s);
+  assert.equal(reduce(s, between([])).summary, null, 'closed, and the table waits for nobody');
+  const again = reduce(s, between(['P1'])).summary;
+  assert.ok(again && !again.ready, 'the server waits for P1 again');
+  // a reload (a fresh page) while the server has this seat's ready: the summary waits for the deal
+  const reloaded = reduce(EMPTY, between(['P2']));
+  assert.equal(reloaded.summary.ready, true);
+  assert.equal(reduce(reloaded, update(10, { kind: 'deal', hand_number: 2, dealer: 'P1' })).summary, null);
+  // a spectator's page shows it, never ready
+  const watching = reduce(EMPTY, { ...between(['P1']), you: { seat: null, spectator: true } });
+  assert.ok(watching.summary && !watching.summary.ready);
+});
+
+test('a state with a later hand over shows that hand\'s summary, not the one left open', () => {
+  const results = [{ scores: { P1: 40, P2: -5 } }, { scores: { P1: 10, P2: 65 } }];
+  let s = reduce(EMPTY, state({ view: view({ phase: 'hand_over', hand_results: results.slice(0, 1) }) }));
+  assert.equal(s.summary.hand_number, 1);
+  s = reduce(s, state({ view: view({ phase: 'hand_over', hand_number: 2, hand_results: results }) }));
+  assert.equal(s.summary.hand_number, 2);
+  assert.deepEqual(s.summary.totals, { P1: 50, P2: 60 });
 });
 
 test('a hand is counted once even when its hand_over comes twice', () => {

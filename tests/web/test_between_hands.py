@@ -103,10 +103,9 @@ def play_until_the_hand_is_over(pages: list[Any]) -> None:
     raise AssertionError("the hand never ended")
 
 
-def test_the_next_hand_waits_for_everyone_to_close_the_summary_which_shows_the_cards_left(
-    chromium: Any, short_hands_server: LiveServer, artifacts: Path
-) -> None:
-    server = short_hands_server
+def two_at_a_table(chromium: Any, server: LiveServer, ann_screen: dict[str, Any]) -> list[Any]:
+    """Ann (on ``ann_screen``) and Bob (on a desktop) at a new table with an easy computer
+    player, each page showing the first hand."""
     with httpx.Client(base_url=server.url) as http:
         spec = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}]
         made = http.post("/api/tables", json={"seats": spec, "target": 5000, "name": "Ann"})
@@ -116,10 +115,18 @@ def test_the_next_hand_waits_for_everyone_to_close_the_summary_which_shows_the_c
         joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Bob"})
         assert joined.status_code == 200, joined.text
         bob_seat = {**joined.json(), "table": ann_seat["table"]}
-    ann = seat_page(chromium, server, ann_seat, PHONE)
+    ann = seat_page(chromium, server, ann_seat, ann_screen)
     bob = seat_page(chromium, server, bob_seat, DESKTOP)
     for page in (ann, bob):
         page.wait_for_function("() => window.rummy500 && window.rummy500.snapshot().view")
+    return [ann, bob]
+
+
+def test_the_next_hand_waits_for_everyone_to_close_the_summary_which_shows_the_cards_left(
+    chromium: Any, short_hands_server: LiveServer, artifacts: Path
+) -> None:
+    server = short_hands_server
+    ann, bob = two_at_a_table(chromium, server, PHONE)
     play_until_the_hand_is_over([ann, bob])
 
     for page, size in ((ann, "phone"), (bob, "desktop")):
@@ -173,3 +180,31 @@ def test_the_next_hand_waits_for_everyone_to_close_the_summary_which_shows_the_c
     for page in (ann, bob):
         page.wait_for_function("() => window.rummy500.snapshot().view.hand_number === 2")
         page.locator("[data-summary]").wait_for(state="detached")
+
+
+def test_a_player_who_was_away_during_the_deal_finds_the_summary_gone_or_saying_so(
+    chromium: Any, short_hands_server: LiveServer
+) -> None:
+    """Ann says Play on, then her connection drops; Bob closes his summary, and the next hand is
+    dealt while Ann is away. Back, her page gets the whole state of the new hand (no deal
+    update): her summary goes, as it would at the deal. Bob's, left open, would say the hand
+    started."""
+    ann, bob = two_at_a_table(chromium, short_hands_server, DESKTOP)
+    play_until_the_hand_is_over([ann, bob])
+    for page in (ann, bob):
+        page.locator("[data-summary]").wait_for()
+    ann.locator('[data-action="play-on"]').click()
+    ann.get_by_role("button", name="Waiting for the others…").wait_for()
+    bob.wait_for_function(
+        "() => { const l = document.querySelector('[data-next-hand]');"
+        " return l && l.textContent.includes('for you to') && !l.textContent.includes('Ann'); }"
+    )
+    ann.evaluate("() => window.rummy500.drop(60000)")  # away until it is told to come back
+    ann.wait_for_function("() => window.rummy500.snapshot().connection !== 'open'")
+    bob.keyboard.press("Escape")
+    bob.wait_for_function("() => window.rummy500.snapshot().view.hand_number === 2")
+    bob.locator("[data-summary]").wait_for(state="detached")
+    assert snapshot(ann)["view"]["hand_number"] == 1  # Ann's page has not heard of the deal
+    ann.evaluate("() => window.rummy500.drop(0)")  # back now
+    ann.wait_for_function("() => window.rummy500.snapshot().view.hand_number === 2")
+    ann.locator("[data-summary]").wait_for(state="detached")

@@ -20,6 +20,7 @@ export const EMPTY = {
   rematch: null,
   handResults: [], // one per finished hand: scores, melded, left, ended_by, out, totals
   summary: null, // the hand summary to show: { hand_number, …, left_cards, ready, nextHandStarted }
+  closedHand: null, // the hand whose summary this page's player closed
   nextHand: null, // between hands: { waiting: seats still reading the summary, until: deal time }
   gameOver: null, // { totals, winner, hands }
   log: [], // what happened, newest last: { id, event, view }
@@ -100,13 +101,22 @@ export function reduce(state, message, now = Date.now()) {
       if (view && view.phase === 'game_over') {
         gameOver = { totals: view.totals, winner: view.winner, hands: handResults.length };
         summary = summary || (handResults.length ? last() : null);
-      } else if (view && view.phase === 'hand_over' && handResults.length && !summary) {
-        summary = last();
       }
       const nextHand = nextHandOf(message.next_hand, now);
-      // back between hands: the server waits for this seat again until it closes the summary
       const mine = message.you && message.you.seat;
-      if (summary && summary.ready && nextHand && nextHand.waiting.includes(mine)) summary = { ...summary, ready: false };
+      const waitsForMe = !!(nextHand && mine && nextHand.waiting.includes(mine));
+      if (view && view.phase === 'hand_over' && handResults.length && !(summary && summary.hand_number === handResults.length)) {
+        // a reload (or a reconnection) between hands shows the last hand's summary, unless
+        // this page's player closed this very one and the server no longer waits for them
+        if (summary || state.closedHand !== handResults.length || waitsForMe) summary = last();
+        // the server has their ready already: the summary waits for the others, as Play on's
+        if (summary && nextHand && mine && !waitsForMe) summary = { ...summary, ready: true };
+      } else if (summary && view && view.phase !== 'game_over' && view.hand_number > summary.hand_number) {
+        // the next hand was dealt while this page was away: as a deal's update would (below)
+        summary = summary.ready ? null : { ...summary, nextHandStarted: true };
+      }
+      // back between hands: the server waits for this seat again until it closes the summary
+      if (summary && summary.ready && waitsForMe) summary = { ...summary, ready: false };
       const log = message.log ? logFromHistory(message.log, state.log) : state.log;
       return withTimes(
         {
@@ -214,9 +224,10 @@ export function reduce(state, message, now = Date.now()) {
   }
 }
 
-/** Close the hand summary. */
+/** Close the hand summary (a state that comes before the next deal does not show it again,
+ * unless the server waits for this player once more). */
 export function closeSummary(state) {
-  return { ...state, summary: null };
+  return { ...state, summary: null, closedHand: state.summary ? state.summary.hand_number : state.closedHand };
 }
 
 /** The player has said they are ready for the next hand: the summary stays, waiting for the
