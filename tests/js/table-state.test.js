@@ -180,6 +180,8 @@ test('a hand is counted once even when its hand_over comes twice', () => {
   s = reduce(s, over);
   assert.equal(s.handResults.length, 1);
   assert.equal(s.summary.type, undefined, 'the message type is not part of the summary');
+  s = reduce(summaryReady(s), over);
+  assert.equal(s.summary.ready, true, 'a player who said Play on is not asked again');
 });
 
 test('a reload during the hand summary shows the summary of the last hand, with running totals', () => {

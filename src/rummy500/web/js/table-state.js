@@ -200,6 +200,8 @@ export function reduce(state, message, now = Date.now()) {
       const handResults = state.handResults.length >= result.hand_number
         ? state.handResults
         : [...state.handResults, result];
+      // the same hand's again (a resync crossed it): the summary open for it stays as it is
+      if (state.summary && state.summary.hand_number === result.hand_number) return { ...state, handResults };
       return { ...state, handResults, summary: { ...result } };
     }
     case '_ready': // this page's own: its player closed the summary (summaryReady)
