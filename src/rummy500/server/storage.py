@@ -1528,14 +1528,6 @@ class Storage:
             row = conn.execute(select(accounts).where(accounts.c.username_key == key)).first()
         return _account(row._mapping) if row is not None else None
 
-    def account_by_handle(self, user_handle: str) -> Account | None:
-        """The account of a WebAuthn user handle (base64url)."""
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                select(accounts).where(accounts.c.user_handle == user_handle)
-            ).first()
-        return _account(row._mapping) if row is not None else None
-
     def delete_account(self, account_id: str) -> bool:
         """Delete an account: its passkeys, sessions, blocks, mutes and reports go with it
         (``ON DELETE CASCADE``); its games stay, anonymised — the seats it took lose its name
