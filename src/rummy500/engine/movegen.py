@@ -109,24 +109,37 @@ def physical_cards(played: tuple[int, ...]) -> tuple[int, ...]:
 
 # CALL_ORDER[players][seat]: who is asked, in order, when seat's discard opens a Rummy call window
 CALL_ORDER: Final = [[[(seat + k) % n for k in range(1, n)] for seat in range(n)] for n in range(9)]
-# _DISCARD_ROWS[seat][suit << 13 | ranks held]: the discards of those cards (filled on first use).
-_DISCARD_ROWS: Final[list[dict[int, tuple[Move, ...]]]] = [{} for _ in range(8)]
+# _DISCARD_ROWS[seat][suit << 13 | ranks held]: the seat's discards of those cards (each list
+# made on first use, its rows filled on first use). Indexed, not hashed: a row is read straight
+# from its slot.
+_DISCARD_ROWS: Final[list[list[tuple[Move, ...] | None] | None]] = [None] * 8
+
+
+def _discard_rows(seat: int) -> list[tuple[Move, ...] | None]:
+    """The seat's list of :data:`_DISCARD_ROWS`, made if it was not there."""
+    rows = _DISCARD_ROWS[seat]
+    if rows is None:
+        rows = _DISCARD_ROWS[seat] = [None] * (4 << 13)
+    return rows
 
 
 def _discard_row(seat: int, key: int) -> tuple[Move, ...]:
     """The row of :data:`_DISCARD_ROWS` at ``key``, made if it was not there."""
-    row = _DISCARD_ROWS[seat].get(key)
+    rows = _discard_rows(seat)
+    row = rows[key]
     if row is None:
         discards = _DISCARD[seat]
-        row = _DISCARD_ROWS[seat][key] = tuple(
+        row = rows[key] = tuple(
             discards[c] for c in _naturals((key & 0x1FFF) << (13 * (key >> 13)))
         )
     return row
 
 
-# _FREE_ROWS[seat][jokers][suit << 13 | ranks held]: (the run melds, the discards) of those cards
-# for that seat (lists made and filled on first use).
-_FREE_ROWS: Final[list[list[list[tuple[tuple[Move, ...], tuple[Move, ...]] | None] | None]]] = [
+# _RUN_ROWS[seat][jokers][suit << 13 | ranks held]: the seat's run melds of those cards (lists
+# made and filled on first use). Beside _DISCARD_ROWS rather than with it in one row: a hand's
+# free play reads each table's slot and the tuple in it, no row between (most suits make no
+# run: the shared empty tuple).
+_RUN_ROWS: Final[list[list[list[tuple[Move, ...] | None] | None]]] = [
     [None] * (MAX_JOKERS + 1) for _ in range(8)
 ]
 # _GROUP_MOVES[seat][jokers][rank << 4 | suits held]: the seat's group melds of that rank
@@ -171,18 +184,13 @@ def _draw_row(seat: int, found: int) -> tuple[Move, ...]:
     return row
 
 
-def _free_row(
-    seat: int, jokers: int, suit: int, m: int
-) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
-    """The row of :data:`_FREE_ROWS` for ``suit`` with ranks ``m`` held, made if missing."""
-    rows = _FREE_ROWS[seat][jokers]
+def _run_row(seat: int, jokers: int, suit: int, m: int) -> tuple[Move, ...]:
+    """The row of :data:`_RUN_ROWS` for ``suit`` with ranks ``m`` held, made."""
+    rows = _RUN_ROWS[seat][jokers]
     assert rows is not None
-    key = suit << 13 | m
-    row = rows[key]
-    if row is None:
-        found = run_row(suit, m, jokers)
-        runs = tuple([_meld_move(seat, cards) for cards in found]) if found else ()
-        row = rows[key] = (runs, _discard_row(seat, key))
+    found = run_row(suit, m, jokers)
+    row = tuple([_meld_move(seat, cards) for cards in found]) if found else ()
+    rows[suit << 13 | m] = row
     return row
 
 
@@ -598,22 +606,22 @@ class MoveGeneration(GameFields):
         if jokers > MAX_JOKERS or (no_discard >= 0 and counts[no_discard] > 1):
             # (holding another copy of the card just taken is rare: two decks, or jokers)
             return self._play_moves(seat, counts, present, size, -1, 0, no_discard, False)
-        rows = _FREE_ROWS[seat][jokers]
+        rows = _RUN_ROWS[seat][jokers]
         if rows is None:
-            rows = _FREE_ROWS[seat][jokers] = [None] * (4 << 13)
+            rows = _RUN_ROWS[seat][jokers] = [None] * (4 << 13)
         a = present & 0x1FFF
         b = (present >> 13) & 0x1FFF
         c = (present >> 26) & 0x1FFF
         d = present >> 39
         r0, r1, r2, r3 = rows[a], rows[8192 | b], rows[16384 | c], rows[24576 | d]
         if r0 is None:
-            r0 = _free_row(seat, jokers, 0, a)
+            r0 = _run_row(seat, jokers, 0, a)
         if r1 is None:
-            r1 = _free_row(seat, jokers, 1, b)
+            r1 = _run_row(seat, jokers, 1, b)
         if r2 is None:
-            r2 = _free_row(seat, jokers, 2, c)
+            r2 = _run_row(seat, jokers, 2, c)
         if r3 is None:
-            r3 = _free_row(seat, jokers, 3, d)
+            r3 = _run_row(seat, jokers, 3, d)
         ranks = group_ranks(a, b, c, d, jokers)  # ranks held in enough suits for a group
         if ranks:
             groups = _GROUP_MOVES[seat][jokers]
@@ -624,16 +632,16 @@ class MoveGeneration(GameFields):
                 key = group_key(BIT_INDEX[low % 67], a, b, c, d)
                 moves += groups[key] or _group_row(seat, jokers, key)
             # (most suits make no run: compiled, `+=` of an empty tuple is still a generic call)
-            if r0[0]:
-                moves += r0[0]
-            if r1[0]:
-                moves += r1[0]
-            if r2[0]:
-                moves += r2[0]
-            if r3[0]:
-                moves += r3[0]
+            if r0:
+                moves += r0
+            if r1:
+                moves += r1
+            if r2:
+                moves += r2
+            if r3:
+                moves += r3
         else:
-            moves = [*r0[0], *r1[0], *r2[0], *r3[0]]
+            moves = [*r0, *r1, *r2, *r3]
         if no_discard >= 0 and moves:
             # the card just taken from the top may not be discarded: a meld leaving it alone
             # must let it be laid off
@@ -662,7 +670,16 @@ class MoveGeneration(GameFields):
                         moves.append(lay.get(entry) or _layoff_move(seat, entry))
         # discards, but not the card just taken from the top (held once here: see above): its
         # suit's row is the one of the suit's other cards
-        d0, d1, d2, d3 = r0[1], r1[1], r2[1], r3[1]
+        discards = _discard_rows(seat)
+        d0, d1, d2, d3 = discards[a], discards[8192 | b], discards[16384 | c], discards[24576 | d]
+        if d0 is None:
+            d0 = _discard_row(seat, a)
+        if d1 is None:
+            d1 = _discard_row(seat, 8192 | b)
+        if d2 is None:
+            d2 = _discard_row(seat, 16384 | c)
+        if d3 is None:
+            d3 = _discard_row(seat, 24576 | d)
         if no_discard >= 0 and counts[no_discard]:
             if no_discard == JOKER:
                 jokers = 0
