@@ -105,15 +105,15 @@ export function reduce(state, message, now = Date.now()) {
       const nextHand = nextHandOf(message.next_hand, now);
       const mine = message.you && message.you.seat;
       const waitsForMe = !!(nextHand && mine && nextHand.waiting.includes(mine));
-      if (view && view.phase === 'hand_over' && handResults.length && !(summary && summary.hand_number === handResults.length)) {
+      const hand = handResults.length;
+      if (view && view.phase === 'hand_over' && hand) {
         // a reload (or a reconnection) between hands shows the last hand's summary, unless
-        // this page's player closed this very one and the server no longer waits for them
-        if (summary || state.closedHand !== handResults.length || waitsForMe) summary = last();
-        // the server has their ready already: the summary waits for the others, as Play on's
-        if (summary && nextHand && mine && !waitsForMe) summary = { ...summary, ready: true };
+        // this page's player closed this very one and the server no longer waits for them;
+        // where the server has their ready already, it waits for the others, as Play on's
+        const show = summary ? summary.hand_number !== hand : state.closedHand !== hand || waitsForMe;
+        if (show) summary = nextHand && mine && !waitsForMe ? { ...last(), ready: true } : last();
       } else if (summary && view && view.phase !== 'game_over' && view.hand_number > summary.hand_number) {
-        // the next hand was dealt while this page was away: as a deal's update would (below)
-        summary = summary.ready ? null : { ...summary, nextHandStarted: true };
+        summary = afterDeal(summary); // the next hand was dealt while this page was away
       }
       // back between hands: the server waits for this seat again until it closes the summary
       if (summary && summary.ready && waitsForMe) summary = { ...summary, ready: false };
@@ -146,8 +146,7 @@ export function reduce(state, message, now = Date.now()) {
       const event = message.event || {};
       let summary = state.summary;
       let queued = state.queued;
-      // the next hand: a summary its player closed (ready) goes; one left open says it started
-      if (event.kind === 'deal' && summary) summary = summary.ready ? null : { ...summary, nextHandStarted: true };
+      if (event.kind === 'deal' && summary) summary = afterDeal(summary);
       if (event.kind === 'move' && queued && event.move === queued.move) queued = null;
       // two called Rummy! at once: the engine applied the other seat's call (the nearest after
       // the discarder), so this seat's queued call is dropped and its player is told who got it
@@ -224,6 +223,12 @@ export function reduce(state, message, now = Date.now()) {
     default:
       return state;
   }
+}
+
+/** The hand summary once the next hand is dealt: one its player closed with Play on (ready)
+ * goes; one left open says the next hand started. */
+function afterDeal(summary) {
+  return summary.ready ? null : { ...summary, nextHandStarted: true };
 }
 
 /** Close the hand summary (a state that comes before the next deal does not show it again,
