@@ -239,7 +239,8 @@ def test_wheel_installed_alone_serves_and_plays(wheel: Path, tmp_path: Path) -> 
 
 @pytest.mark.slow
 def test_without_a_c_compiler_the_wheel_is_the_pure_one(tmp_path: Path) -> None:
-    """Slow: mypyc type-checks the engine before the compiler is called (and fails)."""
+    """Slow: mypyc type-checks the engine before the compiler is called (and fails): the wheel
+    is pure, or, where the compiled or the profile-guided build is required, an error."""
     pytest.importorskip("hatchling", reason="the dev extra's build tools")
     pytest.importorskip("mypyc", reason="mypyc: the dev extra (make test installs it)")
     env = {**os.environ, "CC": "false", "RUMMY500_BUILD": "auto"}
@@ -265,3 +266,13 @@ def test_without_a_c_compiler_the_wheel_is_the_pure_one(tmp_path: Path) -> None:
     )
     assert refused.returncode != 0
     assert "mypyc could not compile the engine" in refused.stdout + refused.stderr
+    # the profile-guided build, asked for, fails as itself (its instrumented compile first)
+    guided = subprocess.run(
+        [*command, "-w", str(tmp_path / "guided"), str(ROOT)],
+        env={**env, "RUMMY500_BUILD": "compiled", "RUMMY500_PGO": "1"},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert guided.returncode != 0
+    assert "the profile-guided build failed" in guided.stdout + guided.stderr

@@ -109,36 +109,45 @@ def physical_cards(played: tuple[int, ...]) -> tuple[int, ...]:
 
 # CALL_ORDER[players][seat]: who is asked, in order, when seat's discard opens a Rummy call window
 CALL_ORDER: Final = [[[(seat + k) % n for k in range(1, n)] for seat in range(n)] for n in range(9)]
-# _DISCARD_ROWS[seat][suit << 13 | ranks held]: the seat's discards of those cards (each list
-# made on first use, its rows filled on first use). Indexed, not hashed: a row is read straight
-# from its slot.
-_DISCARD_ROWS: Final[list[list[tuple[Move, ...] | None] | None]] = [None] * 8
+# _DISCARD_HALVES[seat][half << 7 | ranks held]: the seat's discards of those cards, a suit in
+# two halves (half 2 * suit: ranks 2 to 8, bits 0-6 of the suit; 2 * suit + 1: ranks 9 to ace,
+# bits 7-12), each list made and filled on first use. A hand's discards are its eight halves' rows
+# in order: 1,024 rows a seat, which stay in the core's cache, where a row for each of a suit's
+# 8,192 masks (32,768 a seat) had to be fetched from memory for each suit.
+_DISCARD_HALVES: Final[list[list[tuple[Move, ...]] | None]] = [None] * 8
 
 
-def _discard_rows(seat: int) -> list[tuple[Move, ...] | None]:
-    """The seat's list of :data:`_DISCARD_ROWS`, made if it was not there."""
-    rows = _DISCARD_ROWS[seat]
+def _discard_halves(seat: int) -> list[tuple[Move, ...]]:
+    """The seat's list of :data:`_DISCARD_HALVES`, made and filled if it was not there."""
+    rows = _DISCARD_HALVES[seat]
     if rows is None:
-        rows = _DISCARD_ROWS[seat] = [None] * (4 << 13)
+        discards = _DISCARD[seat]
+        rows = _DISCARD_HALVES[seat] = [
+            tuple(discards[13 * (half >> 1) + 7 * (half & 1) + r] for r in range(7) if m >> r & 1)
+            for half in range(8)
+            for m in range(128)
+        ]
     return rows
 
 
-def _discard_row(seat: int, key: int) -> tuple[Move, ...]:
-    """The row of :data:`_DISCARD_ROWS` at ``key``, made if it was not there."""
-    rows = _discard_rows(seat)
-    row = rows[key]
-    if row is None:
-        discards = _DISCARD[seat]
-        row = rows[key] = tuple(
-            discards[c] for c in _naturals((key & 0x1FFF) << (13 * (key >> 13)))
-        )
-    return row
+def _discards(seat: int, held: int) -> list[Move]:
+    """The seat's discards of the natural cards of mask ``held``, in the order of the cards."""
+    rows = _discard_halves(seat)
+    return [
+        *rows[held & 0x7F],
+        *rows[0x080 | held >> 7 & 0x3F],
+        *rows[0x100 | held >> 13 & 0x7F],
+        *rows[0x180 | held >> 20 & 0x3F],
+        *rows[0x200 | held >> 26 & 0x7F],
+        *rows[0x280 | held >> 33 & 0x3F],
+        *rows[0x300 | held >> 39 & 0x7F],
+        *rows[0x380 | held >> 46],
+    ]
 
 
 # _RUN_ROWS[seat][jokers][suit << 13 | ranks held]: the seat's run melds of those cards (lists
-# made and filled on first use). Beside _DISCARD_ROWS rather than with it in one row: a hand's
-# free play reads each table's slot and the tuple in it, no row between (most suits make no
-# run: the shared empty tuple).
+# made and filled on first use). Apart from the discards: a hand's free play reads each table's
+# slot and the tuple in it, no row between (most suits make no run: the shared empty tuple).
 _RUN_ROWS: Final[list[list[list[tuple[Move, ...] | None] | None]]] = [
     [None] * (MAX_JOKERS + 1) for _ in range(8)
 ]
@@ -579,12 +588,7 @@ class MoveGeneration(GameFields):
                 spots = self._spots()
                 ds = [discards[c] for c in held_cards(counts, present) if c not in spots]
             else:
-                ds = [
-                    *_discard_row(seat, present & 0x1FFF),
-                    *_discard_row(seat, 8192 | (present >> 13) & 0x1FFF),
-                    *_discard_row(seat, 16384 | (present >> 26) & 0x1FFF),
-                    *_discard_row(seat, 24576 | (present >> 39) & 0x1FFF),
-                ]
+                ds = _discards(seat, present)
                 if counts[JOKER]:
                     ds.append(discards[JOKER])
             if no_discard >= 0 and counts[no_discard]:
@@ -668,36 +672,22 @@ class MoveGeneration(GameFields):
                     entries = spots[JOKER]
                     for entry in entries:
                         moves.append(lay.get(entry) or _layoff_move(seat, entry))
-        # discards, but not the card just taken from the top (held once here: see above): its
-        # suit's row is the one of the suit's other cards
-        discards = _discard_rows(seat)
-        d0, d1, d2, d3 = discards[a], discards[8192 | b], discards[16384 | c], discards[24576 | d]
-        if d0 is None:
-            d0 = _discard_row(seat, a)
-        if d1 is None:
-            d1 = _discard_row(seat, 8192 | b)
-        if d2 is None:
-            d2 = _discard_row(seat, 16384 | c)
-        if d3 is None:
-            d3 = _discard_row(seat, 24576 | d)
+        # discards, but not the card just taken from the top (held once here: see above)
+        held = present
         if no_discard >= 0 and counts[no_discard]:
             if no_discard == JOKER:
                 jokers = 0
             else:
-                suit = no_discard // 13
-                key = suit << 13 | (present >> 13 * suit & 0x1FFF) & ~(1 << no_discard % 13)
-                if suit == 0:
-                    d0 = _discard_row(seat, key)
-                elif suit == 1:
-                    d1 = _discard_row(seat, key)
-                elif suit == 2:
-                    d2 = _discard_row(seat, key)
-                else:
-                    d3 = _discard_row(seat, key)
-        moves += d0
-        moves += d1
-        moves += d2
-        moves += d3
+                held = present & ~(1 << no_discard)
+        halves = _discard_halves(seat)
+        moves += halves[held & 0x7F]
+        moves += halves[0x080 | held >> 7 & 0x3F]
+        moves += halves[0x100 | held >> 13 & 0x7F]
+        moves += halves[0x180 | held >> 20 & 0x3F]
+        moves += halves[0x200 | held >> 26 & 0x7F]
+        moves += halves[0x280 | held >> 33 & 0x3F]
+        moves += halves[0x300 | held >> 39 & 0x7F]
+        moves += halves[0x380 | held >> 46]
         if jokers:
             moves.append(_DISCARD[seat][JOKER])
         return moves
