@@ -64,6 +64,18 @@ def test_the_compiled_build_runs_the_engine_as_extension_modules() -> None:
     assert _python(PROBE, pure=False).startswith("compiled ")
 
 
+@compiled_only
+def test_the_compiled_extensions_are_not_the_instrumented_ones() -> None:
+    """The profile-guided build compiles the C twice; the first, instrumented build writes
+    counts when a process ends and must never reach a wheel (hatch_build.py)."""
+    import rummy500.engine.state as state
+
+    group = [p for p in Path(state.__file__).parents[2].glob("rummy500__mypyc*") if p.is_file()]
+    assert group, "the compiled build's shared library is missing"
+    for path in [*group, Path(state.__file__)]:
+        assert b"__gcov_" not in path.read_bytes(), path
+
+
 def test_version_says_which_build_runs() -> None:
     for asked, words in ((True, "pure Python"), (False, None)):
         done = subprocess.run(
