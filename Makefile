@@ -196,7 +196,8 @@ messages: $(TEST_STAMP)
 # python -m build: the sdist, then the compiled wheel from it (RUMMY500_BUILD=compiled: failing to
 # compile is an error here, where a user's install falls back to the pure build), then the pure
 # wheel. --no-isolation: the build tools are .venv's (the dev extra), nothing is downloaded.
-# MYPYC_OPT_LEVEL=1 builds faster for a trial (the release's is mypyc's 3).
+# MYPYC_OPT_LEVEL=1 builds faster for a trial (the release's is mypyc's 3). The compiled wheel is
+# profile-guided with GCC (hatch_build.py; RUMMY500_PGO=0: compiled once, without a profile).
 wheels: $(TEST_STAMP)
 	rm -rf dist
 	RUMMY500_BUILD=compiled $(BIN)/python -m build --no-isolation --outdir dist .

@@ -339,7 +339,9 @@ async def test_every_decision_of_a_computer_turn_waits_in_line_from_the_turn_s_s
         return await choose(level, seed, observation, legal, since)
 
     monkeypatch.setattr(runner, "choose", noted)
-    made = await server.create(["human", "hard"], name="player1")
+    # (500, not the helpers' 100: at 100 a deal where the computer player goes out in its
+    # first turns ended the game before its fourth turn; no hand scores 500)
+    made = await server.create(["human", "hard"], name="player1", target=500)
     client = await server.connect(made["table"]["table_id"], made["token"], name="player1")
 
     def four_turns(_client: Any) -> bool:
