@@ -9,7 +9,7 @@ import pytest
 from textual.widgets import Button, Input, Static
 
 from rummy500.tui.app import RummyApp
-from rummy500.tui.screens import ConfirmScreen, StartScreen
+from rummy500.tui.screens import ConfirmScreen, HandSummaryScreen, StartScreen
 from rummy500.tui.session import GameSetup, Session
 from rummy500.tui.storage import GameStore
 from rummy500.tui.table import TableScreen
@@ -47,7 +47,12 @@ async def test_a_saved_game_is_offered_first_and_kept_when_a_new_one_starts(
         await pilot.pause()
         await pilot.press("tab", "enter")  # now: start the new one
         await settle(pilot, app)
-        assert isinstance(app.screen, TableScreen)
+        # the new game's table; its seed is random, and in a rare deal a computer player goes
+        # out before the person's first turn: the table is then under that hand's summary
+        assert isinstance(app.screen, TableScreen) or (
+            isinstance(app.screen, HandSummaryScreen)
+            and isinstance(app.screen_stack[-2], TableScreen)
+        )
         assert app.session is not None and app.session.game_id != old.game_id
     kept = data_dir / "games" / f"{old.game_id}-unfinished.r500"
     assert kept.is_file()
