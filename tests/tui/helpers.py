@@ -113,6 +113,19 @@ async def settle(pilot: Pilot, app: RummyApp, timeout: float = 20.0) -> None:
     raise AssertionError("the table did not settle")
 
 
+def at_new_table(app: RummyApp) -> bool:
+    """Whether a game just started shows its table: the table screen, or the summary of its
+    first hand over it (a game started from the start screen has a random seed, and in a few
+    deals of a hundred a computer player goes out before the person's first turn)."""
+    from rummy500.tui.screens import HandSummaryScreen
+    from rummy500.tui.table import TableScreen
+
+    stack = app.screen_stack
+    return isinstance(stack[-1], TableScreen) or (
+        isinstance(stack[-1], HandSummaryScreen) and isinstance(stack[-2], TableScreen)
+    )
+
+
 async def wait_for(pilot: Pilot, condition: Callable[[], bool], timeout: float = 20.0) -> None:
     """Wait (at most ``timeout`` seconds of wall clock) until ``condition()`` holds."""
     deadline = time.monotonic() + timeout

@@ -22,6 +22,7 @@ from rummy500.tui.table import TableScreen
 from rummy500.tui.widgets import HandView, Line
 from tests.tui.helpers import (
     HANDS,
+    at_new_table,
     cards,
     pick,
     scripted_session,
@@ -274,7 +275,7 @@ async def test_the_start_screen_starts_a_game_with_the_chosen_opponents(data_dir
         assert app.screen.query_one("#rule-target", Input).value == "200"
         await pilot.press("ctrl+n")
         await settle(pilot, app)
-        assert isinstance(app.screen, TableScreen)
+        assert at_new_table(app)
         assert app.session is not None
         assert app.session.game.players == 3
         assert app.session.levels == [None, "medium", "easy"]

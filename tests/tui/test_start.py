@@ -9,11 +9,10 @@ import pytest
 from textual.widgets import Button, Input, Static
 
 from rummy500.tui.app import RummyApp
-from rummy500.tui.screens import ConfirmScreen, HandSummaryScreen, StartScreen
+from rummy500.tui.screens import ConfirmScreen, StartScreen
 from rummy500.tui.session import GameSetup, Session
 from rummy500.tui.storage import GameStore
-from rummy500.tui.table import TableScreen
-from tests.tui.helpers import settle
+from tests.tui.helpers import at_new_table, settle
 
 
 def saved_game(data_dir: Path) -> Session:
@@ -47,12 +46,7 @@ async def test_a_saved_game_is_offered_first_and_kept_when_a_new_one_starts(
         await pilot.pause()
         await pilot.press("tab", "enter")  # now: start the new one
         await settle(pilot, app)
-        # the new game's table; its seed is random, and in a rare deal a computer player goes
-        # out before the person's first turn: the table is then under that hand's summary
-        assert isinstance(app.screen, TableScreen) or (
-            isinstance(app.screen, HandSummaryScreen)
-            and isinstance(app.screen_stack[-2], TableScreen)
-        )
+        assert at_new_table(app)
         assert app.session is not None and app.session.game_id != old.game_id
     kept = data_dir / "games" / f"{old.game_id}-unfinished.r500"
     assert kept.is_file()
@@ -129,7 +123,7 @@ async def test_the_start_screen_remembers_the_last_choices(data_dir: Path) -> No
         await pilot.pause()
         await pilot.press("ctrl+n")
         await settle(pilot, app)
-        assert isinstance(app.screen, TableScreen)
+        assert at_new_table(app)
         app.show_start()  # what "n: a new game" does after the game
         await pilot.pause()
         screen = app.screen
