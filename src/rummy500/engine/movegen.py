@@ -130,19 +130,18 @@ def _discard_halves(seat: int) -> list[tuple[Move, ...]]:
     return rows
 
 
-def _discards(seat: int, held: int) -> list[Move]:
-    """The seat's discards of the natural cards of mask ``held``, in the order of the cards."""
-    rows = _discard_halves(seat)
-    return [
-        *rows[held & 0x7F],
-        *rows[0x080 | held >> 7 & 0x3F],
-        *rows[0x100 | held >> 13 & 0x7F],
-        *rows[0x180 | held >> 20 & 0x3F],
-        *rows[0x200 | held >> 26 & 0x7F],
-        *rows[0x280 | held >> 33 & 0x3F],
-        *rows[0x300 | held >> 39 & 0x7F],
-        *rows[0x380 | held >> 46],
-    ]
+def _add_discards(moves: list[Move], seat: int, held: int) -> None:
+    """Add to ``moves`` the seat's discards of the natural cards of mask ``held``, in the order
+    of the cards (the eight halves' rows of :data:`_DISCARD_HALVES`)."""
+    halves = _discard_halves(seat)
+    moves += halves[held & 0x7F]
+    moves += halves[0x080 | held >> 7 & 0x3F]
+    moves += halves[0x100 | held >> 13 & 0x7F]
+    moves += halves[0x180 | held >> 20 & 0x3F]
+    moves += halves[0x200 | held >> 26 & 0x7F]
+    moves += halves[0x280 | held >> 33 & 0x3F]
+    moves += halves[0x300 | held >> 39 & 0x7F]
+    moves += halves[0x380 | held >> 46]
 
 
 # _RUN_ROWS[seat][jokers][suit << 13 | ranks held]: the seat's run melds of those cards (lists
@@ -588,7 +587,8 @@ class MoveGeneration(GameFields):
                 spots = self._spots()
                 ds = [discards[c] for c in held_cards(counts, present) if c not in spots]
             else:
-                ds = _discards(seat, present)
+                ds = []
+                _add_discards(ds, seat, present)
                 if counts[JOKER]:
                     ds.append(discards[JOKER])
             if no_discard >= 0 and counts[no_discard]:
@@ -679,15 +679,7 @@ class MoveGeneration(GameFields):
                 jokers = 0
             else:
                 held = present & ~(1 << no_discard)
-        halves = _discard_halves(seat)
-        moves += halves[held & 0x7F]
-        moves += halves[0x080 | held >> 7 & 0x3F]
-        moves += halves[0x100 | held >> 13 & 0x7F]
-        moves += halves[0x180 | held >> 20 & 0x3F]
-        moves += halves[0x200 | held >> 26 & 0x7F]
-        moves += halves[0x280 | held >> 33 & 0x3F]
-        moves += halves[0x300 | held >> 39 & 0x7F]
-        moves += halves[0x380 | held >> 46]
+        _add_discards(moves, seat, held)
         if jokers:
             moves.append(_DISCARD[seat][JOKER])
         return moves
