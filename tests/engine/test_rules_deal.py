@@ -19,7 +19,7 @@ from rummy500.engine import (
     parse_card,
 )
 from rummy500.engine.cards import JOKER, deck
-from rummy500.engine.deal import shuffle
+from rummy500.engine.deal import generator, shuffle
 from tests.engine.positions import cards, full_deal, legal, play, position
 
 
@@ -191,6 +191,23 @@ def test_the_projects_shuffle_is_pythons_fisher_yates(size: int) -> None:
         cards = list(range(size))
         shuffle(cards, seed)
         assert cards == expected, seed
+
+
+def test_the_seeds_generator_is_random_randoms() -> None:
+    """The engine seeds its Mersenne Twister without ``random.py`` (deal.generator): the same
+    numbers follow as from ``random.Random(seed)``, for ints and for text, and each hand's seed
+    is still ``random.Random(f"rummy500:{seed}:{number}").getrandbits(63)``."""
+    for seed in [0, 7, -7, 2**62 + 5, 2**200, "", "rummy500:7:1", "ő ລາວ ♠"]:
+        expected = random.Random(seed)
+        got = generator(seed)
+        assert [got.getrandbits(k) for k in (1, 5, 63, 64, 200)] == [
+            expected.getrandbits(k) for k in (1, 5, 63, 64, 200)
+        ], seed
+    for seed in (0, 12345, 2**63 - 1):
+        game = Game(2, seed=seed)
+        for number in (1, 2, 17):
+            text = f"rummy500:{seed}:{number}"
+            assert game.hand_seed(number) == random.Random(text).getrandbits(63)
 
 
 def test_a_seeded_deal_is_the_same_on_every_run() -> None:

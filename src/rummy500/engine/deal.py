@@ -3,10 +3,10 @@ record of a hand (its deal and moves)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from hashlib import sha512
 from typing import Final, NamedTuple
 
 from rummy500.engine.cards import (
@@ -24,12 +24,28 @@ from rummy500.engine.moves import Move, seat_str
 from rummy500.engine.rules import Rules
 from rummy500.i18n import _
 
+try:  # the generator random.Random extends, in C: seeded by its constructor
+    from _random import Random as _Twister
+except ImportError:  # pragma: no cover (an interpreter without CPython's _random)
+    from random import Random as _Twister  # type: ignore[assignment]
+
+
+def generator(seed: int | str) -> _Twister:
+    """A Mersenne Twister seeded exactly as ``random.Random(seed)`` is (the same numbers
+    follow), without ``random.py``'s seeding written in Python, which took a tenth of a compiled
+    deal: an int seeds the C generator itself, and text is first made an int as ``random.Random``
+    does (version 2: the UTF-8 text followed by its SHA-512, read as one big-endian number)."""
+    if isinstance(seed, str):
+        text = seed.encode()
+        return _Twister(int.from_bytes(text + sha512(text).digest(), "big"))
+    return _Twister(seed)
+
 
 def shuffle(cards: list[int], seed: int | str) -> None:
     """Shuffle ``cards`` in place exactly as ``random.Random(seed).shuffle`` does (Fisher-Yates
     from the end, each index drawn by rejection from ``getrandbits``), written out here so that
     the project's deals stay the same whatever a Python version does, and faster."""
-    getrandbits = random.Random(seed).getrandbits
+    getrandbits = generator(seed).getrandbits
     for i, k in _SWAPS[len(cards)]:
         j = getrandbits(k)
         while j > i:

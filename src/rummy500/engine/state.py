@@ -9,7 +9,6 @@ and :mod:`~rummy500.engine.serialize`.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from rummy500.engine.cards import (
@@ -17,7 +16,7 @@ from rummy500.engine.cards import (
     JOKER_AS,
     NUM_CODES,
 )
-from rummy500.engine.deal import Deal, HandHistory
+from rummy500.engine.deal import Deal, HandHistory, generator
 from rummy500.engine.errors import InvalidMoveError, NotationError
 from rummy500.engine.explain import loose_pattern, matches_loose
 from rummy500.engine.fields import (
@@ -91,7 +90,7 @@ class Game(Serialization):
 
     def hand_seed(self, number: int) -> int:
         """The shuffle seed of hand ``number`` of this game."""
-        return random.Random(f"rummy500:{self.seed}:{number}").getrandbits(63)
+        return generator(f"rummy500:{self.seed}:{number}").getrandbits(63)
 
     def deal(
         self, deal: Deal | None = None, *, dealer: int | None = None, number: int | None = None
