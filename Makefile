@@ -93,7 +93,7 @@ test: $(TEST_STAMP) test-deps $(NODE_STAMP)
 	$(BIN)/mypy src/rummy500/engine
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir site
 	$(MAKE) --no-print-directory wheels
-	RUMMY500_WHEEL="$$(ls dist/rummy500-*-cp3*.whl)" $(BIN)/pytest -n auto
+	RUMMY500_WHEEL="$$(ls dist/rummy500-*-cp3*.whl)" $(BIN)/pytest -n auto --durations=25
 	$(MAKE) --no-print-directory test-compiled
 
 # PostgreSQL for the server's storage tests, which start a throw-away cluster of their own
