@@ -94,27 +94,45 @@ def test_the_writer_registers_its_socket_with_the_loop_once(storage: Storage) ->
 
 
 @pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
-def test_a_batch_whose_caller_was_cancelled_does_not_answer_the_next(storage: Storage) -> None:
+def test_a_batch_whose_caller_was_cancelled_does_not_answer_the_next(
+    storage: Storage, db_url: str
+) -> None:
     """A batch sent whose caller is cancelled (the server stopping) is still read to its end
-    by the writer's connection: the next batch waits for it and gets its own answer."""
+    by the writer's connection: the next batch waits for it and gets its own answer. The batch
+    is held in PostgreSQL by a lock on its table's row (another session's ``FOR UPDATE``), so
+    that it is under way however fast or slow the machine is."""
+    import psycopg
+
     tables = [new_table(storage) for _ in range(2)]
     for t in tables:
         storage.claim(t.id, "n", 30)
+    holder = psycopg.connect(db_url)  # a transaction that holds tables[0]'s row
 
     async def run() -> None:
         assert await storage.append_async([Append(tables[0].id, 0, ["deal"], "n")]) == [True]
+        holder.execute("SELECT id FROM tables WHERE id = %s FOR UPDATE", (tables[0].id,))
         sent = asyncio.ensure_future(
             storage.append_async([Append(tables[0].id, 1, ["P1 draw"], "n")])
         )
-        for _ in range(3):
-            await asyncio.sleep(0)  # sent, not answered yet
-        assert storage._async_writer._answer is not None  # under way
+        deadline = asyncio.get_running_loop().time() + 10
+        while storage._async_writer._answer is None:  # until it is sent
+            assert asyncio.get_running_loop().time() < deadline
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
+        assert storage._async_writer._answer is not None and not sent.done()  # waits on the lock
         sent.cancel()
         stale = Append(tables[0].id, 0, ["P1 draw"], "n")
         batch = [stale, Append(tables[1].id, 0, ["deal"], "n")]
-        assert await storage.append_async(batch) == [False, True]
+        following = asyncio.ensure_future(storage.append_async(batch))
+        await asyncio.sleep(0.1)
+        assert not following.done()  # it waits for the cancelled batch's answer to be read
+        holder.commit()  # the lock goes: the cancelled batch is answered, then this one
+        assert await following == [False, True]
         await storage.close_async()
 
-    asyncio.run(run())
+    try:
+        asyncio.run(run())
+    finally:
+        holder.close()
     assert storage.events(tables[1].id) == ["deal"]
-    assert storage.events(tables[0].id) in (["deal"], ["deal", "P1 draw"])
+    assert storage.events(tables[0].id) == ["deal", "P1 draw"]  # the cancelled batch was written

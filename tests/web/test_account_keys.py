@@ -93,6 +93,30 @@ def kept_focus(page: Any, selector: str | None = None) -> None:
     assert now["visible"], f"the focus is not drawn: {now}"
 
 
+def watch_focus(page: Any, done: str) -> None:
+    """From now on, count the frames that begin with the focus on the page's body once the
+    action is done (the script ``done`` is true): read at each frame, before the page's own
+    effects run, so that a focus given back a frame late is counted. (While the action runs,
+    the control it came from is disabled, and the browser takes the focus from it.)"""
+    page.evaluate(
+        "(done) => { window.lostFrames = 0; const isDone = new Function('return ' + done);"
+        " const tick = () => { if (isDone() && document.activeElement === document.body)"
+        " window.lostFrames += 1; window.focusWatch = requestAnimationFrame(tick); };"
+        " window.focusWatch = requestAnimationFrame(tick); }",
+        done,
+    )
+
+
+def lost_frames(page: Any) -> int:
+    """The frames :func:`watch_focus` counted (after two more frames); the watch stops."""
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    return int(
+        page.evaluate(
+            "() => { cancelAnimationFrame(window.focusWatch); return window.lostFrames; }"
+        )
+    )
+
+
 def add_authenticator(page: Any) -> Any:
     """Another device's authenticator; a function that takes it away again."""
     cdp = page.context.new_cdp_session(page)
@@ -139,9 +163,12 @@ def test_sign_up_passkeys_sign_out_everywhere_and_delete_with_the_keyboard(
     assert errors.count() == 0, errors.first.text_content()
     kept_focus(page, "[data-action=add-passkey]")
     other_device()  # the other device is away: its passkey is removed from here
+    one_left = "document.querySelectorAll('.account .table-list li').length < 2"
+    watch_focus(page, one_left)
     press(page, "[aria-label='Remove passkey 2']")
-    page.wait_for_function("() => document.querySelectorAll('.account .table-list li').length < 2")
+    page.wait_for_function(f"() => {one_left}")
     kept_focus(page)  # the button went with its passkey: the focus did not
+    assert lost_frames(page) == 0, "the focus was on the page's body for a frame once it was done"
 
     # sign out everywhere, then in again: no name typed, the passkey says who
     press(page, "[data-action=sign-out-everywhere]")

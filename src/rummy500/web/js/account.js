@@ -1,7 +1,7 @@
 // Accounts (docs/accounts.md): sign up and sign in with a passkey, the account's passkeys,
 // signing out (here or everywhere), deleting the account; and a player's profile (/players/NAME)
 // with mute, block and report. Playing as a guest needs none of it.
-import { html, useState, useEffect, useRef } from './lib.js';
+import { html, useState, useEffect, useLayoutEffect, useRef } from './lib.js';
 import { t } from './i18n.js';
 import { request } from './api.js';
 import * as store from './store.js';
@@ -185,9 +185,12 @@ export function AccountPanel() {
 
 /** After an action (`from`: `{ element }`, the control it was started from, a new object each
  * time), the focus goes back to that control — it was disabled meanwhile — or, when it is gone
- * with what the action changed, to the element `fallbackId`: never lost to the page's body. */
+ * with what the action changed, to the element `fallbackId`: never lost to the page's body.
+ * A layout effect: it runs as the render that ends the action is committed, in the same turn
+ * as the render that took the control away (an effect ran a frame later, and meanwhile the
+ * focus was on the body for anything that looked). */
 function useFocusBack(from, fallbackId) {
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!from) return;
     const now = document.activeElement;
     if (now && now !== document.body && now !== from.element && now.isConnected) return; // moved on
