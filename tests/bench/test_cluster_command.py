@@ -6,7 +6,10 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import threading
 import time
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
@@ -29,7 +32,94 @@ def test_haproxy_sends_a_tables_connections_by_its_path_and_checks_health() -> N
     assert "server alpha 127.0.0.1:9001" in tables
     assert "server bravo unix@/run/r500/bravo.sock" in tables
     assert "use_backend tables if table_path" in config
-    assert "balance roundrobin" in config.split("backend lobby", 1)[1]
+    lobby = config.split("\nbackend lobby", 1)[1]
+    assert "balance roundrobin" in lobby
+    # the lobby's servers are the same processes, checked once: they follow the tables' checks
+    assert "server alpha 127.0.0.1:9001 no-check track tables/alpha" in lobby
+    assert "httpchk" not in lobby
+
+
+class _Process(ThreadingHTTPServer):
+    """A stand-in for a server process: answers every GET with its name, counting the health
+    checks."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.checks = 0
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                if self.path == "/api/health":
+                    outer.checks += 1
+                body = outer.name.encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        super().__init__(("127.0.0.1", 0), Handler)
+
+
+@pytest.mark.skipif(haproxy_bin() is None, reason="HAProxy is not installed (make test-deps)")
+def test_each_process_is_checked_once_and_the_lobby_follows_its_state(tmp_path: Path) -> None:
+    """HAProxy checks each process for the tables' backend only (every 500 ms: not once more
+    for the lobby's), and lobby requests stop going to a process those checks find down."""
+    processes = [_Process("alpha"), _Process("bravo")]
+    for p in processes:
+        threading.Thread(target=p.serve_forever, daemon=True).start()
+    port = free_port()
+    config = tmp_path / "haproxy.cfg"
+    config.write_text(
+        haproxy_config(
+            [(p.name, f"127.0.0.1:{p.server_address[1]}") for p in processes], "127.0.0.1", port
+        )
+    )
+    balancer = subprocess.Popen(
+        [str(haproxy_bin()), "-db", "-f", str(config)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as client:
+            deadline = time.monotonic() + 30
+            while True:  # until both are up and serving the lobby
+                try:
+                    seen = Counter(client.get("/api/lobby").text for _ in range(6))
+                except httpx.TransportError:
+                    seen = Counter()
+                if set(seen) == {"alpha", "bravo"}:
+                    break
+                assert time.monotonic() < deadline, seen
+                time.sleep(0.1)
+            before = [p.checks for p in processes]
+            start = time.monotonic()
+            while time.monotonic() - start < 4:
+                time.sleep(0.1)
+            elapsed = time.monotonic() - start
+            for p, was in zip(processes, before, strict=True):
+                # one check every 500 ms: 8 in 4 s (a check for each backend would make 16)
+                assert p.checks - was <= elapsed / 0.5 + 2, (p.name, p.checks - was, elapsed)
+                assert p.checks - was >= elapsed / 0.5 - 3, (p.name, p.checks - was, elapsed)
+            # bravo answers its checks with errors: marked down, the lobby goes to alpha only
+            bravo = processes[1]
+            bravo.RequestHandlerClass.do_GET = lambda self: self.send_error(503)  # type: ignore[method-assign]
+            deadline = time.monotonic() + 10
+            while True:
+                seen = Counter(client.get("/api/lobby").text for _ in range(6))
+                if set(seen) == {"alpha"}:
+                    break
+                assert time.monotonic() < deadline, seen
+                time.sleep(0.1)
+    finally:
+        balancer.terminate()
+        balancer.wait(10)
+        for p in processes:
+            p.shutdown()
+            p.server_close()
 
 
 def test_the_address_to_open_is_one_passkeys_work_at() -> None:

@@ -128,13 +128,14 @@ def haproxy_config(
     that went down (or came back) move. Only a table id written plainly is let through
     (:data:`TABLE_PATH`): ``/ws/tables/%4A…`` names the same table to the server but hashes to
     another process (the server refuses such a path too). A refused connection marks a server
-    down at once (``observe layer4``), and the request is sent to the next one
-    (``redispatch``); health checks on ``/api/health`` bring it back. Lobby requests go to any
-    process (round robin). Every server has weight 100: HAProxy puts that many more points of it
-    on the hash ring, and the tables spread evenly (200 tables on 3 processes: 64, 68 and 68;
-    47 to 79 with weight 1). A client's own ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are
-    dropped: the servers get HAProxy's only. ``maxconn`` 0: as many connections as the
-    open-file limit allows (two files each)."""
+    down at once (``observe layer4``), and the request is sent to the next one (``redispatch``);
+    health checks on ``/api/health`` bring it back. Lobby requests go to any process (round
+    robin) that the tables' backend has up: its servers track those (one health check a process
+    every ``CHECK_INTERVAL_MS``, not one for each backend). Every server has weight 100: HAProxy
+    puts that many more points of it on the hash ring, and the tables spread evenly (200 tables
+    on 3 processes: 64, 68 and 68; 47 to 79 with weight 1). A client's own ``X-Forwarded-For``
+    and ``X-Forwarded-Proto`` are dropped: the servers get HAProxy's only. ``maxconn`` 0: as
+    many connections as the open-file limit allows (two files each)."""
     if maxconn <= 0:
         import resource
 
@@ -178,10 +179,11 @@ def haproxy_config(
         "",
         "backend lobby",
         "    balance roundrobin",
-        "    option httpchk GET /api/health",
-        "    http-check expect status 200",
     ]
-    lines += [f"    server {name} {address}" for name, address in servers]
+    # the same processes: their state is the tables backend's (one health check a process)
+    lines += [
+        f"    server {name} {address} no-check track tables/{name}" for name, address in servers
+    ]
     return "\n".join(lines) + "\n"
 
 
