@@ -3,6 +3,9 @@ own moves in the second person, everyone else's in the third, and a spectator ha
 
 from __future__ import annotations
 
+import pytest
+
+from rummy500 import i18n
 from rummy500.engine import Game, Move, parse_card, parse_played
 from rummy500.engine.reasons import card_label
 from rummy500.stepper import _cards  # how rummy500 replay --step draws cards
@@ -56,3 +59,20 @@ def test_one_card_colour_for_the_text_front_ends() -> None:
     assert not is_red(parse_played("JK=8"))  # a joker standing for a rank in a group
     meld = _cards([parse_played("JK=8H"), parse_card("9H")], played=True)
     assert [span.style for span in meld.spans] == ["red", "red"]
+
+
+@pytest.mark.parametrize(
+    ("language", "joker"), [("en", "Joker="), ("hu", "Joker="), ("lo", "ໂຈກເກີ=")]
+)
+def test_a_joker_on_the_table_is_named_in_words(language: str, joker: str) -> None:
+    """A joker melded or laid off is named as the browser names it (``Joker=3♥``, ``Joker=9``
+    for a nine of a group), not in the compact ``*3♥`` of the terminal table's meld rows."""
+    g = game()
+    names = ["Ann", "Bob"]
+    with i18n.use_language(language):
+        meld = describe_move(Move.parse("P2 meld JK=3H 4H 5H"), g, names=names)
+        layoff = describe_move(Move.parse("P2 layoff JK=9 1"), g, names=names, you=1)
+    assert f"{joker}3♥ 4♥ 5♥" in meld and "*" not in meld, meld
+    assert f"{joker}9" in layoff and "*" not in layoff, layoff
+    if language == "en":
+        assert (meld, layoff) == ("Bob melds Joker=3♥ 4♥ 5♥.", "You lay off Joker=9 on meld 1.")

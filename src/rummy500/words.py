@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from rummy500.engine import JOKER, Game, Move, seat_str
 from rummy500.engine.cards import JOKER_AS, JOKER_RANK
-from rummy500.engine.reasons import card_label, cards_label, played_label
+from rummy500.engine.reasons import card_label, cards_name, played_name
 from rummy500.i18n import _, ngettext
 
 __all__ = ["describe_move", "is_red"]
@@ -82,14 +82,14 @@ def describe_move(
         return text.format(name=name, n=n, card=card)
     if verb == "meld":
         text = _("You meld {cards}.") if mine else _("{name} melds {cards}.")
-        return text.format(name=name, cards=cards_label(move.cards))
+        return text.format(name=name, cards=cards_name(move.cards))
     if verb == "layoff":
         text = (
             _("You lay off {card} on meld {n}.")
             if mine
             else _("{name} lays off {card} on meld {n}.")
         )
-        return text.format(name=name, card=played_label(move.cards[0]), n=move.number)
+        return text.format(name=name, card=played_name(move.cards[0]), n=move.number)
     if verb == "discard":
         text = _("You discard {card}.") if mine else _("{name} discards {card}.")
         text = text.format(name=name, card=card_label(move.cards[0]))

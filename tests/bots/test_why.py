@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rummy500 import i18n
 from rummy500.bots.evaluate import Evaluation, MoveValue, evaluate
 from rummy500.bots.why import move_label, why
 from rummy500.engine import Game, Move
@@ -243,3 +244,31 @@ def test_a_low_ace_laid_off_scores_what_the_engine_counts() -> None:
     )
     text = why(game.observation(0), Move.parse("P1 layoff AC 1"))
     assert text.startswith("Lay off A♣ on meld 1: A♣ scores 1 point on the table now")
+
+
+def test_a_joker_in_a_hint_is_named_in_words() -> None:
+    """The meld a hint or a review suggests names its joker as the browser does (``Joker=3♥``),
+    in the label and in the reason, in every shipped language; a label that starts with a card
+    keeps the card as it is written when it follows "rather than"."""
+    game = position(
+        "4H 5H JK 9S 9D KC 2D 3S 7C 8D JS QH AD",
+        "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H",
+        "KH",
+        "P1 draw",
+        stock="AS",
+    )
+    obs = game.observation(0)
+    meld = Move.parse("P1 meld JK=3H 4H 5H")
+    assert meld in game.legal_moves()
+    assert move_label(meld, obs) == "Meld Joker=3♥ 4♥ 5♥"
+    assert why(obs, meld).startswith(
+        "Meld Joker=3♥ 4♥ 5♥: Joker=3♥ 4♥ 5♥ score 24 points on the table now"
+    )
+    for language, joker in (("hu", "Joker="), ("lo", "ໂຈກເກີ=")):
+        with i18n.use_language(language):
+            text = why(obs, meld)
+        assert text.count(f"{joker}3♥ 4♥ 5♥") == 2 and "*" not in text, text
+    with i18n.use_language("hu"):
+        # the Hungarian label of a discard starts with the card: "K♣ eldobása"
+        assert "K♣ eldobása" in why(obs, meld, Move.parse("P1 discard KC"))
+        assert "Joker=3♥ 4♥ 5♥ kirakása" in why(obs, Move.parse("P1 discard KC"), meld)

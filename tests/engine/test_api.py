@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from rummy500 import i18n
 from rummy500.engine import (
     AmbiguousMoveError,
     Game,
@@ -336,6 +337,30 @@ def test_reasons_name_cards_with_suit_symbols() -> None:
         game.play("P2 meld 4H 5H 9S")
     assert refused.value.code == "not_a_meld"
     assert "4♥ 5♥ 9♠" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("language", "joker"), [("en", "Joker="), ("hu", "Joker="), ("lo", "ໂຈກເກີ=")]
+)
+def test_reasons_name_a_joker_on_the_table_in_words(language: str, joker: str) -> None:
+    """A joker standing for a card is named as the browser names it (``Joker=9♠``), not in the
+    terminal table's compact ``*9♠``, in every shipped language."""
+    game = p2_drew("4H 5H 6H 9S 9D KC JK")
+    with pytest.raises(IllegalMove) as refused:
+        game.play("P2 meld JK=3H 5H 9S")
+    assert refused.value.code == "not_a_meld"
+    with i18n.use_language(language):
+        cards = str(refused.value)
+    game.play("P2 meld 4H 5H 6H")
+    with pytest.raises(IllegalMove) as refused:
+        game.play("P2 layoff JK=9S 1")
+    assert refused.value.code == "run_wrong_suit"
+    with i18n.use_language(language):
+        played = str(refused.value)
+    assert f"5♥ 9♠ {joker}3♥" in cards and "*" not in cards, cards
+    assert f"{joker}9♠" in played and "*" not in played, played
+    if language == "en":
+        assert played == "meld 1 is a run of another suit: Joker=9♠ does not fit"
 
 
 # --- errors -----------------------------------------------------------------------------------

@@ -136,8 +136,9 @@ def hidden_cards(game: Game, seat: int) -> list[int]:
 
 
 def named(card: int, text: str) -> bool:
-    """Whether ``text`` names the card itself (not a joker standing for it: ``*8♥``)."""
-    return re.search(rf"(?<![*\w]){re.escape(card_label(card))}", text) is not None
+    """Whether ``text`` names the card itself (not a joker standing for it: ``*8♥`` in a meld's
+    row, ``Joker=8♥`` in a sentence)."""
+    return re.search(rf"(?<![*=\w]){re.escape(card_label(card))}", text) is not None
 
 
 @pytest.mark.asyncio
