@@ -36,7 +36,7 @@ from rummy500.engine import (
     seat_str,
 )
 from rummy500.engine.melds import analyze_meld, can_meld_with
-from rummy500.engine.reasons import card_label, cards_name, played_name
+from rummy500.engine.reasons import card_name, cards_name, played_name
 from rummy500.i18n import _, ngettext
 
 __all__ = [
@@ -144,13 +144,13 @@ def move_label(move: Move, obs: Observation) -> str:
     if verb == "draw":
         return _("Draw from the stock")
     if verb == "take":
-        card = card_label(obs.discard_pile[-move.number])
+        card = card_name(obs.discard_pile[-move.number])
         if move.number == 1:
             return _("Take the {card}").format(card=card)
         return _("Take {n} cards down to the {card}").format(n=move.number, card=card)
     if verb == "rummy":
         return _("Call Rummy! for the {card}").format(
-            card=card_label(obs.discard_pile[-move.number])
+            card=card_name(obs.discard_pile[-move.number])
         )
     if verb == "pass":
         return _("Let the call go")
@@ -162,7 +162,7 @@ def move_label(move: Move, obs: Observation) -> str:
         return _("Lay off {card} on meld {n}").format(
             card=played_name(move.cards[0]), n=move.number
         )
-    return _("Discard {card}").format(card=card_label(move.cards[0]))
+    return _("Discard {card}").format(card=card_name(move.cards[0]))
 
 
 class _Facts:
@@ -477,7 +477,7 @@ def say(obs: Observation, explanation: Explanation, names: Sequence[str] | None 
 
 def _say(reason: Reason, names: Sequence[str] | None) -> str:
     code = reason.code
-    card = card_label(reason.card) if reason.card >= 0 else ""
+    card = card_name(reason.card) if reason.card >= 0 else ""
     if code == "joker":
         return _("a joker can stand for any card and is worth {points} points on the table").format(
             points=reason.points
@@ -495,7 +495,7 @@ def _say(reason: Reason, names: Sequence[str] | None) -> str:
         )
     if code == "goes_with":
         return _("{card} goes with {other}, and {outs} can still come").format(
-            card=card, other=card_label(reason.other), outs=cards_name(reason.cards)
+            card=card, other=card_name(reason.other), outs=cards_name(reason.cards)
         )
     if code == "lone":
         return _("{card} goes with none of your other cards").format(card=card)
@@ -608,6 +608,9 @@ def _sampled(evaluation: Evaluation, better: Move, played: Move) -> list[Reason]
 
 def _lower_first(text: str) -> str:
     """``text`` with its first word in lower case, when that word is a word ("Discard 9♣" →
-    "discard 9♣"), not a card ("K♣ eldobása", "Joker=3♥ 4♥ 5♥ kirakása" stay)."""
+    "discard 9♣"), not a card ("K♣ eldobása", "Joker eldobása", "Joker=3♥ 4♥ 5♥ kirakása"
+    stay)."""
     first = text.split(" ", 1)[0]
-    return text[:1].lower() + text[1:] if first.isalpha() else text
+    if not first.isalpha() or first == card_name(JOKER):
+        return text
+    return text[:1].lower() + text[1:]

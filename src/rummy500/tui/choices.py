@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rummy500.engine import Move, Observation, physical
-from rummy500.engine.reasons import card_label, cards_name, played_name
+from rummy500.engine.reasons import card_name, cards_name, played_name
 from rummy500.i18n import _, ngettext
 from rummy500.tui.screens import ChoiceScreen
 
@@ -37,7 +37,7 @@ def choice_title(moves: Sequence[Move]) -> str:
         return _("Call Rummy! on which card?")
     cards = {physical(m.cards[0]) for m in moves}
     if verb == "layoff" and len(cards) == 1:
-        return _("Where does the {card} go?").format(card=card_label(cards.pop()))
+        return _("Where does the {card} go?").format(card=card_name(cards.pop()))
     return _("Lay off which card?")
 
 
@@ -55,7 +55,7 @@ def choice_label(move: Move, observation: Observation) -> str:
         card = observation.discard_pile[-move.number]
         return ngettext(
             "take the {card}", "take {n} cards, down to the {card}", move.number
-        ).format(n=move.number, card=card_label(card))
+        ).format(n=move.number, card=card_name(card))
     return str(move)
 
 
