@@ -10,6 +10,7 @@ from rummy500.engine import Game, Move, parse_card, parse_played
 from rummy500.engine.reasons import card_label
 from rummy500.stepper import _cards  # how rummy500 replay --step draws cards
 from rummy500.words import describe_move, is_red
+from tests.engine.positions import position
 
 
 def game() -> Game:
@@ -76,3 +77,24 @@ def test_a_joker_on_the_table_is_named_in_words(language: str, joker: str) -> No
     assert f"{joker}9" in layoff and "*" not in layoff, layoff
     if language == "en":
         assert (meld, layoff) == ("Bob melds Joker=3♥ 4♥ 5♥.", "You lay off Joker=9 on meld 1.")
+
+
+@pytest.mark.parametrize(
+    ("language", "take", "discard"),
+    [
+        ("en", "You take the Joker from the discard pile.", "Bob discards Joker."),
+        ("hu", "Felveszed a dobópakliból ezt: Joker.", "Bob eldobja: Joker."),
+        ("lo", "ເຈົ້າເກັບກອງຖິ້ມລົງໄປຮອດ ໂຈກເກີ (1 ໃບ).", "Bob ຖິ້ມ ໂຈກເກີ."),
+    ],
+    ids=("en", "hu", "lo"),
+)
+def test_the_joker_itself_is_named_in_words(language: str, take: str, discard: str) -> None:
+    """The joker on the discard pile or in a hand is named as the browser names it (``Joker``,
+    Lao ``ໂຈກເກີ``), not in the compact ``JK`` of the terminal's hand row."""
+    g = position(["2C 3C 4C 5C 6C 7C 8C", "5H 6H 7H 9S 9D KC 4D", "TS JS QD 3S 4S 5S 7D"], "JK")
+    after = g.clone()
+    after.play("P2 take 1")
+    names = ["Ann", "Bob", "Cy"]
+    with i18n.use_language(language):
+        assert describe_move(Move.parse("P2 take 1"), g, after, names, you=1) == take
+        assert describe_move(Move.parse("P2 discard JK"), after, names=names, you=0) == discard

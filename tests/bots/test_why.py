@@ -15,7 +15,7 @@ from rummy500.engine import Game, Move
 from rummy500.notation import read_record
 from tests.tui.helpers import ScriptedBot, scripted_session
 
-NOTATION = re.compile(r"\b(?:[2-9TJQKA][CDHS]|JK=\w+)\b")
+NOTATION = re.compile(r"\b(?:[2-9TJQKA][CDHS]|JK(?:=\w+)?)\b")
 
 
 def position(p1: str, p2: str, discard: str, moves: str, stock: str = "") -> object:
@@ -272,3 +272,52 @@ def test_a_joker_in_a_hint_is_named_in_words() -> None:
         # the Hungarian label of a discard starts with the card: "K♣ eldobása"
         assert "K♣ eldobása" in why(obs, meld, Move.parse("P1 discard KC"))
         assert "Joker=3♥ 4♥ 5♥ kirakása" in why(obs, Move.parse("P1 discard KC"), meld)
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "Take the Joker: the Joker makes Q♥ K♥ Joker with your cards."),
+        ("hu", "Joker felvétele: a felvett lap (Joker) a lapjaiddal kirakást ad: Q♥ K♥ Joker."),
+        ("lo", "ເກັບ ໂຈກເກີ: ໂຈກເກີ ເຂົ້າຊຸດ Q♥ K♥ ໂຈກເກີ ກັບໄພ່ຂອງເຈົ້າ."),
+    ],
+    ids=("en", "hu", "lo"),
+)
+def test_the_joker_itself_in_a_hint_is_named_in_words(language: str, text: str) -> None:
+    """The joker on the pile or in the hand, standing for nothing yet, is named as the browser
+    names it (``Joker``), not in the hand row's compact ``JK``: in the move label and in the
+    reasons, in every shipped language."""
+    game = position(
+        "4H 5H KH 9S 9D KC 2D 3S 7C 8D JS QH AD",
+        "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H",
+        "JK",
+        "",
+        stock="AS",
+    )
+    take = Move.parse("P1 take 1")
+    assert take in game.legal_moves()
+    with i18n.use_language(language):
+        assert why(game.observation(0), take) == text
+
+
+def test_a_held_joker_keeps_its_name_after_rather_than() -> None:
+    game = position(
+        "4H 5H JK 9S 9D KC 2D 3S 7C 8D JS QH AD",
+        "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H",
+        "KH",
+        "P1 draw",
+        stock="AS",
+    )
+    obs = game.observation(0)
+    joker = Move.parse("P1 discard JK")
+    assert move_label(joker, obs) == "Discard Joker"
+    assert why(obs, Move.parse("P1 discard KC"), joker).startswith(
+        "Discard K♣ rather than discard Joker: "
+    )
+    with i18n.use_language("hu"):
+        # the Hungarian label of a discard starts with the card, kept as it is written
+        assert "K♣ eldobása, nem pedig Joker eldobása: " in why(
+            obs, Move.parse("P1 discard KC"), joker
+        )
+    with i18n.use_language("lo"):
+        assert move_label(joker, obs) == "ຖິ້ມ ໂຈກເກີ"
