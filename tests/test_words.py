@@ -3,10 +3,14 @@ own moves in the second person, everyone else's in the third, and a spectator ha
 
 from __future__ import annotations
 
+import pytest
+
+from rummy500 import i18n
 from rummy500.engine import Game, Move, parse_card, parse_played
 from rummy500.engine.reasons import card_label
 from rummy500.stepper import _cards  # how rummy500 replay --step draws cards
 from rummy500.words import describe_move, is_red
+from tests.engine.positions import position
 
 
 def game() -> Game:
@@ -56,3 +60,41 @@ def test_one_card_colour_for_the_text_front_ends() -> None:
     assert not is_red(parse_played("JK=8"))  # a joker standing for a rank in a group
     meld = _cards([parse_played("JK=8H"), parse_card("9H")], played=True)
     assert [span.style for span in meld.spans] == ["red", "red"]
+
+
+@pytest.mark.parametrize(
+    ("language", "joker"), [("en", "Joker="), ("hu", "Joker="), ("lo", "ໂຈກເກີ=")]
+)
+def test_a_joker_on_the_table_is_named_in_words(language: str, joker: str) -> None:
+    """A joker melded or laid off is named as the browser names it (``Joker=3♥``, ``Joker=9``
+    for a nine of a group), not in the compact ``*3♥`` of the terminal table's meld rows."""
+    g = game()
+    names = ["Ann", "Bob"]
+    with i18n.use_language(language):
+        meld = describe_move(Move.parse("P2 meld JK=3H 4H 5H"), g, names=names)
+        layoff = describe_move(Move.parse("P2 layoff JK=9 1"), g, names=names, you=1)
+    assert f"{joker}3♥ 4♥ 5♥" in meld and "*" not in meld, meld
+    assert f"{joker}9" in layoff and "*" not in layoff, layoff
+    if language == "en":
+        assert (meld, layoff) == ("Bob melds Joker=3♥ 4♥ 5♥.", "You lay off Joker=9 on meld 1.")
+
+
+@pytest.mark.parametrize(
+    ("language", "take", "discard"),
+    [
+        ("en", "You take the Joker from the discard pile.", "Bob discards Joker."),
+        ("hu", "Felveszed a dobópakliból ezt: Joker.", "Bob eldobja: Joker."),
+        ("lo", "ເຈົ້າເກັບກອງຖິ້ມລົງໄປຮອດ ໂຈກເກີ (1 ໃບ).", "Bob ຖິ້ມ ໂຈກເກີ."),
+    ],
+    ids=("en", "hu", "lo"),
+)
+def test_the_joker_itself_is_named_in_words(language: str, take: str, discard: str) -> None:
+    """The joker on the discard pile or in a hand is named as the browser names it (``Joker``,
+    Lao ``ໂຈກເກີ``), not in the compact ``JK`` of the terminal's hand row."""
+    g = position(["2C 3C 4C 5C 6C 7C 8C", "5H 6H 7H 9S 9D KC 4D", "TS JS QD 3S 4S 5S 7D"], "JK")
+    after = g.clone()
+    after.play("P2 take 1")
+    names = ["Ann", "Bob", "Cy"]
+    with i18n.use_language(language):
+        assert describe_move(Move.parse("P2 take 1"), g, after, names, you=1) == take
+        assert describe_move(Move.parse("P2 discard JK"), after, names=names, you=0) == discard

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rummy500.engine import JOKER, PRESETS, Rules, card_str, card_value
-from rummy500.engine.reasons import card_label, cards_label
+from rummy500.engine.reasons import card_name, cards_label, cards_name
 from rummy500.engine.rules import PRESET_HELP
 from rummy500.i18n import N_, _, current_language
 
@@ -257,7 +257,7 @@ def _melds(rules: Rules) -> Section:
         examples.append(
             Example(
                 (_card(8, _C), JOKER, _card(10, _C)),
-                _("the joker stands for the {card}").format(card=card_label(_card(9, _C))),
+                _("the joker stands for the {card}").format(card=card_name(_card(9, _C))),
             )
         )
     return Section("melds", _("Melds"), tuple(paragraphs), tuple(examples))
@@ -277,7 +277,7 @@ def _laying_off() -> Section:
         (
             Example(
                 (_card(4, _H), _card(5, _H), _card(6, _H), _card(7, _H)),
-                _("the {card} laid off on a run of hearts").format(card=card_label(_card(7, _H))),
+                _("the {card} laid off on a run of hearts").format(card=card_name(_card(7, _H))),
             ),
         ),
     )
@@ -319,7 +319,7 @@ def _taking(rules: Rules) -> Section:
                 _(
                     "the discard pile, top card last: to take the {card}, you take the {above} "
                     "above it too, and meld the {card} at once"
-                ).format(card=card_label(pile[1]), above=cards_label(pile[2:])),
+                ).format(card=card_name(pile[1]), above=cards_name(pile[2:])),
             ),
         ),
     )
@@ -429,11 +429,11 @@ def _values(rules: Rules) -> tuple[Section, Section]:
         "hand ended with {left} in your hand ({left_points}): your hand scores {melded} − "
         "{held} = {score}."
     ).format(
-        run=cards_label(low_run),
+        run=cards_name(low_run),
         run_points=run_points,
-        kings=cards_label(kings),
+        kings=cards_name(kings),
         kings_points=sum(value(c) for c in kings),
-        left=cards_label(left),
+        left=cards_name(left),
         left_points=held,
         melded=melded,
         held=held,

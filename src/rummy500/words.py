@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from rummy500.engine import JOKER, Game, Move, seat_str
 from rummy500.engine.cards import JOKER_AS, JOKER_RANK
-from rummy500.engine.reasons import card_label, cards_label, played_label
+from rummy500.engine.reasons import card_name, cards_name, played_name
 from rummy500.i18n import _, ngettext
 
 __all__ = ["describe_move", "is_red"]
@@ -46,14 +46,14 @@ def describe_move(
     if verb == "draw":
         if mine and after is not None and you is not None:
             new = _new_cards(before.hand(you), after.hand(you))
-            card = card_label(new[0]) if new else "?"
+            card = card_name(new[0]) if new else "?"
             return _("You draw {card} from the stock.").format(card=card)
         if mine:
             return _("You draw from the stock.")
         return _("{name} draws from the stock.").format(name=name)
     if verb in ("take", "rummy"):
         n = move.number
-        card = card_label(before.discard[-n])
+        card = card_name(before.discard[-n])
         if verb == "rummy":
             if mine:
                 text = ngettext(
@@ -82,17 +82,17 @@ def describe_move(
         return text.format(name=name, n=n, card=card)
     if verb == "meld":
         text = _("You meld {cards}.") if mine else _("{name} melds {cards}.")
-        return text.format(name=name, cards=cards_label(move.cards))
+        return text.format(name=name, cards=cards_name(move.cards))
     if verb == "layoff":
         text = (
             _("You lay off {card} on meld {n}.")
             if mine
             else _("{name} lays off {card} on meld {n}.")
         )
-        return text.format(name=name, card=played_label(move.cards[0]), n=move.number)
+        return text.format(name=name, card=played_name(move.cards[0]), n=move.number)
     if verb == "discard":
         text = _("You discard {card}.") if mine else _("{name} discards {card}.")
-        text = text.format(name=name, card=card_label(move.cards[0]))
+        text = text.format(name=name, card=card_name(move.cards[0]))
         if (
             after is not None
             and after.is_hand_over()

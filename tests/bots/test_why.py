@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from rummy500 import i18n
 from rummy500.bots.evaluate import Evaluation, MoveValue, evaluate
 from rummy500.bots.why import move_label, why
 from rummy500.engine import Game, Move
 from rummy500.notation import read_record
 from tests.tui.helpers import ScriptedBot, scripted_session
 
-NOTATION = re.compile(r"\b(?:[2-9TJQKA][CDHS]|JK=\w+)\b")
+NOTATION = re.compile(r"\b(?:[2-9TJQKA][CDHS]|JK(?:=\w+)?)\b")
 
 
 def position(p1: str, p2: str, discard: str, moves: str, stock: str = "") -> object:
@@ -243,3 +244,80 @@ def test_a_low_ace_laid_off_scores_what_the_engine_counts() -> None:
     )
     text = why(game.observation(0), Move.parse("P1 layoff AC 1"))
     assert text.startswith("Lay off A♣ on meld 1: A♣ scores 1 point on the table now")
+
+
+def test_a_joker_in_a_hint_is_named_in_words() -> None:
+    """The meld a hint or a review suggests names its joker as the browser does (``Joker=3♥``),
+    in the label and in the reason, in every shipped language; a label that starts with a card
+    keeps the card as it is written when it follows "rather than"."""
+    game = position(
+        "4H 5H JK 9S 9D KC 2D 3S 7C 8D JS QH AD",
+        "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H",
+        "KH",
+        "P1 draw",
+        stock="AS",
+    )
+    obs = game.observation(0)
+    meld = Move.parse("P1 meld JK=3H 4H 5H")
+    assert meld in game.legal_moves()
+    assert move_label(meld, obs) == "Meld Joker=3♥ 4♥ 5♥"
+    assert why(obs, meld).startswith(
+        "Meld Joker=3♥ 4♥ 5♥: Joker=3♥ 4♥ 5♥ score 24 points on the table now"
+    )
+    for language, joker in (("hu", "Joker="), ("lo", "ໂຈກເກີ=")):
+        with i18n.use_language(language):
+            text = why(obs, meld)
+        assert text.count(f"{joker}3♥ 4♥ 5♥") == 2 and "*" not in text, text
+    with i18n.use_language("hu"):
+        # the Hungarian label of a discard starts with the card: "K♣ eldobása"
+        assert "K♣ eldobása" in why(obs, meld, Move.parse("P1 discard KC"))
+        assert "Joker=3♥ 4♥ 5♥ kirakása" in why(obs, Move.parse("P1 discard KC"), meld)
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "Take the Joker: the Joker makes Q♥ K♥ Joker with your cards."),
+        ("hu", "Joker felvétele: a felvett lap (Joker) a lapjaiddal kirakást ad: Q♥ K♥ Joker."),
+        ("lo", "ເກັບ ໂຈກເກີ: ໂຈກເກີ ເຂົ້າຊຸດ Q♥ K♥ ໂຈກເກີ ກັບໄພ່ຂອງເຈົ້າ."),
+    ],
+    ids=("en", "hu", "lo"),
+)
+def test_the_joker_itself_in_a_hint_is_named_in_words(language: str, text: str) -> None:
+    """The joker on the pile or in the hand, standing for nothing yet, is named as the browser
+    names it (``Joker``), not in the hand row's compact ``JK``: in the move label and in the
+    reasons, in every shipped language."""
+    game = position(
+        "4H 5H KH 9S 9D KC 2D 3S 7C 8D JS QH AD",
+        "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H",
+        "JK",
+        "",
+        stock="AS",
+    )
+    take = Move.parse("P1 take 1")
+    assert take in game.legal_moves()
+    with i18n.use_language(language):
+        assert why(game.observation(0), take) == text
+
+
+def test_a_held_joker_keeps_its_name_after_rather_than() -> None:
+    game = position(
+        "4H 5H JK 9S 9D KC 2D 3S 7C 8D JS QH AD",
+        "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H",
+        "KH",
+        "P1 draw",
+        stock="AS",
+    )
+    obs = game.observation(0)
+    joker = Move.parse("P1 discard JK")
+    assert move_label(joker, obs) == "Discard Joker"
+    assert why(obs, Move.parse("P1 discard KC"), joker).startswith(
+        "Discard K♣ rather than discard Joker: "
+    )
+    with i18n.use_language("hu"):
+        # the Hungarian label of a discard starts with the card, kept as it is written
+        assert "K♣ eldobása, nem pedig Joker eldobása: " in why(
+            obs, Move.parse("P1 discard KC"), joker
+        )
+    with i18n.use_language("lo"):
+        assert move_label(joker, obs) == "ຖິ້ມ ໂຈກເກີ"

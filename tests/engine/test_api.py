@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from rummy500 import i18n
 from rummy500.engine import (
     AmbiguousMoveError,
     Game,
@@ -278,7 +279,7 @@ def test_parse_move_says_what_is_wrong_with_a_meld_whatever_its_jokers_stand_for
         game.parse_move("meld 2S 3D JK")
     assert refused.value.code == "not_a_meld"
     assert refused.value.to_dict()["params"] == {"cards": ["2S", "3D", "JK"]}
-    assert str(refused.value).startswith("2♠ 3♦ JK is neither a run")
+    assert str(refused.value).startswith("2♠ 3♦ Joker is neither a run")
     with pytest.raises(IllegalMove) as refused:
         game.parse_move("meld 9H 9C")
     assert refused.value.code == "meld_too_short"
@@ -336,6 +337,56 @@ def test_reasons_name_cards_with_suit_symbols() -> None:
         game.play("P2 meld 4H 5H 9S")
     assert refused.value.code == "not_a_meld"
     assert "4♥ 5♥ 9♠" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("language", "joker"), [("en", "Joker="), ("hu", "Joker="), ("lo", "ໂຈກເກີ=")]
+)
+def test_reasons_name_a_joker_on_the_table_in_words(language: str, joker: str) -> None:
+    """A joker standing for a card is named as the browser names it (``Joker=9♠``), not in the
+    terminal table's compact ``*9♠``, in every shipped language."""
+    game = p2_drew("4H 5H 6H 9S 9D KC JK")
+    with pytest.raises(IllegalMove) as refused:
+        game.play("P2 meld JK=3H 5H 9S")
+    assert refused.value.code == "not_a_meld"
+    with i18n.use_language(language):
+        cards = str(refused.value)
+    game.play("P2 meld 4H 5H 6H")
+    with pytest.raises(IllegalMove) as refused:
+        game.play("P2 layoff JK=9S 1")
+    assert refused.value.code == "run_wrong_suit"
+    with i18n.use_language(language):
+        played = str(refused.value)
+    assert f"5♥ 9♠ {joker}3♥" in cards and "*" not in cards, cards
+    assert f"{joker}9♠" in played and "*" not in played, played
+    if language == "en":
+        assert played == "meld 1 is a run of another suit: Joker=9♠ does not fit"
+
+
+@pytest.mark.parametrize(
+    ("language", "held", "meld"),
+    [
+        ("en", "you do not have the Joker", "2♠ 3♦ Joker is neither a run"),
+        ("hu", "nincs a kezedben ez a lap: Joker", "2♠ 3♦ Joker: ez se nem sor"),
+        ("lo", "ເຈົ້າບໍ່ມີ ໂຈກເກີ", "2♠ 3♦ ໂຈກເກີ ບໍ່ແມ່ນທັງລຽງ"),
+    ],
+    ids=("en", "hu", "lo"),
+)
+def test_reasons_name_the_joker_itself_in_words(language: str, held: str, meld: str) -> None:
+    """The joker in a hand, standing for nothing yet, is named as the browser names it
+    (``Joker``), not in the hand row's compact ``JK``, in every shipped language."""
+    game = p2_drew("4H 5H 6H 9S 9D KC 2D")
+    with pytest.raises(IllegalMove) as refused:
+        game.parse_move("discard JK")
+    assert refused.value.code == "card_not_held"
+    with i18n.use_language(language):
+        assert str(refused.value) == held
+    game = p2_drew("2S 3D JK KC 9H 9C 4D")
+    with pytest.raises(IllegalMove) as refused:
+        game.parse_move("meld 2S 3D JK")
+    assert refused.value.code == "not_a_meld"
+    with i18n.use_language(language):
+        assert str(refused.value).startswith(meld)
 
 
 # --- errors -----------------------------------------------------------------------------------

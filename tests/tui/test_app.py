@@ -202,7 +202,7 @@ async def test_the_joker_prompt_offers_only_legal_choices(data_dir: Path) -> Non
             if m.verb == "meld" and sorted(physical(c) for c in m.cards) == cards("9S JK JK")
         ]
         assert len(offered) == len(legal) == 4  # nines, 7-8-9, 8-9-10, 9-10-J
-        assert "9♠ *9 *9" in offered
+        assert "9♠ Joker=9 Joker=9" in offered
         await pilot.press("down", "enter")
         assert isinstance(app.screen, TableScreen)
         assert session.game.moves[-1] == legal[1]

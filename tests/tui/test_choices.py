@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rummy500 import i18n
 from rummy500.engine import Move
 from rummy500.tui.choices import choice_label, choice_title
 from tests.tui.helpers import HANDS, scripted_session
@@ -27,7 +28,15 @@ def test_each_choice_is_said_in_words(data_dir: Path) -> None:
     assert choice_title(melds) == "Which meld do you mean?"
     assert [choice_label(m, seen) for m in melds] == ["A♥ 2♥ 3♥ (ace low)", "Q♥ K♥ A♥ (ace high)"]
     joker = [Move.parse("P1 layoff JK=3H 1"), Move.parse("P1 layoff JK=7H 1")]
-    assert choice_title(joker) == "Where does the JK go?"
-    assert choice_label(joker[0], seen) == "*3♥ on meld #1: 4♥ 5♥ 6♥"
+    assert choice_title(joker) == "Where does the Joker go?"
+    assert choice_label(joker[0], seen) == "Joker=3♥ on meld #1: 4♥ 5♥ 6♥"
+    nines = Move.parse("P1 meld 9S JK=9 JK=9")
+    assert choice_label(nines, seen) == "9♠ Joker=9 Joker=9"
+    with i18n.use_language("lo"):
+        assert choice_label(joker[0], seen).startswith("ໂຈກເກີ=3♥ ")
+        assert choice_label(nines, seen) == "9♠ ໂຈກເກີ=9 ໂຈກເກີ=9"
+        assert choice_title(joker) == "ຈະວາງ ໂຈກເກີ ໄວ້ບ່ອນໃດ?"
+    with i18n.use_language("hu"):
+        assert choice_title(joker) == "Hová kerüljön ez a lap: Joker?"
     cards = [Move.parse("P1 layoff 3H 1"), Move.parse("P1 layoff 7H 1")]
     assert choice_title(cards) == "Lay off which card?"

@@ -45,7 +45,7 @@ async def test_m_after_a_hint_keeps_the_hints_joker(data_dir: Path) -> None:
         session._hint_bot = bot
         await pilot.press("h")
         await wait_for(pilot, lambda: status_text(app).startswith("Hint:"))
-        assert "*3♥ 4♥ 5♥" in status_text(app)
+        assert "Joker=3♥ 4♥ 5♥" in status_text(app)
         await pilot.press("m")  # no question: the hint said what the joker is
         assert not isinstance(app.screen, ChoiceScreen)
         assert session.game.moves[-1] == hinted

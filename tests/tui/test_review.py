@@ -19,7 +19,7 @@ from textual.worker import WorkerState
 
 from rummy500 import i18n
 from rummy500.engine import JOKER, Game, Rules
-from rummy500.engine.reasons import card_label, played_label
+from rummy500.engine.reasons import card_label, card_name, played_label
 from rummy500.notation import GameRecord, read_record
 from rummy500.review import GameReview, Thresholds, review_game
 from rummy500.tui.app import RummyApp
@@ -136,8 +136,9 @@ def hidden_cards(game: Game, seat: int) -> list[int]:
 
 
 def named(card: int, text: str) -> bool:
-    """Whether ``text`` names the card itself (not a joker standing for it: ``*8♥``)."""
-    return re.search(rf"(?<![*\w]){re.escape(card_label(card))}", text) is not None
+    """Whether ``text`` names the card itself (not a joker standing for it: ``*8♥`` in a meld's
+    row, ``Joker=8♥`` in a sentence)."""
+    return re.search(rf"(?<![*=\w]){re.escape(card_label(card))}", text) is not None
 
 
 @pytest.mark.asyncio
@@ -172,7 +173,7 @@ async def test_the_replay_steps_through_the_hand_as_the_seat_saw_it(data_dir: Pa
                 assert " ".join(played_label(c) for c in meld.cards) in text
             if step == len(positions) - 1:
                 # the hand is over: the cards left in it are shown to everyone
-                left = " ".join(card_label(c) for c in sorted(position.hand(1), key=sort_by_suit))
+                left = " ".join(card_name(c) for c in sorted(position.hand(1), key=sort_by_suit))
                 assert f"Ada was left with {left}." in text
                 continue
             for card in hidden_cards(position, 0):

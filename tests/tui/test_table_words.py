@@ -145,6 +145,22 @@ async def test_a_meld_with_a_joker_says_what_is_wrong_with_the_cards_picked(
         await pick(pilot, app, cards("2S 3D JK"))
         await pilot.press("m")
         assert status_text(app) == (
-            "✗ 3♦ 2♠ JK is neither a run (one suit, in sequence) nor a group (one rank)"
+            "✗ 3♦ 2♠ Joker is neither a run (one suit, in sequence) nor a group (one rank)"
         )
         assert not session.game.melds
+
+
+@pytest.mark.asyncio
+async def test_the_joker_on_the_pile_is_named_in_words(data_dir: Path) -> None:
+    """The joker on the discard pile is ``Joker`` in the log and in what the table asks, as in
+    the browser, not the ``JK`` of the hand row."""
+    session = scripted_session(data_dir, HANDS, "JK", "AS 2H", [["P2 draw", "P2 discard KS"]])
+    app = table_app(session, data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("tab")  # from the hand to the discard pile
+        await pilot.press("left", "enter")  # two deep: the joker and the K♠ above it
+        assert session.log[-1].notation == "P1 take 2"
+        assert "You take 2 cards from the discard pile, down to the Joker." in log_text(app)
+        assert "Meld the Joker you took at once" in status_text(app)
+        assert "JK" not in log_text(app) + status_text(app)

@@ -36,7 +36,7 @@ from rummy500.engine import (
     seat_str,
 )
 from rummy500.engine.melds import analyze_meld, can_meld_with
-from rummy500.engine.reasons import card_label, cards_label, played_label
+from rummy500.engine.reasons import card_name, cards_name, played_name
 from rummy500.i18n import _, ngettext
 
 __all__ = [
@@ -144,25 +144,25 @@ def move_label(move: Move, obs: Observation) -> str:
     if verb == "draw":
         return _("Draw from the stock")
     if verb == "take":
-        card = card_label(obs.discard_pile[-move.number])
+        card = card_name(obs.discard_pile[-move.number])
         if move.number == 1:
             return _("Take the {card}").format(card=card)
         return _("Take {n} cards down to the {card}").format(n=move.number, card=card)
     if verb == "rummy":
         return _("Call Rummy! for the {card}").format(
-            card=card_label(obs.discard_pile[-move.number])
+            card=card_name(obs.discard_pile[-move.number])
         )
     if verb == "pass":
         return _("Let the call go")
     if verb == "end":
         return _("End the hand")
     if verb == "meld":
-        return _("Meld {cards}").format(cards=cards_label(move.cards))
+        return _("Meld {cards}").format(cards=cards_name(move.cards))
     if verb == "layoff":
         return _("Lay off {card} on meld {n}").format(
-            card=played_label(move.cards[0]), n=move.number
+            card=played_name(move.cards[0]), n=move.number
         )
-    return _("Discard {card}").format(card=card_label(move.cards[0]))
+    return _("Discard {card}").format(card=card_name(move.cards[0]))
 
 
 class _Facts:
@@ -477,25 +477,25 @@ def say(obs: Observation, explanation: Explanation, names: Sequence[str] | None 
 
 def _say(reason: Reason, names: Sequence[str] | None) -> str:
     code = reason.code
-    card = card_label(reason.card) if reason.card >= 0 else ""
+    card = card_name(reason.card) if reason.card >= 0 else ""
     if code == "joker":
         return _("a joker can stand for any card and is worth {points} points on the table").format(
             points=reason.points
         )
     if code == "in_meld":
         return _("{card} is part of {meld} in your hand").format(
-            card=card, meld=cards_label(reason.cards)
+            card=card, meld=cards_name(reason.cards)
         )
     if code == "fits_table":
         return _("{card} fits a meld on the table: whoever takes it scores it").format(card=card)
     if code == "gives_meld":
         name = names[reason.seat] if names is not None else seat_str(reason.seat)
         return _("{name} took {cards} from the pile: {card} gives them a meld").format(
-            name=name, cards=cards_label(reason.cards), card=card
+            name=name, cards=cards_name(reason.cards), card=card
         )
     if code == "goes_with":
         return _("{card} goes with {other}, and {outs} can still come").format(
-            card=card, other=card_label(reason.other), outs=cards_label(reason.cards)
+            card=card, other=card_name(reason.other), outs=cards_name(reason.cards)
         )
     if code == "lone":
         return _("{card} goes with none of your other cards").format(card=card)
@@ -505,18 +505,18 @@ def _say(reason: Reason, names: Sequence[str] | None) -> str:
             "the {cards} that would go with {card} are already on the table or in the others' "
             "hands",
             len(reason.cards),
-        ).format(cards=cards_label(reason.cards), card=card)
+        ).format(cards=cards_name(reason.cards), card=card)
     if code == "costly":
         return _("{card} would cost {points} points if it were caught in your hand").format(
             card=card, points=reason.points
         )
     if code == "take_meld":
         return _("the {card} makes {meld} with your cards").format(
-            card=card, meld=cards_label(reason.cards)
+            card=card, meld=cards_name(reason.cards)
         )
     if code == "take_meld_taken":
         return _("the {card} makes {meld} with the cards taken with it").format(
-            card=card, meld=cards_label(reason.cards)
+            card=card, meld=cards_name(reason.cards)
         )
     if code == "take_layoff":
         return _("the {card} can be laid off on the table").format(card=card)
@@ -550,10 +550,10 @@ def _say(reason: Reason, names: Sequence[str] | None) -> str:
                 "{cards} score {points} points on the table now; in your hand they count against "
                 "you if the hand ends"
             )
-        return text.format(cards=cards_label(reason.cards), points=reason.points)
+        return text.format(cards=cards_name(reason.cards), points=reason.points)
     if code == "opens_spots":
         return _("melding {cards} now lets the others lay off {spots} on it").format(
-            cards=cards_label(reason.cards), spots=cards_label(reason.spots)
+            cards=cards_name(reason.cards), spots=cards_name(reason.spots)
         )
     if code == "leaves":
         return ngettext(
@@ -607,4 +607,10 @@ def _sampled(evaluation: Evaluation, better: Move, played: Move) -> list[Reason]
 
 
 def _lower_first(text: str) -> str:
+    """``text`` with its first word in lower case, when that word is a word ("Discard 9♣" →
+    "discard 9♣"), not a card ("K♣ eldobása", "Joker eldobása", "Joker=3♥ 4♥ 5♥ kirakása"
+    stay)."""
+    first = text.split(" ", 1)[0]
+    if not first.isalpha() or first == card_name(JOKER):
+        return text
     return text[:1].lower() + text[1:]

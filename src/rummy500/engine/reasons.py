@@ -4,9 +4,10 @@ Every :class:`IllegalMove` (and :class:`AmbiguousMoveError`, the two errors defi
 the reasons they put into words) carries a ``code`` (one of :data:`REASONS`) and ``params``:
 cards as integer codes, seats as 0-based indices, meld numbers and limits as integers.
 :func:`reason_text` puts them into words in the current language, with cards as players read
-them (``5♥``, ``10♠``, a joker on the table as ``*8♥``) and seats by name when the names are
-given. The codes and their parameters are part of the public API: front ends and clients (the
-table server's ``error`` messages) show them in their own words and languages.
+them (``5♥``, ``10♠``, the joker as ``Joker``, a joker on the table as ``Joker=8♥``) and seats
+by name when the names are given. The codes and their parameters are part of the public API:
+front ends and clients (the table server's ``error`` messages) show them in their own words and
+languages.
 
 Parameter names say what a value is: ``card`` and ``must`` are cards in a hand, ``played`` a
 card as played on the table (a joker with what it stands for), ``cards`` several played cards,
@@ -32,9 +33,12 @@ __all__ = [
     "IllegalMoveError",
     "SUIT_SYMBOLS",
     "card_label",
+    "card_name",
     "cards_label",
+    "cards_name",
     "params_json",
     "played_label",
+    "played_name",
     "reason_text",
 ]
 
@@ -43,14 +47,16 @@ RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
 def card_label(card: int) -> str:
-    """A card in a hand as a player reads it: ``"10♥"``, ``"A♠"``, ``"JK"`` (the joker)."""
+    """A card in a hand, compact for a cell of a grid: ``"10♥"``, ``"A♠"``, ``"JK"`` (the
+    joker). A sentence or a choice names it with :func:`card_name`."""
     if card == JOKER:
         return "JK"
     return RANK_LABELS[card % 13] + SUIT_SYMBOLS[card // 13]
 
 
 def played_label(played: int) -> str:
-    """A card as played on the table: ``"8♥"``, ``"*8♥"`` (a joker as the 8♥), ``"*9"``."""
+    """A card as played on the table, compact for a cell of a grid: ``"8♥"``, ``"*8♥"`` (a
+    joker as the 8♥), ``"*9"``. A sentence or a choice names it with :func:`played_name`."""
     if played < JOKER_AS:
         return card_label(played)
     if played < JOKER_RANK:
@@ -59,8 +65,34 @@ def played_label(played: int) -> str:
 
 
 def cards_label(cards: Sequence[int]) -> str:
-    """Cards as played, separated by spaces."""
+    """Cards as played, separated by spaces, compact (:func:`played_label`)."""
     return " ".join(played_label(c) for c in cards)
+
+
+def card_name(card: int) -> str:
+    """A card in a hand or on the discard pile, for a sentence a player reads, in the current
+    language: ``"10♥"``, ``"A♠"``, ``"Joker"`` (the joker) — as the browser writes it."""
+    if card == JOKER:
+        return _("Joker")
+    return card_label(card)
+
+
+def played_name(played: int) -> str:
+    """A card as played on the table, for a sentence a player reads, in the current language:
+    ``"8♥"``, ``"Joker=8♥"`` (a joker as the 8♥), ``"Joker=9"`` (a joker as a 9 of a group)
+    — as the browser writes it; a joker not declared yet is ``"Joker"``."""
+    if played < JOKER_AS:
+        return card_name(played)
+    if played < JOKER_RANK:
+        card = card_label(played - JOKER_AS)
+    else:
+        card = RANK_LABELS[played - JOKER_RANK]
+    return _("Joker={card}").format(card=card)
+
+
+def cards_name(cards: Sequence[int]) -> str:
+    """Cards as played, for a sentence (:func:`played_name`), separated by spaces."""
+    return " ".join(played_name(c) for c in cards)
 
 
 #: Every reason a move can be refused for: code → English template (translated when shown).
@@ -185,11 +217,11 @@ def reason_text(
         if key in _SEATS:
             values[key] = _seat_name(value, names)
         elif key in _CARDS:
-            values[key] = card_label(value)
+            values[key] = card_name(value)
         elif key == "played":
-            values[key] = played_label(value)
+            values[key] = played_name(value)
         elif key == "cards":
-            values[key] = cards_label(value)
+            values[key] = cards_name(value)
         elif key == "end":
             values[key] = _("low") if value == "low" else _("high")
         elif key == "rank":

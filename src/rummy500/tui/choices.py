@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rummy500.engine import Move, Observation, physical
-from rummy500.engine.reasons import card_label, cards_label, played_label
+from rummy500.engine.reasons import card_name, cards_name, played_name
 from rummy500.i18n import _, ngettext
 from rummy500.tui.screens import ChoiceScreen
 
@@ -37,7 +37,7 @@ def choice_title(moves: Sequence[Move]) -> str:
         return _("Call Rummy! on which card?")
     cards = {physical(m.cards[0]) for m in moves}
     if verb == "layoff" and len(cards) == 1:
-        return _("Where does the {card} go?").format(card=card_label(cards.pop()))
+        return _("Where does the {card} go?").format(card=card_name(cards.pop()))
     return _("Lay off which card?")
 
 
@@ -49,19 +49,19 @@ def choice_label(move: Move, observation: Observation) -> str:
         meld = next(m for m in observation.melds if m.number == move.number)
         end = {"low": _(" (low end)"), "high": _(" (high end)")}.get(move.end, "")
         return _("{card} on meld #{n}: {cards}{end}").format(
-            card=played_label(move.cards[0]), n=move.number, cards=cards_label(meld.cards), end=end
+            card=played_name(move.cards[0]), n=move.number, cards=cards_name(meld.cards), end=end
         )
     if move.verb == "rummy":
         card = observation.discard_pile[-move.number]
         return ngettext(
             "take the {card}", "take {n} cards, down to the {card}", move.number
-        ).format(n=move.number, card=card_label(card))
+        ).format(n=move.number, card=card_name(card))
     return str(move)
 
 
 def meld_label(move: Move) -> str:
     """A meld the person may choose, in run order, saying where an ace goes."""
-    label = cards_label(move.cards)
+    label = cards_name(move.cards)
     ranks = {c % 13 for c in move.cards if c < 52}
     if len(ranks) > 1:
         if move.cards[0] < 52 and move.cards[0] % 13 == 0:

@@ -35,7 +35,7 @@ from rummy500.engine import (
     physical,
     seat_str,
 )
-from rummy500.engine.reasons import card_label
+from rummy500.engine.reasons import card_name
 from rummy500.i18n import N_, _, ngettext
 from rummy500.tui.choices import MoveChoice
 from rummy500.tui.screens import (
@@ -300,7 +300,7 @@ class TableScreen(Screen[None]):
                 "Rummy! You can claim the {cards} from the pile: r calls, p lets it go.",
                 "Rummy! You can claim one of these from the pile: {cards}. r calls, p lets it go.",
                 len(cards),
-            ).format(cards=", ".join(card_label(c) for c in cards))
+            ).format(cards=", ".join(card_name(c) for c in cards))
             if game.turn == you:
                 text += " " + _("Or draw (d/t) to go on.")
             if self._countdown is not None:
@@ -323,7 +323,7 @@ class TableScreen(Screen[None]):
                 text = _(
                     "Meld the {card} you took at once: pick it with cards it melds with (m), "
                     "or lay it off (l)."
-                ).format(card=card_label(obligation.card))
+                ).format(card=card_name(obligation.card))
             else:
                 text = _(
                     "Pick cards (space or click), then m melds, l lays off, x discards "
