@@ -246,10 +246,8 @@ def test_a_low_ace_laid_off_scores_what_the_engine_counts() -> None:
     assert text.startswith("Lay off A♣ on meld 1: A♣ scores 1 point on the table now")
 
 
-def test_a_joker_in_a_hint_is_named_in_words() -> None:
-    """The meld a hint or a review suggests names its joker as the browser does (``Joker=3♥``),
-    in the label and in the reason, in every shipped language; a label that starts with a card
-    keeps the card as it is written when it follows "rather than"."""
+def joker_in_hand() -> Game:
+    """P1 has drawn, holding a joker with the 4♥ and 5♥ (a meld of the three) and a lone K♣."""
     game = position(
         "4H 5H JK 9S 9D KC 2D 3S 7C 8D JS QH AD",
         "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H",
@@ -257,6 +255,15 @@ def test_a_joker_in_a_hint_is_named_in_words() -> None:
         "P1 draw",
         stock="AS",
     )
+    assert isinstance(game, Game)
+    return game
+
+
+def test_a_joker_in_a_hint_is_named_in_words() -> None:
+    """The meld a hint or a review suggests names its joker as the browser does (``Joker=3♥``),
+    in the label and in the reason, in every shipped language; a label that starts with a card
+    keeps the card as it is written when it follows "rather than"."""
+    game = joker_in_hand()
     obs = game.observation(0)
     meld = Move.parse("P1 meld JK=3H 4H 5H")
     assert meld in game.legal_moves()
@@ -301,13 +308,7 @@ def test_the_joker_itself_in_a_hint_is_named_in_words(language: str, text: str) 
 
 
 def test_a_held_joker_keeps_its_name_after_rather_than() -> None:
-    game = position(
-        "4H 5H JK 9S 9D KC 2D 3S 7C 8D JS QH AD",
-        "2C 3C 4C 5C TD TS 8S 7S 6S KD KS QC 7H",
-        "KH",
-        "P1 draw",
-        stock="AS",
-    )
+    game = joker_in_hand()
     obs = game.observation(0)
     joker = Move.parse("P1 discard JK")
     assert move_label(joker, obs) == "Discard Joker"

@@ -34,7 +34,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from rummy500.bots.evaluate import DEFAULT_CANDIDATES, DEFAULT_SAMPLES
 from rummy500.engine import Game, Move, Observation
-from rummy500.engine.reasons import card_label, card_name, played_label
+from rummy500.engine.reasons import card_label, cards_name, played_label
 from rummy500.i18n import N_, _, ngettext
 from rummy500.notation import GameRecord
 from rummy500.review import (
@@ -208,7 +208,7 @@ def frame_text(frame: Frame, names: Sequence[str]) -> Text:
         text.append(_("The hand is over: {scores}.").format(scores=scores) + "\n", "bold")
     for other, cards in enumerate(frame.left):
         if other != obs.seat and cards:
-            shown = " ".join(card_name(c) for c in sorted(cards, key=sort_by_suit))
+            shown = cards_name(sorted(cards, key=sort_by_suit))
             text.append(_("{name} was left with {cards}.").format(name=names[other], cards=shown))
             text.append("\n")
     return text
