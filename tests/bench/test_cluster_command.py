@@ -16,7 +16,13 @@ import httpx
 import psutil
 import pytest
 
-from rummy500.bench.cluster import addresses_to_open, haproxy_bin, haproxy_config, pg_bin
+from rummy500.bench.cluster import (
+    CHECK_INTERVAL_MS,
+    addresses_to_open,
+    haproxy_bin,
+    haproxy_config,
+    pg_bin,
+)
 
 from ..processes import wait_until_gone
 from ..server.procserver import RUMMY500, free_port
@@ -66,8 +72,9 @@ class _Process(ThreadingHTTPServer):
 
 @pytest.mark.skipif(haproxy_bin() is None, reason="HAProxy is not installed (make test-deps)")
 def test_each_process_is_checked_once_and_the_lobby_follows_its_state(tmp_path: Path) -> None:
-    """HAProxy checks each process for the tables' backend only (every 500 ms: not once more
-    for the lobby's), and lobby requests stop going to a process those checks find down."""
+    """HAProxy checks each process for the tables' backend only (every ``CHECK_INTERVAL_MS``
+    while it is up: not once more for the lobby's, nor every 500 ms as it once did), and lobby
+    requests stop going to a process those checks find down."""
     processes = [_Process("alpha"), _Process("bravo")]
     for p in processes:
         threading.Thread(target=p.serve_forever, daemon=True).start()
@@ -97,13 +104,15 @@ def test_each_process_is_checked_once_and_the_lobby_follows_its_state(tmp_path: 
                 time.sleep(0.1)
             before = [p.checks for p in processes]
             start = time.monotonic()
-            while time.monotonic() - start < 4:
+            while time.monotonic() - start < 8:
                 time.sleep(0.1)
             elapsed = time.monotonic() - start
+            every = CHECK_INTERVAL_MS / 1000
             for p, was in zip(processes, before, strict=True):
-                # one check every 500 ms: 8 in 4 s (a check for each backend would make 16)
-                assert p.checks - was <= elapsed / 0.5 + 2, (p.name, p.checks - was, elapsed)
-                assert p.checks - was >= elapsed / 0.5 - 3, (p.name, p.checks - was, elapsed)
+                # one check every 2 s: 4 in 8 s (every 500 ms made 16; a check for each backend,
+                # twice that)
+                assert p.checks - was <= elapsed / every + 2, (p.name, p.checks - was, elapsed)
+                assert p.checks - was >= elapsed / every - 2, (p.name, p.checks - was, elapsed)
             # bravo answers its checks with errors: marked down, the lobby goes to alpha only
             bravo = processes[1]
             bravo.RequestHandlerClass.do_GET = lambda self: self.send_error(503)  # type: ignore[method-assign]

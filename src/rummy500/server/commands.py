@@ -7,6 +7,7 @@ command line starts without them.
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated, Any
 
 import typer
@@ -357,7 +358,13 @@ def serve(
         ),
     ] = 45.0,
     pairing_seconds: Annotated[
-        float, typer.Option(help=N_("Seconds between two pairing rounds when nobody wakes it."))
+        float,
+        typer.Option(
+            help=N_(
+                "Seconds between two pairing rounds while anyone waits"
+                " (an idle pairer looks every 30 s)."
+            )
+        ),
     ] = 1.0,
     rated_turn_seconds: Annotated[
         float, typer.Option(help=N_("The turn timer of rated tables, in seconds."))
@@ -449,6 +456,7 @@ def serve(
     logging.basicConfig(
         level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    logging.getLogger("uvicorn.access").addFilter(QuietHealthChecks())
     # Quick bots and lobby database calls run in threads: hand them the interpreter sooner than
     # the default 5 ms, or a busy event loop makes each of their short steps wait that long.
     sys.setswitchinterval(0.0005)
@@ -482,6 +490,21 @@ def serve(
         proxy_headers=bool(config.forwarded_allow_ips),
         forwarded_allow_ips=config.forwarded_allow_ips or None,
     )
+
+
+class QuietHealthChecks(logging.Filter):
+    """Leaves the answered health checks (``GET /api/health``, 200) out of uvicorn's access log:
+    a balancer asks every process every few seconds (HAProxy: docs/deploy.md), a line each that
+    buried the requests worth reading. A failed check is still logged."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args  # uvicorn's: (client, method, path and query, HTTP version, status)
+        return not (
+            isinstance(args, tuple)
+            and len(args) == 5
+            and args[2] == "/api/health"
+            and args[4] == 200
+        )
 
 
 def address_to_open(host: str, port: int) -> str:

@@ -7,7 +7,8 @@ advisory lock (``pg_try_advisory_xact_lock``: one pairer at a time across the pr
 others skip the round), reads the waiting rows (``FOR UPDATE SKIP LOCKED``), makes the tables
 with their players seated and marks the rows paired. A process killed in the middle of a round
 rolls it back: nobody loses their place. A player who starts waiting wakes the pairers of every
-process (``NOTIFY`` on the cluster's channel); they also look every ``pairing_seconds``.
+process (``NOTIFY`` on the cluster's channel); they also look every ``pairing_seconds`` while
+anyone waits or a paired table is pending, and idle, every :data:`IDLE_LOOK_SECONDS`.
 
 Who is paired with whom (as Lichess's pools do): each waiting player accepts ratings within a
 window around their own that widens as they wait (:func:`window`); two players are paired when
@@ -103,6 +104,13 @@ PAIRING_KEY = 0x7275_6D6D_7061_6972  # "rummpair"
 #: at its deadline) is cancelled by a pairing round a quarter of ``connect_seconds`` after its
 #: deadline, and at least this many seconds after it.
 NO_SHOW_SLACK = 5.0
+#: How often, in seconds, a pairer that found nobody waiting and no paired table pending looks
+#: anyway (at most: ``pairing_seconds`` if that is longer). Someone who starts waiting wakes
+#: it at once (here, or at another process by ``NOTIFY``); this only bounds what a notice lost
+#: with the database connection would cost. An idle pairer asks one question of the database
+#: this often, where it ran a round (a transaction of several statements) every
+#: ``pairing_seconds``: each server process did that every second for nobody.
+IDLE_LOOK_SECONDS = 30.0
 #: Tests only: seconds a round waits while it holds the lock and its rows (to kill it there).
 _STALL = float(os.environ.get("RUMMY500_TEST_PAIRING_STALL", "0") or 0)
 
@@ -289,6 +297,13 @@ def pair_round(storage: Storage, config: ServerConfig, now: float | None = None)
         return []
 
 
+def anyone_pending(storage: Storage) -> bool:
+    """Whether ``seekers`` has a row (in a worker thread): someone waiting, or a paired table's
+    people whose rows a pairing round is still to clear. No row: a round has nothing to do."""
+    with storage.engine.connect() as conn:
+        return conn.execute(select(seekers.c.id).limit(1)).first() is not None
+
+
 def _forget_gone(conn: Any, config: ServerConfig, now: float) -> None:
     """Players who stopped asking (a closed tab) leave the queue."""
     gone = (
@@ -452,8 +467,11 @@ def _seat(
 
 class Pairer:
     """This process's pairer: a round when woken (someone began to wait, here or at another
-    process) or every ``pairing_seconds``; at most one round at a time in a process (and, with
-    PostgreSQL, across the processes: the advisory lock)."""
+    process) and every ``pairing_seconds`` while anyone waits or a paired table is pending; at
+    most one round at a time in a process (and, with PostgreSQL, across the processes: the
+    advisory lock). Once a round finds the queue empty the pairer is idle: it waits to be woken,
+    looking at most every :data:`IDLE_LOOK_SECONDS` whether a row came all the same (one small
+    query), so that an idle site's processes do not each run a round a second for nobody."""
 
     def __init__(self, hub: TableHub) -> None:
         self.hub = hub
@@ -462,6 +480,8 @@ class Pairer:
         #: rounds run and tables made by this process (for ``bench pairing`` and the tests)
         self.rounds = 0
         self.made = 0
+        #: whether the last round found nobody waiting and no paired table pending
+        self.idle = False
 
     def start(self) -> None:
         self.hub.on_seek = self.wake
@@ -483,29 +503,47 @@ class Pairer:
 
     async def _run(self) -> None:
         config = self.hub.config
+        loop = asyncio.get_running_loop()
         # the deserted rated games are looked for as often as the tables' attendance is
         # written down (tables.py): a game is deserted two of those periods after its grace
         every = max(0.5, min(60.0, config.unattended_seconds / 4))
+        sweeping = config.unattended_seconds > 0
         swept = 0.0
+        idle = False  # the last round found nobody: wait to be woken
         while True:
+            wait = (
+                max(IDLE_LOOK_SECONDS, config.pairing_seconds) if idle else config.pairing_seconds
+            )
+            if sweeping:
+                wait = min(wait, max(0.0, swept + every - loop.time()))
+            woken = False
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), config.pairing_seconds)
+                await asyncio.wait_for(self._wake.wait(), wait)
+                woken = True
             self._wake.clear()
-            now = asyncio.get_running_loop().time()
-            if config.unattended_seconds > 0 and now - swept >= every:
+            now = loop.time()
+            if sweeping and now - swept >= every:
                 swept = now
                 try:
                     await self.hub.db(abandon_deserted, self.hub.storage, 2 * every)
                 except Exception:
                     log.exception("counting the deserted rated games failed")
             try:
+                if idle and not woken:
+                    if not await self.hub.db(anyone_pending, self.hub.storage):
+                        continue  # still nobody: no round
+                    idle = False
                 made = await self.hub.db(pair_round, self.hub.storage, config)
+                if not made:
+                    idle = not await self.hub.db(anyone_pending, self.hub.storage)
             except Exception:
                 log.exception("a pairing round failed")
+                idle = False
                 await asyncio.sleep(config.pairing_seconds)
                 continue
             self.rounds += 1
             self.made += len(made)
+            self.idle = idle
 
 
 # --- HTTP ----------------------------------------------------------------------------------------
