@@ -225,7 +225,7 @@ async def test_the_hint_explains_a_move_in_a_sentence(data_dir: Path) -> None:
 async def test_going_out_shows_the_summary_then_the_winner_and_chart(data_dir: Path) -> None:
     hands = [
         "3C 4C 5C 6C 7C 8C 9C TC JC QC KC 5H 5D",
-        "2D 3D 4D 7D TD TS 8S 7S 6S KD KS QS 7H",
+        "2D 3D 4D 7D TD TS 8S 7S 6S KD KS QS JK",
     ]
     session = scripted_session(
         data_dir, hands, "KH", "AS 5S", [["P2 draw", "P2 discard KS"]], Rules(target=50)
@@ -241,6 +241,9 @@ async def test_going_out_shows_the_summary_then_the_winner_and_chart(data_dir: P
         await settle(pilot, app)
         assert isinstance(app.screen, HandSummaryScreen)
         assert "You went out" in str(app.screen.query_one("#summary-title", Static).content)
+        # the cards left, in words as everywhere a player reads them: the joker is "Joker"
+        left = str(app.screen.query_one("#summary-left", Static).content)
+        assert "Joker" in left and "JK" not in left, left
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)

@@ -27,7 +27,7 @@ from textual.widgets import (
 
 from rummy500.bots import LEVEL_NAMES
 from rummy500.engine import PRESETS, InvalidRules, Rules
-from rummy500.engine.reasons import card_label
+from rummy500.engine.reasons import card_name
 from rummy500.engine.rules import (
     OPTION_HELP,
     OPTION_WORDS,
@@ -615,7 +615,7 @@ class HandSummaryScreen(ModalScreen[None]):
                 cards = game.hand(seat)
                 if cards:
                     left.append(
-                        f"{session.names[seat]}: " + " ".join(card_label(c) for c in cards) + "\n"
+                        f"{session.names[seat]}: " + " ".join(card_name(c) for c in cards) + "\n"
                     )
             yield Static(left, id="summary-left")
             yield Static(self._next_text(), id="summary-next")
