@@ -132,6 +132,9 @@ class TableClient:
     view: dict[str, Any] | None = None
     legal: list[str] = field(default_factory=list)
     call: dict[str, Any] | None = None
+    #: this seat's answer to the open call window (or its draw sent during it) that the table
+    #: kept (``queued``) and has not played yet, in notation, as the browser keeps it
+    queued: str | None = None
     version: int = -1
     seat: str | None = None
     game_over: dict[str, Any] | None = None
@@ -177,10 +180,17 @@ class TableClient:
             self.version = m["version"]
         if kind in ("state", "update"):
             self.view, self.legal, self.call = m["view"], m["legal"], m["call"]
+            event = m.get("event") or {}
+            if kind == "state" or m["call"] is None or event.get("move") == self.queued:
+                self.queued = None  # played, or the window is over
+        elif kind == "queued":
+            self.queued = m["move"]
         elif kind == "game_over":
             self.game_over = m
         elif kind == "error":
             self.errors.append(m)
+            if m.get("code") == "draw_cancelled":
+                self.queued = None
 
     async def expect(
         self, kind: str, timeout: float = TIMEOUT, where: Any = None, **fields: Any
@@ -252,6 +262,12 @@ async def play_to_the_end(
             and client.legal
             and sent_for != client.version
             and client.game_over is None
+            # the last move's answer first: an update made before the table read it (a call
+            # answered while another seat's pass was being stored) still lists the window's
+            # moves; once it is kept (queued), not again until it is played or the window is
+            # over, as the browser does
+            and not unanswered
+            and client.queued is None
         ):
             sent_for = client.version
             move = choose(client.legal, rng)
