@@ -263,6 +263,13 @@ class _Raced(Exception):
 def pair_round(storage: Storage, config: ServerConfig, now: float | None = None) -> list[str]:
     """One round of pairing (in a worker thread): forget the players who left, cancel the
     tables whose players never came, pair the others. Returns the tables made."""
+    return _pair(storage, config, now)[0]
+
+
+def _pair(storage: Storage, config: ServerConfig, now: float | None) -> tuple[list[str], bool]:
+    """:func:`pair_round`, and whether ``seekers`` may still have a row after it (someone
+    waiting, or a paired table's rows to clear: the next round has work), read in the round's
+    own transaction; ``True`` when another process's round held the lock (not known here)."""
     now = time.time() if now is None else now
     try:
         with storage.engine.begin() as conn:
@@ -271,7 +278,7 @@ def pair_round(storage: Storage, config: ServerConfig, now: float | None = None)
                     text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": PAIRING_KEY}
                 ).scalar()
                 if not locked:
-                    return []  # another process's round is under way
+                    return [], True  # another process's round is under way
             _forget_gone(conn, config, now)
             _cancel_unattended(conn, config, now)
             query = (
@@ -284,7 +291,7 @@ def pair_round(storage: Storage, config: ServerConfig, now: float | None = None)
                 query = query.with_for_update(skip_locked=True)
             waiting = [_seeker(r) for r in conn.execute(query).mappings()]
             if len(waiting) < 1:
-                return []
+                return [], _any_seeker(conn)  # (paired tables' rows may be left)
             made = form_tables(waiting, now, _blocked(conn, waiting))
             table_ids = [_seat(storage, conn, config, people, now) for people in made]
             if _STALL and table_ids:
@@ -292,16 +299,20 @@ def pair_round(storage: Storage, config: ServerConfig, now: float | None = None)
                     "pairing: stalling %.1f s before committing %d tables", _STALL, len(made)
                 )
                 time.sleep(_STALL)
-            return table_ids
+            return table_ids, True
     except _Raced:
-        return []
+        return [], True
+
+
+def _any_seeker(conn: Any) -> bool:
+    return conn.execute(select(seekers.c.id).limit(1)).first() is not None
 
 
 def anyone_pending(storage: Storage) -> bool:
     """Whether ``seekers`` has a row (in a worker thread): someone waiting, or a paired table's
     people whose rows a pairing round is still to clear. No row: a round has nothing to do."""
     with storage.engine.connect() as conn:
-        return conn.execute(select(seekers.c.id).limit(1)).first() is not None
+        return _any_seeker(conn)
 
 
 def _forget_gone(conn: Any, config: ServerConfig, now: float) -> None:
@@ -533,9 +544,8 @@ class Pairer:
                     if not await self.hub.db(anyone_pending, self.hub.storage):
                         continue  # still nobody: no round
                     idle = False
-                made = await self.hub.db(pair_round, self.hub.storage, config)
-                if not made:
-                    idle = not await self.hub.db(anyone_pending, self.hub.storage)
+                made, pending = await self.hub.db(_pair, self.hub.storage, config, None)
+                idle = not pending
             except Exception:
                 log.exception("a pairing round failed")
                 idle = False

@@ -27,7 +27,7 @@ from textual.widgets import (
 
 from rummy500.bots import LEVEL_NAMES
 from rummy500.engine import PRESETS, InvalidRules, Rules
-from rummy500.engine.reasons import card_name
+from rummy500.engine.reasons import cards_name
 from rummy500.engine.rules import (
     OPTION_HELP,
     OPTION_WORDS,
@@ -614,9 +614,7 @@ class HandSummaryScreen(ModalScreen[None]):
             for seat in range(game.players):
                 cards = game.hand(seat)
                 if cards:
-                    left.append(
-                        f"{session.names[seat]}: " + " ".join(card_name(c) for c in cards) + "\n"
-                    )
+                    left.append(f"{session.names[seat]}: " + cards_name(cards) + "\n")
             yield Static(left, id="summary-left")
             yield Static(self._next_text(), id="summary-next")
         yield Footer()
