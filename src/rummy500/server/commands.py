@@ -372,6 +372,7 @@ def serve(
 ) -> None:
     """The command; its help is SERVE_HELP."""
     import logging
+    import os
     import sys
 
     import uvicorn
@@ -379,6 +380,7 @@ def serve(
     from rummy500.server.app import create_app
     from rummy500.server.config import ServerConfig, default_bot_processes, default_db_url
     from rummy500.server.request_deadlines import AbortingWebSocketProtocol, http_protocol
+    from rummy500.server.steady import STARTUP_FAILURE, SteadyServer
 
     config = ServerConfig(
         db_url=db or default_db_url(),
@@ -467,7 +469,7 @@ def serve(
         )
     else:
         print(_("rummy500 server: open {url}/ in your browser").format(url=where), flush=True)
-    uvicorn.run(
+    served = uvicorn.Config(
         create_app(config),
         host=host,
         port=port,
@@ -490,6 +492,17 @@ def serve(
         proxy_headers=bool(config.forwarded_allow_ips),
         forwarded_allow_ips=config.forwarded_allow_ips or None,
     )
+    served.load_app()
+    server = SteadyServer(served)  # uvicorn.run's, with its loop woken once a second
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if uds and os.path.exists(uds):
+            os.remove(uds)
+    if not server.started:
+        sys.exit(STARTUP_FAILURE)
 
 
 class QuietHealthChecks(logging.Filter):
