@@ -36,9 +36,7 @@ class SteadyServer(uvicorn.Server):
     async def main_loop(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._woken = asyncio.Event()
-        if self.should_exit:  # asked before the loop could be woken
-            self._woken.set()
-        counter = 0
+        counter = 0  # (a signal before this: should_exit, seen by on_tick)
         should_exit = await self.on_tick(counter)
         while not should_exit:
             counter = (counter + _UVICORN_TURNS) % 864000  # each turn renews the Date header
