@@ -38,3 +38,24 @@ def test_a_call_for_cards_let_go_is_the_tables_own_refusal_and_changes_nothing()
         calls.receive(game, 0, call, "r1")
     assert refused.value.code == "not_asked" and "let these cards go" in str(refused.value)
     assert calls.answers == {} and calls.queued_draw is None
+
+
+def test_asks_says_beforehand_whom_a_window_opened_now_asks() -> None:
+    """``asks`` is what :meth:`CallAnswers.open` would decide for each seat, without opening
+    the window: the table holds the passes of the seats not asked with the discard before
+    them (server/play.py, ``_answer_due``)."""
+    game = rummy_call_window()
+    calls = CallAnswers()
+    before = {seat: calls.asks(game, seat) for seat in game.window}
+    assert before == {0: True, 1: True}  # P1 for the 8H, P2 onto its own run
+    calls.open(game, window_id=5, deadline=10.0)
+    assert {s for s, v in before.items() if v} == set(calls.callers)
+    calls.answer(0, Move(0, "pass"), "player")  # the cards let go: not asked again this hand
+    calls.close()
+    assert not calls.asks(game, 0)
+    calls.open(game, window_id=6, deadline=20.0)
+    assert 0 not in calls.callers
+    calls.close()
+    calls.hand = game.hand_number - 1  # what was let go is of another hand: asked again
+    assert calls.asks(game, 0)
+    assert calls.callers == {} and calls.answers == {}  # asking changed nothing

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from rummy500.engine import DRAW, PLAY, Game, Move, Rules
+from rummy500.engine import CALL, DRAW, GAME_OVER, HAND_OVER, PLAY, Game, Move, Rules
 from rummy500.server.storage import Append
 from rummy500.server.views import Moment, game_part
 
@@ -135,6 +135,46 @@ async def test_an_easy_players_turn_is_one_write_and_one_update_a_move(
                 legal = [str(x) for x in game.legal_moves()] if game.to_act == seat else []
                 assert m["legal"] == legal, version
     await spectator.close()
+    await player.close()
+
+
+async def test_a_write_ends_only_where_the_table_waits_for_its_person(
+    server: RunningServer,
+) -> None:
+    """The moves that follow one another with nobody to wait for are one write: a person's
+    discard with the passes of the seats its call window does not ask, the computer players'
+    answers to it (decided at once) and their turns after it. Each write ends where the table
+    must wait for its person (to draw or play, or to answer a call window that asks them) or
+    the hand is over; before, each pass and each computer player's answer was a write of its
+    own (a database round trip, and the table's clients told one move later each time)."""
+    seed = 11
+    writes = count_writes(server)
+    table_id, tokens = await seeded_table(server, SEATS, seed, call_seconds=30.0)
+    player = await server.connect(table_id, tokens["P1"], name="P1")
+    await play_to_the_end(player, random.Random(seed), timeout=60.0)
+
+    events = await server.hub.db(server.hub.storage.events, table_id)
+    games = replay(seed, events)
+    mine = [w for w in writes if w.table_id == table_id]
+    assert [t for w in mine for t in w.texts] == events
+
+    def waits_for_the_person(game: Game) -> bool:
+        if game.phase in (HAND_OVER, GAME_OVER):
+            return True
+        if game.phase == CALL:
+            return game.window[0] == 0 and bool(game.callable_depths(0))
+        return game.to_act == 0
+
+    windows = 0
+    for write in mine:
+        if write.texts == ["deal"]:
+            continue  # a deal is stored alone; a computer player may be first to act
+        after = games[write.version + len(write.texts)]
+        assert waits_for_the_person(after), write
+        ends = [games[write.version + k] for k in range(1, len(write.texts) + 1)]
+        windows += any(g.phase == CALL for g in ends[:-1])
+    assert windows >= 5  # writes that went through a call window: it did not end them
+    assert len(mine) < len(events) / 2
     await player.close()
 
 

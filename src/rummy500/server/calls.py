@@ -65,14 +65,33 @@ class CallAnswers:
         if game.hand_number != self.hand:
             self.hand = game.hand_number
             self.let_go = {}
-        pile = game.discard
         for seat in game.window:
-            depths = game.callable_depths(seat)
-            claim = frozenset((len(pile) - d, pile[-d]) for d in depths)
-            if depths and not claim <= self.let_go.get(seat, frozenset()):
+            asked = self._asked_for(game, seat)
+            if asked is not None:
+                depths, claim = asked
                 calls = (Move(seat, "rummy", number=d) for d in depths)
                 self.callers[seat] = (Move(seat, "pass"), *calls)
                 self.claims[seat] = claim
+
+    def asks(self, game: Game, seat: int) -> bool:
+        """Whether a window opened now (:meth:`open`) would ask ``seat``: else it passes by
+        itself."""
+        return self._asked_for(game, seat) is not None
+
+    def _asked_for(
+        self, game: Game, seat: int
+    ) -> tuple[tuple[int, ...], frozenset[tuple[int, int]]] | None:
+        """The depths ``seat`` may call for and what it could claim, if a window opened now
+        asks it: it may call, and not only for cards it let go this hand."""
+        depths = game.callable_depths(seat)
+        if not depths:
+            return None
+        pile = game.discard
+        claim = frozenset((len(pile) - d, pile[-d]) for d in depths)
+        let_go = frozenset[tuple[int, int]]()
+        if game.hand_number == self.hand:
+            let_go = self.let_go.get(seat, let_go)
+        return None if claim <= let_go else (depths, claim)
 
     def remember_pass(self, seat: int) -> None:
         """``seat``'s person let the call go: the cards it could claim are not offered to it

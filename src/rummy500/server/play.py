@@ -20,9 +20,12 @@ engine's order (nearest seat first, so the nearest caller wins whoever answered 
 that cannot call pass at once, and a seat that has not answered by the deadline passes), the
 next player's draw sent during the window, the computer players' decisions, the next deal, and
 the table's one alarm for the next moment something becomes due. A computer player of a level
-that decides on the event loop (random, easy) plays its whole turn at once: its moves stored
-in one write, then told one ``update`` a move (:meth:`TablePlay._quick_turn`). Nothing is
-played while the table waits for its people (:mod:`~rummy500.server.seating`).
+that decides on the event loop (random, easy) plays its whole turn at once, and answers a call
+window at once. The moves that follow one another with nobody to wait for (a person's discard,
+the passes of the seats its call window does not ask, the computer players' answers and turns
+after it) are stored in one write, then told one ``update`` a move
+(:meth:`TablePlay._quick_turn`, :meth:`TablePlay._at_once`). Nothing is played while the table
+waits for its people (:mod:`~rummy500.server.seating`).
 
 Between hands the next deal waits (:class:`BetweenHands`) until every connected person whose
 client shows a hand summary has closed it (``ready``), at least the table's ``hand_pause`` and
@@ -207,7 +210,8 @@ class TablePlay:
         #: (:meth:`_quick_turn`): sent as they were made once the change is published
         self._made: dict[int, dict[int | None, str | None]] = {}
         #: moves applied to the game but not stored yet, and their news (:meth:`_hold`): a
-        #: person's move that a quick computer player's turn follows, and that turn, are
+        #: move and the moves that follow it at once (:meth:`_at_once`: quick computer
+        #: players' turns and answers, the passes of seats a call window does not ask) are
         #: stored in one write (:meth:`_release`) before anyone hears of them
         self._held_texts: list[str] = []
         self._held_news: list[News] = []
@@ -357,8 +361,8 @@ class TablePlay:
             await self._no_show()  # raises TableLost: the table is gone
         self._count_abandonments(self.loop.time())
         while True:
-            if self._held_texts and self._quick_turn_due() is None:
-                await self._release()  # what is held is stored before anything else is done
+            if self._held_texts and not self._at_once():
+                await self._release()  # what is held is stored before the table waits
             g = self.game
             if g is None or self.stopped or not self.seating.people_here():
                 break  # nobody is here: nothing is played, no timer runs
@@ -413,23 +417,54 @@ class TablePlay:
         self.publish([SeatsChanged()])
         self._set_timer()
 
+    def _at_once(self) -> bool:
+        """Whether the loop of :meth:`advance` plays another move at once, with nobody to wait
+        for: a quick computer player's turn (:meth:`_quick_turn_due`) or the call window's next
+        answer (:meth:`_answer_due`). While it does, the moves applied are held and stored
+        together (:meth:`_hold`)."""
+        return self._quick_turn_due() is not None or self._answer_due()
+
+    def _quick_level(self, seat: int) -> str | None:
+        """The level of the computer player of ``seat`` if it decides at once on the event loop
+        (:meth:`TableBots.quick`), else ``None``. A person's seat that a computer plays for now
+        is left out (its turn timer may have news to tell first; it decides as a task)."""
+        if self.seating.is_human(seat):
+            return None
+        level = self.computer_level(seat, self.loop.time())
+        if level is None or not self.bots.quick(level):
+            return None
+        return level
+
     def _quick_turn_due(self) -> tuple[int, str] | None:
         """The seat and level of the computer player whose quick turn :meth:`advance` would
         play next, at once (:meth:`_quick_turn`), or ``None``: the loop of :meth:`advance`
-        reaches its quick turn whenever this gives one. A person's seat that a computer plays
-        for now is left out (its turn timer may have news to tell first)."""
+        reaches its quick turn whenever this gives one."""
         g = self.game
         if g is None or self.stopped or g.phase not in (DRAW, PLAY):
             return None
         if self.calls.queued_draw is not None or not self.seating.people_here():
             return None
         seat = g.to_act
-        if seat is None or self.seating.is_human(seat):
+        if seat is None:
             return None
-        level = self.computer_level(seat, self.loop.time())
-        if level is None or not self.bots.quick(level):
-            return None
-        return seat, level
+        level = self._quick_level(seat)
+        return None if level is None else (seat, level)
+
+    def _answer_due(self) -> bool:
+        """Whether :meth:`_resolve_window` would apply the call window's next answer at once:
+        the nearest seat has answered, passes by itself (it is not asked), is out of time, or
+        is a quick computer player (which answers at once). The window may not be open yet:
+        the move just played opened it."""
+        g = self.game
+        if g is None or self.stopped or g.phase != CALL or not self.seating.people_here():
+            return False
+        seat = g.window[0]
+        calls = self.calls
+        if not calls.is_open:
+            return not calls.asks(g, seat) or self._quick_level(seat) is not None
+        if seat in calls.answers or seat not in calls.callers:
+            return True
+        return self.loop.time() >= calls.deadline or self._quick_level(seat) is not None
 
     def public_log(self) -> list[dict[str, Any]]:
         """This hand's public log (:func:`~rummy500.server.views.public_log`), made once per
@@ -489,8 +524,9 @@ class TablePlay:
             self.turn_began = now
 
     async def _resolve_window(self, now: float) -> bool:
-        """Apply what the nearest seat of the call window answered, if it has; True if a move
-        was applied."""
+        """Apply what the nearest seat of the call window answered, if it has; a quick computer
+        player asked answers at once (:meth:`TableBots.decide`), any other starts deciding.
+        True if a move was applied or a computer player answered."""
         g = self.game
         assert g is not None
         if not self.calls.is_open:
@@ -511,12 +547,23 @@ class TablePlay:
             self.calls.remember_pass(seat)  # a person let it go by not answering
             await self.commit(Move(seat, "pass"), "timeout")
             return True
+        decided = False
         for caller, options in self.calls.asked(g).items():
             level = self.computer_level(caller, now)
-            if level is not None:
+            if level is None:
+                continue
+            if self._quick_level(caller) is not None:
+                # decided now, with the seed of the version it would be started at
+                seed = decision_seed(self.record.seed, self.version + len(self._held_texts), caller)
+                move = self.bots.decide(level, seed, g.asked(caller), caller, options)
+                self.calls.answer(caller, move, self._computer_by(caller))
+                decided = True
+            else:
+                if self._held_texts:
+                    await self._release()  # a decision in a worker starts from what is stored
                 key = ("call", self.calls.window_id, caller)
                 self._start_bot(key, caller, level, g.asked(caller), options, now)
-        return False
+        return decided
 
     def _start_bot(
         self,
@@ -656,15 +703,16 @@ class TablePlay:
     async def commit(self, move: Move, by: str, ref: Any = None) -> None:
         """Apply ``move`` (raises :class:`IllegalMove`, changing nothing), store it, tell all.
 
-        If a quick computer player's turn follows it, the move is held (:meth:`_hold`) to be
-        stored with that turn in one write, and everyone hears of it then: every caller has
-        :meth:`advance` play that turn next, under the same lock (:meth:`advance` stores what
-        is held before it does anything else)."""
+        If another move follows it at once (:meth:`_at_once`: a quick computer player's turn,
+        a pass of a seat the call window does not ask, a quick computer player's answer), or
+        moves are held already, the move is held (:meth:`_hold`) to be stored with those in one
+        write, and everyone hears of it then: every caller has :meth:`advance` play them next,
+        under the same lock (:meth:`advance` stores what is held before the table waits)."""
         g = self.game
         assert g is not None
         before = g.phase
         g.play(move)
-        if self._quick_turn_due() is not None:
+        if self._held_texts or self._at_once():
             self._hold(str(g.moves[-1]), by, ref, before)
             return
         status = "finished" if g.phase == GAME_OVER else None
@@ -709,9 +757,10 @@ class TablePlay:
         the seed of its version, as when it decided one move a wake-up), applied and held
         (:meth:`_hold`: its ``update`` made for each seat from the game right after it). The
         turn ends where the seat's turn does, or where the phase leaves the draw and the play
-        (a call window, the hand's end). :meth:`advance` then plays the next quick computer
-        player's turn, if one follows, or stores every move held (the person's move before the
-        turn, if one was) in one write, and only then is anyone told, one ``update`` a move
+        (a call window, the hand's end). :meth:`advance` then plays what follows at once
+        (:meth:`_at_once`: the call window's passes and quick answers, the next quick computer
+        player's turn), or stores every move held (the person's move before the turn, if one
+        was) in one write, and only then is anyone told, one ``update`` a move
         (:meth:`_release`)."""
         g = self.game
         assert g is not None
