@@ -109,3 +109,28 @@ def test_a_stopped_simulations_workers_end_within_seconds(
         proc.wait(10)
         for process in running(children):
             process.kill()
+
+
+def test_ctrl_c_while_the_games_are_waited_on_is_kept_for_the_loop_to_raise() -> None:
+    """A Ctrl-C that comes inside ``concurrent.futures.wait`` is not raised there: raised between
+    two of the futures' locks it left some held, and the pool's shutdown then waited on one for
+    ever (the Ctrl-C case above, once in a loaded run). ``ctrl_c_between_waits`` keeps it for
+    ``run_local``'s loop to raise, and puts SIGINT's handler back after."""
+    from rummy500.sim.executors import ctrl_c_between_waits
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with ctrl_c_between_waits() as interrupted:
+            assert not interrupted()
+            os.kill(os.getpid(), signal.SIGINT)  # no KeyboardInterrupt here
+            time.sleep(0.05)
+            assert interrupted()
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # ignored by whoever started it: left so
+        with ctrl_c_between_waits() as interrupted:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            assert not interrupted()
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -4,9 +4,12 @@ same whichever executor plays them and in whatever order they finish."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 
 from rummy500.sim.match import GameResult, GameTask, play_task
@@ -18,6 +21,32 @@ OnResult = Callable[[GameResult], None]
 
 #: The longest the main thread waits for a game without looking up (see :func:`run_local`).
 WAKE_SECONDS = 0.25
+
+
+@contextlib.contextmanager
+def ctrl_c_between_waits() -> Iterator[Callable[[], bool]]:
+    """Keep a Ctrl-C that comes while the pool's games are waited on, to be raised as
+    :class:`KeyboardInterrupt` where the caller looks (``if asked(): raise ...``).
+
+    ``concurrent.futures.wait`` takes the lock of each future in turn: a KeyboardInterrupt
+    raised between two of them leaves those taken held, and the pool's shutdown, which cancels
+    the futures left, then waits on one of them for ever. Only the main thread is given
+    Ctrl-C, and only where SIGINT raises KeyboardInterrupt (not ignored, not the caller's own
+    handler): elsewhere nothing changes."""
+    asked: list[int] = []
+    main = threading.current_thread() is threading.main_thread()
+    if not main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield lambda: False
+        return
+
+    def keep(signum: int, frame: object) -> None:
+        asked.append(signum)
+
+    previous = signal.signal(signal.SIGINT, keep)
+    try:
+        yield lambda: bool(asked)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def default_workers() -> int:
@@ -56,7 +85,7 @@ def run_local(
         return results
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     # The workers end by themselves if this process is killed (rummy500.workers).
-    with WorkerPool(workers, method) as pool:
+    with ctrl_c_between_waits() as interrupted, WorkerPool(workers, method) as pool:
         # A few games in flight per worker: enough to keep every worker busy, few enough that
         # stopping early (Ctrl-C) does not wait for a long queue.
         queue = list(reversed(tasks))
@@ -65,17 +94,24 @@ def run_local(
             while queue or running:
                 while queue and len(running) < 4 * workers:
                     running.add(pool.submit(play_task, queue.pop()))
-                # A bounded wait: Ctrl-C may reach another thread of this process, and only
-                # the main thread, once it runs again, raises KeyboardInterrupt.
+                # A bounded wait: Ctrl-C is kept (ctrl_c_between_waits) and raised here, after
+                # it, within WAKE_SECONDS.
                 done, running = wait(running, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
+                if interrupted():
+                    raise KeyboardInterrupt
                 for future in done:
                     result = future.result()
                     results.append(result)
                     if on_result:
                         on_result(result)
-        except BaseException:
+            if interrupted():
+                raise KeyboardInterrupt
+        except BaseException as e:
             # Ctrl-C or a failed game: do not wait for the games still being played.
             pool.close(timeout=0)
+            if interrupted() and not isinstance(e, KeyboardInterrupt):
+                # Ctrl-C reached the workers too, whose games then failed: the user stopped it
+                raise KeyboardInterrupt from e
             raise
     results.sort(key=lambda r: r.index)
     return results
