@@ -426,14 +426,16 @@ class TablePlay:
 
     def _quick_level(self, seat: int) -> str | None:
         """The level of the computer player of ``seat`` if it decides at once on the event loop
-        (:meth:`TableBots.quick`), else ``None``. A person's seat that a computer plays for now
-        is left out (its turn timer may have news to tell first; it decides as a task)."""
-        if self.seating.is_human(seat):
-            return None
+        (:meth:`_decides_at_once`), else ``None``."""
         level = self.computer_level(seat, self.loop.time())
-        if level is None or not self.bots.quick(level):
-            return None
-        return level
+        return level if self._decides_at_once(seat, level) else None
+
+    def _decides_at_once(self, seat: int, level: str | None) -> bool:
+        """Whether ``seat``'s computer player of ``level`` (``None``: a person plays it) decides
+        at once on the event loop (:meth:`TableBots.quick`). A person's seat that a computer
+        plays for now is left out (its turn timer may have news to tell first; it decides as a
+        task)."""
+        return level is not None and self.bots.quick(level) and not self.seating.is_human(seat)
 
     def _quick_turn_due(self) -> tuple[int, str] | None:
         """The seat and level of the computer player whose quick turn :meth:`advance` would
@@ -552,7 +554,7 @@ class TablePlay:
             level = self.computer_level(caller, now)
             if level is None:
                 continue
-            if self._quick_level(caller) is not None:
+            if self._decides_at_once(caller, level):
                 # decided now, with the seed of the version it would be started at
                 seed = decision_seed(self.record.seed, self.version + len(self._held_texts), caller)
                 move = self.bots.decide(level, seed, g.asked(caller), caller, options)

@@ -26,7 +26,8 @@ WAKE_SECONDS = 0.25
 @contextlib.contextmanager
 def ctrl_c_between_waits() -> Iterator[Callable[[], bool]]:
     """Keep a Ctrl-C that comes while the pool's games are waited on, to be raised as
-    :class:`KeyboardInterrupt` where the caller looks (``if asked(): raise ...``).
+    :class:`KeyboardInterrupt` where the caller looks (``if interrupted(): raise
+    KeyboardInterrupt``, with what it yields).
 
     ``concurrent.futures.wait`` takes the lock of each future in turn: a KeyboardInterrupt
     raised between two of them leaves those taken held, and the pool's shutdown, which cancels
